@@ -1,0 +1,165 @@
+package io.most.device;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The shared part of every {@link BlockDevice}: argument checks, statistics, and a close that
+ * waits for operations in flight. Subclasses implement the {@code do*} methods and may assume
+ * their arguments are aligned and in range.
+ */
+public abstract class AbstractBlockDevice implements BlockDevice {
+    private final String name;
+    private final int blockSize;
+    private final long capacity;
+    private final DeviceStats stats = new DeviceStats();
+    private volatile boolean closed;
+
+    /**
+     * @param name      device name for messages and metrics
+     * @param blockSize alignment unit, a power of two of at least 512
+     * @param capacity  usable bytes, a positive multiple of {@code blockSize}
+     */
+    protected AbstractBlockDevice(String name, int blockSize, long capacity) {
+        this.name = name;
+        this.blockSize = checkBlockSize(blockSize, name);
+        if (capacity <= 0 || capacity % blockSize != 0) {
+            throw new IllegalArgumentException("capacity " + capacity + " of device '" + name
+                    + "' must be a positive multiple of the block size " + blockSize);
+        }
+        this.capacity = capacity;
+    }
+
+    /** Checks that {@code blockSize} is a power of two of at least 512 and returns it. */
+    static int checkBlockSize(int blockSize, String device) {
+        if (blockSize < 512 || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block size " + blockSize + " of device '" + device
+                    + "' must be a power of two of at least 512");
+        }
+        return blockSize;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final int blockSize() {
+        return blockSize;
+    }
+
+    @Override
+    public final long capacity() {
+        return capacity;
+    }
+
+    @Override
+    public final DeviceStats stats() {
+        return stats;
+    }
+
+    @Override
+    public final boolean isOpen() {
+        return !closed;
+    }
+
+    @Override
+    public final void read(long offset, MemorySegment destination) {
+        long length = destination.byteSize();
+        checkAccess(IoOp.READ, offset, length);
+        long start = enter();
+        boolean failed = true;
+        try {
+            doRead(offset, destination);
+            failed = false;
+        } finally {
+            stats.end(IoOp.READ, length, start, failed);
+        }
+    }
+
+    @Override
+    public final void write(long offset, MemorySegment source) {
+        long length = source.byteSize();
+        checkAccess(IoOp.WRITE, offset, length);
+        long start = enter();
+        boolean failed = true;
+        try {
+            doWrite(offset, source);
+            failed = false;
+        } finally {
+            stats.end(IoOp.WRITE, length, start, failed);
+        }
+    }
+
+    @Override
+    public final void force() {
+        long start = enter();
+        boolean failed = true;
+        try {
+            doForce();
+            failed = false;
+        } finally {
+            stats.end(IoOp.FORCE, 0, start, failed);
+        }
+    }
+
+    @Override
+    public final void close() {
+        if (closed) {
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            while (stats.inFlight() > 0) {
+                LockSupport.parkNanos(100_000);
+            }
+            doClose();
+        }
+    }
+
+    /** Reads {@code destination.byteSize()} bytes at {@code offset}; arguments already checked. */
+    protected abstract void doRead(long offset, MemorySegment destination);
+
+    /** Writes {@code source} at {@code offset}; arguments already checked. */
+    protected abstract void doWrite(long offset, MemorySegment source);
+
+    /** Makes completed writes durable. */
+    protected abstract void doForce();
+
+    /** Releases resources; called once, after operations in flight have finished. */
+    protected abstract void doClose();
+
+    /** Throws {@link IllegalArgumentException} unless the access is aligned and within capacity. */
+    protected final void checkAccess(IoOp op, long offset, long length) {
+        if (offset < 0 || offset % blockSize != 0) {
+            throw new IllegalArgumentException(op.tag() + " offset " + offset + " on device '" + name
+                    + "' is not a non-negative multiple of the block size " + blockSize);
+        }
+        if (length <= 0 || length % blockSize != 0) {
+            throw new IllegalArgumentException(op.tag() + " length " + length + " on device '" + name
+                    + "' is not a positive multiple of the block size " + blockSize);
+        }
+        if (offset > capacity - length) {
+            throw new IllegalArgumentException(op.tag() + " of " + length + " bytes at offset " + offset
+                    + " is beyond the capacity " + capacity + " of device '" + name + "'");
+        }
+    }
+
+    /** Describes an operation for error messages: "read of 4096 bytes at offset 8192 on device 'x'". */
+    protected final String describe(IoOp op, long offset, long length) {
+        return op.tag() + " of " + length + " bytes at offset " + offset + " on device '" + name + "'";
+    }
+
+    private long enter() {
+        stats.begin();
+        if (closed) {
+            stats.abandon();
+            throw new IllegalStateException("device '" + name + "' is closed");
+        }
+        return System.nanoTime();
+    }
+}

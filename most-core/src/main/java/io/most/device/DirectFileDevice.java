@@ -1,0 +1,206 @@
+package io.most.device;
+
+import io.most.ConfigurationException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A block device on a regular file opened with O_DIRECT, so reads and writes bypass the page cache
+ * as a storage engine's own buffer pool expects. I/O goes through native {@code pread}/{@code pwrite}
+ * (see {@link NativeIO}): an interrupted thread cannot close the device. The file is preallocated
+ * to the full capacity on open, so a full file system is reported at open time rather than as a
+ * failed write later.
+ *
+ * <p>Buffers that are native and aligned to the block size are used as they are; any other
+ * buffer goes through a temporary aligned copy (correct, slower).
+ *
+ * <p>If the file system refuses O_DIRECT (tmpfs, some network file systems), {@link #open} fails
+ * with a {@link ConfigurationException} unless {@link Options#allowBufferedFallback} is set, in
+ * which case the file is opened buffered and a warning is logged once.
+ *
+ * <p>Requires Linux and {@code --enable-native-access=io.most.core} (or {@code ALL-UNNAMED}).
+ */
+public final class DirectFileDevice extends AbstractBlockDevice {
+    private static final System.Logger LOG = System.getLogger(DirectFileDevice.class.getName());
+
+    private final NativeIO io;
+    private final int fd;
+    private final Path path;
+    private final boolean direct;
+
+    /** Open options. */
+    public record Options(int blockSize, boolean allowBufferedFallback) {
+        /** 4 KiB blocks, O_DIRECT required. */
+        public static Options defaults() {
+            return new Options(4096, false);
+        }
+
+        /** Returns a copy with the given block size. */
+        public Options withBlockSize(int size) {
+            return new Options(size, allowBufferedFallback);
+        }
+
+        /** Returns a copy that falls back to buffered I/O where O_DIRECT is refused. */
+        public Options withBufferedFallback(boolean allow) {
+            return new Options(blockSize, allow);
+        }
+    }
+
+    private DirectFileDevice(String name, Path path, NativeIO io, int fd, boolean direct, int blockSize, long capacity) {
+        super(name, blockSize, capacity);
+        this.io = io;
+        this.fd = fd;
+        this.path = path;
+        this.direct = direct;
+    }
+
+    /** Opens (creating if needed) {@code path} with {@code capacity} bytes and default options. */
+    public static DirectFileDevice open(Path path, long capacity) {
+        return open(path, capacity, Options.defaults());
+    }
+
+    /**
+     * Opens (creating if needed) {@code path} as a device of {@code capacity} bytes. An existing file
+     * keeps its contents; a smaller one is extended.
+     *
+     * @throws ConfigurationException if the directory is missing or not writable, the capacity is not
+     *                                a multiple of the block size, or O_DIRECT is refused and no
+     *                                fallback is allowed
+     * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
+     */
+    public static DirectFileDevice open(Path path, long capacity, Options options) {
+        String name = path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        checkBlockSize(options.blockSize(), name);
+        if (capacity <= 0 || capacity % options.blockSize() != 0) {
+            throw new ConfigurationException("capacity " + capacity + " of '" + path
+                    + "' must be a positive multiple of the block size " + options.blockSize());
+        }
+        Path dir = path.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new ConfigurationException("directory of '" + path + "' does not exist: create it first");
+        }
+        if (Files.exists(path) ? !Files.isWritable(path) : !Files.isWritable(dir)) {
+            throw new ConfigurationException("'" + path + "' is not writable: fix its permissions or choose another path");
+        }
+        NativeIO io = NativeIO.get().orElseThrow(() -> new ConfigurationException(
+                "DirectFileDevice needs Linux and native access; run with --enable-native-access=io.most.core"
+                        + " (or ALL-UNNAMED on the class path), or use another BlockDevice"));
+        int baseFlags = NativeIO.O_RDWR | NativeIO.O_CREAT | NativeIO.O_CLOEXEC;
+        int fd;
+        boolean direct = true;
+        try {
+            fd = io.open(path.toString(), baseFlags | io.oDirect(), 0644);
+        } catch (NativeIO.NativeException e) {
+            if (e.errno != NativeIO.EINVAL) {
+                throw new ConfigurationException("cannot open '" + path + "': " + e.getMessage(), e);
+            }
+            if (!options.allowBufferedFallback()) {
+                throw new ConfigurationException("the file system of '" + path + "' refuses O_DIRECT"
+                        + " (tmpfs?): put the device on ext4 or xfs, or allow buffered fallback with"
+                        + " Options.withBufferedFallback(true)", e);
+            }
+            LOG.log(System.Logger.Level.WARNING, "O_DIRECT refused for {0}; using buffered I/O", path);
+            direct = false;
+            try {
+                fd = io.open(path.toString(), baseFlags, 0644);
+            } catch (NativeIO.NativeException e2) {
+                throw new ConfigurationException("cannot open '" + path + "': " + e2.getMessage(), e2);
+            }
+        }
+        try {
+            io.allocate(fd, capacity);
+        } catch (NativeIO.NativeException e) {
+            closeQuietly(io, fd);
+            if (e.errno == NativeIO.ENOSPC) {
+                throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
+                        + "': free space on its file system or choose a smaller capacity");
+            }
+            if (e.errno != NativeIO.EOPNOTSUPP) {
+                throw new DeviceIOException("cannot preallocate '" + path + "': " + e.getMessage(), e);
+            }
+        }
+        return new DirectFileDevice(name, path, io, fd, direct, options.blockSize(), capacity);
+    }
+
+    /** The file under this device. */
+    public Path path() {
+        return path;
+    }
+
+    /** Whether the file is really open with O_DIRECT (false only after an allowed fallback). */
+    public boolean isDirect() {
+        return direct;
+    }
+
+    @Override
+    protected void doRead(long offset, MemorySegment destination) {
+        try {
+            if (isAligned(destination)) {
+                io.preadFully(fd, destination, offset);
+            } else {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment bounce = allocate(arena, destination.byteSize());
+                    io.preadFully(fd, bounce, offset);
+                    destination.copyFrom(bounce);
+                }
+            }
+        } catch (NativeIO.NativeException e) {
+            throw new DeviceIOException(describe(IoOp.READ, offset, destination.byteSize()) + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected void doWrite(long offset, MemorySegment source) {
+        try {
+            if (isAligned(source)) {
+                io.pwriteFully(fd, source, offset);
+            } else {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment bounce = allocate(arena, source.byteSize());
+                    bounce.copyFrom(source);
+                    io.pwriteFully(fd, bounce, offset);
+                }
+            }
+        } catch (NativeIO.NativeException e) {
+            String what = describe(IoOp.WRITE, offset, source.byteSize()) + ": " + e.getMessage();
+            throw e.errno == NativeIO.ENOSPC ? new DeviceFullException(what) : new DeviceIOException(what, e);
+        }
+    }
+
+    @Override
+    protected void doForce() {
+        try {
+            io.fdatasync(fd);
+        } catch (NativeIO.NativeException e) {
+            throw new DeviceIOException("force of device '" + name() + "' failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected void doClose() {
+        try {
+            io.close(fd);
+        } catch (NativeIO.NativeException e) {
+            throw new DeviceIOException("close of device '" + name() + "' failed: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean isAligned(MemorySegment segment) {
+        return segment.isNative() && (segment.address() & (blockSize() - 1)) == 0;
+    }
+
+    private static void closeQuietly(NativeIO io, int fd) {
+        try {
+            io.close(fd);
+        } catch (NativeIO.NativeException ignored) {
+            // already failing; the original error is more useful
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DirectFileDevice[" + path + ", " + capacity() + " bytes, " + (direct ? "O_DIRECT" : "buffered") + "]";
+    }
+}

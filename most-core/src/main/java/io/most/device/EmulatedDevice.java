@@ -1,0 +1,109 @@
+package io.most.device;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A block device with the performance of another: it stores data on any backing
+ * {@link BlockDevice} (a {@link MemoryDevice}, or a file) and makes every operation take as long as
+ * the {@link DeviceProfile} says, including queueing when more requests arrive than the device has
+ * channels. This is how MOST reproduces Optane/NVMe/SATA hierarchies on a machine with one disk,
+ * as the Orthus paper did with FlashSim.
+ *
+ * <p>Capacity is accounted in virtual time: each channel and the device's bandwidth keep the instant
+ * they become free, and a request is scheduled against them when it arrives. Throughput limits
+ * therefore hold exactly however late a waiting thread wakes; only the latency a caller observes
+ * carries the wake-up error (see {@link Pacer}). The backing device's own latency must be smaller
+ * than the model's (at {@link DeviceProfiles#DEFAULT_SCALE} it is).
+ *
+ * <p>Thread-safe. Statistics record the emulated, caller-observed latency.
+ */
+public final class EmulatedDevice extends AbstractBlockDevice {
+    private final BlockDevice backing;
+    private final DeviceProfile profile;
+    private final long[] channelFreeAt;
+    private long busFreeAt;
+    /** Moving share of writes among recent operations, for read/write interference. */
+    private double writeShare;
+
+    /** Emulates {@code profile} over {@code backing}, under the profile's name. */
+    public EmulatedDevice(BlockDevice backing, DeviceProfile profile) {
+        this(profile.name(), backing, profile);
+    }
+
+    public EmulatedDevice(String name, BlockDevice backing, DeviceProfile profile) {
+        super(name, backing.blockSize(), backing.capacity());
+        this.backing = backing;
+        this.profile = profile;
+        this.channelFreeAt = new long[profile.channels()];
+        long now = System.nanoTime();
+        Arrays.fill(channelFreeAt, now);
+        this.busFreeAt = now;
+    }
+
+    /** The service model in use. */
+    public DeviceProfile profile() {
+        return profile;
+    }
+
+    /** The device that holds the data. */
+    public BlockDevice backing() {
+        return backing;
+    }
+
+    @Override
+    protected void doRead(long offset, MemorySegment destination) {
+        long done = schedule(IoOp.READ, destination.byteSize());
+        backing.read(offset, destination);
+        Pacer.awaitUntil(done);
+    }
+
+    @Override
+    protected void doWrite(long offset, MemorySegment source) {
+        long done = schedule(IoOp.WRITE, source.byteSize());
+        backing.write(offset, source);
+        Pacer.awaitUntil(done);
+    }
+
+    @Override
+    protected void doForce() {
+        backing.force();
+    }
+
+    @Override
+    protected void doClose() {
+        backing.close();
+    }
+
+    /** Reserves a channel and bandwidth for one operation; returns its completion instant. */
+    private long schedule(IoOp op, long bytes) {
+        long service = profile.serviceNanos(op, bytes);
+        if (profile.spikeProbability() > 0 && ThreadLocalRandom.current().nextDouble() < profile.spikeProbability()) {
+            service += profile.spikeNanos();
+        }
+        long transfer = bytes * 1_000_000_000L / profile.bandwidth(op);
+        long now = System.nanoTime();
+        synchronized (channelFreeAt) {
+            writeShare += ((op == IoOp.WRITE ? 1.0 : 0.0) - writeShare) / 64;
+            if (op == IoOp.READ) {
+                service += (long) (service * profile.writeInterference() * writeShare);
+            }
+            int channel = 0;
+            for (int i = 1; i < channelFreeAt.length; i++) {
+                if (channelFreeAt[i] < channelFreeAt[channel]) {
+                    channel = i;
+                }
+            }
+            long start = Math.max(now, channelFreeAt[channel]);
+            channelFreeAt[channel] = start + service;
+            busFreeAt = Math.max(busFreeAt, start) + transfer;
+            return Math.max(start + service, busFreeAt);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedDevice[" + profile.name() + " over " + backing.name() + "]";
+    }
+}

@@ -1,0 +1,11 @@
+package io.most.device;
+
+/** The kinds of device operation that statistics and fault injection distinguish. */
+public enum IoOp {
+    READ, WRITE, FORCE;
+
+    /** Lower-case name used in metric tags and reports. */
+    public String tag() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,231 @@
+package io.most.device;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * POSIX file calls through FFM downcalls. Used instead of {@code FileChannel} because (a) it can
+ * open files with O_DIRECT and preallocate them, and (b) a native {@code pread} cannot be aborted by
+ * {@link Thread#interrupt()}, whereas an interrupted {@code FileChannel} closes itself for every
+ * thread. Every call returns the raw result; failures carry errno in {@link NativeException}.
+ */
+final class NativeIO {
+    static final int O_RDWR = 0x2;
+    static final int O_CREAT = 0x40;
+    static final int O_CLOEXEC = 0x80000;
+    static final int EINTR = 4;
+    static final int EINVAL = 22;
+    static final int ENOSPC = 28;
+    static final int EOPNOTSUPP = 95;
+    private static final int PR_SET_TIMERSLACK = 29;
+
+    private static final Optional<NativeIO> INSTANCE = load();
+
+    private final int oDirect;
+    private final MethodHandle open;
+    private final MethodHandle pread;
+    private final MethodHandle pwrite;
+    private final MethodHandle fdatasync;
+    private final MethodHandle close;
+    private final MethodHandle posixFallocate;
+    private final MethodHandle strerror;
+    private final MethodHandle prctl;
+    private final StructLayout captureLayout;
+    private final VarHandle errnoHandle;
+
+    private NativeIO(int oDirect) {
+        this.oDirect = oDirect;
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup libc = linker.defaultLookup();
+        Linker.Option errno = Linker.Option.captureCallState("errno");
+        captureLayout = Linker.Option.captureStateLayout();
+        errnoHandle = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        ValueLayout.OfInt i = ValueLayout.JAVA_INT;
+        ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
+        ValueLayout p = ValueLayout.ADDRESS;
+        open = linker.downcallHandle(find(libc, "open"), FunctionDescriptor.of(i, p, i, i),
+                errno, Linker.Option.firstVariadicArg(2));
+        pread = linker.downcallHandle(find(libc, "pread"), FunctionDescriptor.of(l, i, p, l, l), errno);
+        pwrite = linker.downcallHandle(find(libc, "pwrite"), FunctionDescriptor.of(l, i, p, l, l), errno);
+        fdatasync = linker.downcallHandle(find(libc, "fdatasync"), FunctionDescriptor.of(i, i), errno);
+        close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(i, i), errno);
+        posixFallocate = linker.downcallHandle(find(libc, "posix_fallocate"), FunctionDescriptor.of(i, i, l, l));
+        strerror = linker.downcallHandle(find(libc, "strerror"), FunctionDescriptor.of(p, i));
+        prctl = linker.downcallHandle(find(libc, "prctl"), FunctionDescriptor.of(i, i, l),
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    /** The bindings, or empty on a platform where they are unavailable (not Linux, no libc). */
+    static Optional<NativeIO> get() {
+        return INSTANCE;
+    }
+
+    private static Optional<NativeIO> load() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (!os.contains("linux")) {
+            return Optional.empty();
+        }
+        String arch = System.getProperty("os.arch", "");
+        // O_DIRECT differs between architectures (asm-generic vs x86).
+        int oDirect = switch (arch) {
+            case "amd64", "x86_64", "x86", "i386" -> 0x4000;
+            case "aarch64", "arm" -> 0x10000;
+            case "ppc64le", "ppc64" -> 0x20000;
+            default -> 0x4000;
+        };
+        try {
+            return Optional.of(new NativeIO(oDirect));
+        } catch (RuntimeException | LinkageError e) {
+            System.getLogger(NativeIO.class.getName()).log(System.Logger.Level.WARNING,
+                    "native file I/O unavailable: " + e);
+            return Optional.empty();
+        }
+    }
+
+    private static MemorySegment find(SymbolLookup lookup, String name) {
+        return lookup.find(name).orElseThrow(() -> new UnsupportedOperationException("libc has no " + name));
+    }
+
+    int oDirect() {
+        return oDirect;
+    }
+
+    /** open(2); returns the descriptor. */
+    int open(String path, int flags, int mode) throws NativeException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(captureLayout);
+            MemorySegment cPath = arena.allocateFrom(path);
+            while (true) {
+                int fd = (int) open.invokeExact(state, cPath, flags, mode);
+                if (fd >= 0) {
+                    return fd;
+                }
+                int err = errno(state);
+                if (err != EINTR) {
+                    throw new NativeException("open", err);
+                }
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Reads exactly {@code length} bytes or throws; a short read (end of file) is errno 0. */
+    void preadFully(int fd, MemorySegment buffer, long offset) throws NativeException {
+        transferFully(true, fd, buffer, offset);
+    }
+
+    /** Writes exactly {@code buffer.byteSize()} bytes or throws. */
+    void pwriteFully(int fd, MemorySegment buffer, long offset) throws NativeException {
+        transferFully(false, fd, buffer, offset);
+    }
+
+    private void transferFully(boolean read, int fd, MemorySegment buffer, long offset) throws NativeException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(captureLayout);
+            long done = 0;
+            long length = buffer.byteSize();
+            while (done < length) {
+                MemorySegment rest = buffer.asSlice(done);
+                long n = read
+                        ? (long) pread.invokeExact(state, fd, rest, length - done, offset + done)
+                        : (long) pwrite.invokeExact(state, fd, rest, length - done, offset + done);
+                if (n > 0) {
+                    done += n;
+                } else if (n == 0) {
+                    throw new NativeException(read ? "pread (end of file)" : "pwrite (no progress)", 0);
+                } else {
+                    int err = errno(state);
+                    if (err != EINTR) {
+                        throw new NativeException(read ? "pread" : "pwrite", err);
+                    }
+                }
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    void fdatasync(int fd) throws NativeException {
+        simpleCall(fdatasync, "fdatasync", fd);
+    }
+
+    void close(int fd) throws NativeException {
+        simpleCall(close, "close", fd);
+    }
+
+    private void simpleCall(MethodHandle handle, String what, int fd) throws NativeException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(captureLayout);
+            int rc = (int) handle.invokeExact(state, fd);
+            if (rc != 0) {
+                throw new NativeException(what, errno(state));
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Reserves disk blocks for {@code [0, length)} so later writes cannot fail for lack of space. */
+    void allocate(int fd, long length) throws NativeException {
+        int rc;
+        try {
+            rc = (int) posixFallocate.invokeExact(fd, 0L, length);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        if (rc != 0) {
+            throw new NativeException("posix_fallocate", rc);
+        }
+    }
+
+    /** Sets the calling thread's timer slack, so that short parks wake closer to their deadline. */
+    boolean setTimerSlack(long nanos) {
+        try {
+            return (int) prctl.invokeExact(PR_SET_TIMERSLACK, nanos) == 0;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    String strerror(int errno) {
+        try {
+            MemorySegment s = (MemorySegment) strerror.invokeExact(errno);
+            return s.reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            return "errno " + errno;
+        }
+    }
+
+    private int errno(MemorySegment state) {
+        return (int) errnoHandle.get(state, 0L);
+    }
+
+    /** A failed native call with its errno. */
+    static final class NativeException extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int errno;
+
+        NativeException(String call, int errno) {
+            super(call + " failed: " + (errno == 0 ? "no data" : INSTANCE.map(n -> n.strerror(errno)).orElse("")
+                    + " (errno " + errno + ")"));
+            this.errno = errno;
+        }
+    }
+}

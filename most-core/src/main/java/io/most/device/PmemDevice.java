@@ -1,0 +1,164 @@
+package io.most.device;
+
+import io.most.ConfigurationException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jdk.nio.mapmode.ExtendedMapMode;
+
+/**
+ * Persistent memory reached through a memory-mapped file: byte-addressable loads and stores on
+ * {@link #segment()}, made durable by {@link #persist(long, long)}.
+ *
+ * <p>On a DAX file system the file is mapped with {@code MAP_SYNC}
+ * ({@link ExtendedMapMode#READ_WRITE_SYNC}) and persisting only writes back CPU cache lines. Anywhere
+ * else (this project's CI, a laptop) the mapping falls back to an ordinary shared mapping and
+ * persisting becomes {@code msync} of the range; which mode is in use is logged once and reported by
+ * {@link #isSyncMapped()}.
+ *
+ * <p>It is also a {@link BlockDevice} (block reads and writes copy to and from the mapping, and
+ * {@link #force()} persists everything), so block-level layers can use a PM file like any device.
+ * The file is preallocated, so a full file system fails at open instead of faulting on a store.
+ */
+public final class PmemDevice extends AbstractBlockDevice {
+    private static final System.Logger LOG = System.getLogger(PmemDevice.class.getName());
+    private static final AtomicBoolean MODE_LOGGED = new AtomicBoolean();
+
+    private final Path path;
+    private final Arena arena;
+    private final MemorySegment mapping;
+    private final boolean syncMapped;
+
+    private PmemDevice(String name, Path path, Arena arena, MemorySegment mapping, boolean syncMapped, int blockSize) {
+        super(name, blockSize, mapping.byteSize());
+        this.path = path;
+        this.arena = arena;
+        this.mapping = mapping;
+        this.syncMapped = syncMapped;
+    }
+
+    /** Opens (creating if needed) a PM file of {@code capacity} bytes with 4 KiB blocks. */
+    public static PmemDevice open(Path path, long capacity) {
+        return open(path, capacity, 4096);
+    }
+
+    /**
+     * Opens (creating if needed) {@code path} and maps {@code capacity} bytes of it. An existing file
+     * keeps its contents (this is how a PM buffer survives a restart); a smaller one is extended.
+     *
+     * @throws ConfigurationException if the directory is missing or read-only, or the capacity is not
+     *                                a multiple of {@code blockSize}
+     * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
+     */
+    public static PmemDevice open(Path path, long capacity, int blockSize) {
+        String name = path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        checkBlockSize(blockSize, name);
+        if (capacity <= 0 || capacity % blockSize != 0) {
+            throw new ConfigurationException("PM capacity " + capacity + " of '" + path
+                    + "' must be a positive multiple of the block size " + blockSize);
+        }
+        Path dir = path.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new ConfigurationException("directory of PM file '" + path + "' does not exist: create it first");
+        }
+        if (Files.exists(path) ? !Files.isWritable(path) : !Files.isWritable(dir)) {
+            throw new ConfigurationException("PM file '" + path + "' is not writable: fix its permissions or choose another path");
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            preallocate(path, channel, capacity);
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment mapping;
+                boolean sync;
+                try {
+                    mapping = channel.map(ExtendedMapMode.READ_WRITE_SYNC, 0, capacity, arena);
+                    sync = true;
+                } catch (IOException | UnsupportedOperationException notDax) {
+                    mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity, arena);
+                    sync = false;
+                }
+                if (MODE_LOGGED.compareAndSet(false, true)) {
+                    LOG.log(System.Logger.Level.INFO, sync
+                            ? "PM file {0} mapped with MAP_SYNC (DAX): persist = cache-line write-back"
+                            : "PM file {0} is not on DAX: mapped READ_WRITE, persist = msync of the range", path);
+                }
+                return new PmemDevice(name, path, arena, mapping, sync, blockSize);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new DeviceIOException("cannot map PM file '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static void preallocate(Path path, FileChannel channel, long capacity) throws IOException {
+        if (channel.size() >= capacity) {
+            return;
+        }
+        long free = Files.getFileStore(path.toAbsolutePath().getParent()).getUsableSpace();
+        if (capacity - channel.size() > free) {
+            throw new DeviceFullException("no space for PM file '" + path + "' of " + capacity + " bytes ("
+                    + free + " bytes free): free space or choose a smaller PM capacity");
+        }
+        // Writing the last byte extends the file; the free-space check above stands in for
+        // fallocate, which FileChannel lacks (a sparse mapping on a full disk would fault on store).
+        channel.write(java.nio.ByteBuffer.wrap(new byte[1]), capacity - 1);
+    }
+
+    /** The mapped file: loads and stores go straight to PM. Valid until {@link #close()}. */
+    public MemorySegment segment() {
+        return mapping;
+    }
+
+    /** The file under this device. */
+    public Path path() {
+        return path;
+    }
+
+    /** Whether the mapping uses MAP_SYNC (true DAX persistent memory). */
+    public boolean isSyncMapped() {
+        return syncMapped;
+    }
+
+    /**
+     * Makes the stores in {@code [offset, offset + length)} durable. Any range is accepted; it is
+     * widened to whole pages by the operating system.
+     */
+    public void persist(long offset, long length) {
+        if (offset < 0 || length < 0 || offset > mapping.byteSize() - length) {
+            throw new IllegalArgumentException("persist range [" + offset + ", " + offset + "+" + length
+                    + ") is outside PM file '" + path + "' of " + mapping.byteSize() + " bytes");
+        }
+        if (length > 0) {
+            mapping.asSlice(offset, length).force();
+        }
+    }
+
+    @Override
+    protected void doRead(long offset, MemorySegment destination) {
+        MemorySegment.copy(mapping, offset, destination, 0, destination.byteSize());
+    }
+
+    @Override
+    protected void doWrite(long offset, MemorySegment source) {
+        MemorySegment.copy(source, 0, mapping, offset, source.byteSize());
+    }
+
+    @Override
+    protected void doForce() {
+        mapping.force();
+    }
+
+    @Override
+    protected void doClose() {
+        mapping.force();
+        arena.close();
+    }
+}

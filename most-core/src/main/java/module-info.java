@@ -1,0 +1,16 @@
+/**
+ * MOST core: an embeddable tiered page store for JVM databases and caches.
+ *
+ * <p>{@link io.most.device} holds the block-device layer every other layer is built on. Restricted
+ * FFM calls (O_DIRECT {@code open}/{@code pread}/{@code pwrite}, {@code prctl}) need
+ * {@code --enable-native-access=io.most.core} (module path) or {@code ALL-UNNAMED} (class path).
+ * {@link io.most.metrics} needs Micrometer on the path; nothing else does.
+ */
+module io.most.core {
+    requires jdk.nio.mapmode;
+    requires static micrometer.core;
+
+    exports io.most;
+    exports io.most.device;
+    exports io.most.metrics;
+}
