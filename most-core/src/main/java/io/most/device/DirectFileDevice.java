@@ -3,7 +3,6 @@ package io.most.device;
 import io.most.ConfigurationException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -71,27 +70,18 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */
     public static DirectFileDevice open(Path path, long capacity, Options options) {
-        String name = path.getFileName() == null ? path.toString() : path.getFileName().toString();
-        checkBlockSize(options.blockSize(), name);
-        if (capacity <= 0 || capacity % options.blockSize() != 0) {
-            throw new ConfigurationException("capacity " + capacity + " of '" + path
-                    + "' must be a positive multiple of the block size " + options.blockSize());
-        }
-        Path dir = path.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new ConfigurationException("directory of '" + path + "' does not exist: create it first");
-        }
-        if (Files.exists(path) ? !Files.isWritable(path) : !Files.isWritable(dir)) {
-            throw new ConfigurationException("'" + path + "' is not writable: fix its permissions or choose another path");
-        }
-        NativeIO io = NativeIO.get().orElseThrow(() -> new ConfigurationException(
-                "DirectFileDevice needs Linux and native access; run with --enable-native-access=io.most.core"
-                        + " (or ALL-UNNAMED on the class path), or use another BlockDevice"));
+        return open(path, capacity, options, nativeIO().oDirect());
+    }
+
+    /** Opens with {@code directFlag} as the O_DIRECT bit; tests pass a flag the kernel refuses. */
+    static DirectFileDevice open(Path path, long capacity, Options options, int directFlag) {
+        DeviceFiles.checkCreatable(path, capacity, options.blockSize(), "device");
+        NativeIO io = nativeIO();
         int baseFlags = NativeIO.O_RDWR | NativeIO.O_CREAT | NativeIO.O_CLOEXEC;
         int fd;
         boolean direct = true;
         try {
-            fd = io.open(path.toString(), baseFlags | io.oDirect(), 0644);
+            fd = io.open(path.toString(), baseFlags | directFlag, 0644);
         } catch (NativeIO.NativeException e) {
             if (e.errno != NativeIO.EINVAL) {
                 throw new ConfigurationException("cannot open '" + path + "': " + e.getMessage(), e);
@@ -121,7 +111,13 @@ public final class DirectFileDevice extends AbstractBlockDevice {
                 throw new DeviceIOException("cannot preallocate '" + path + "': " + e.getMessage(), e);
             }
         }
-        return new DirectFileDevice(name, path, io, fd, direct, options.blockSize(), capacity);
+        return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity);
+    }
+
+    private static NativeIO nativeIO() {
+        return NativeIO.get().orElseThrow(() -> new ConfigurationException(
+                "DirectFileDevice needs Linux and native access; run with --enable-native-access=io.most.core"
+                        + " (or ALL-UNNAMED on the class path), or use another BlockDevice"));
     }
 
     /** The file under this device. */

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,22 +56,10 @@ public final class PmemDevice extends AbstractBlockDevice {
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */
     public static PmemDevice open(Path path, long capacity, int blockSize) {
-        String name = path.getFileName() == null ? path.toString() : path.getFileName().toString();
-        checkBlockSize(blockSize, name);
-        if (capacity <= 0 || capacity % blockSize != 0) {
-            throw new ConfigurationException("PM capacity " + capacity + " of '" + path
-                    + "' must be a positive multiple of the block size " + blockSize);
-        }
-        Path dir = path.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new ConfigurationException("directory of PM file '" + path + "' does not exist: create it first");
-        }
-        if (Files.exists(path) ? !Files.isWritable(path) : !Files.isWritable(dir)) {
-            throw new ConfigurationException("PM file '" + path + "' is not writable: fix its permissions or choose another path");
-        }
+        DeviceFiles.checkCreatable(path, capacity, blockSize, "PM");
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            preallocate(path, channel, capacity);
+            preallocate(channel, capacity);
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment mapping;
@@ -88,7 +76,7 @@ public final class PmemDevice extends AbstractBlockDevice {
                             ? "PM file {0} mapped with MAP_SYNC (DAX): persist = cache-line write-back"
                             : "PM file {0} is not on DAX: mapped READ_WRITE, persist = msync of the range", path);
                 }
-                return new PmemDevice(name, path, arena, mapping, sync, blockSize);
+                return new PmemDevice(DeviceFiles.nameOf(path), path, arena, mapping, sync, blockSize);
             } catch (IOException | RuntimeException e) {
                 arena.close();
                 throw e;
@@ -98,18 +86,12 @@ public final class PmemDevice extends AbstractBlockDevice {
         }
     }
 
-    private static void preallocate(Path path, FileChannel channel, long capacity) throws IOException {
-        if (channel.size() >= capacity) {
-            return;
+    private static void preallocate(FileChannel channel, long capacity) throws IOException {
+        if (channel.size() < capacity) {
+            // Extends the file; DeviceFiles checked the free space, standing in for fallocate, which
+            // FileChannel lacks (a sparse mapping on a full disk would fault on a later store).
+            channel.write(ByteBuffer.wrap(new byte[1]), capacity - 1);
         }
-        long free = Files.getFileStore(path.toAbsolutePath().getParent()).getUsableSpace();
-        if (capacity - channel.size() > free) {
-            throw new DeviceFullException("no space for PM file '" + path + "' of " + capacity + " bytes ("
-                    + free + " bytes free): free space or choose a smaller PM capacity");
-        }
-        // Writing the last byte extends the file; the free-space check above stands in for
-        // fallocate, which FileChannel lacks (a sparse mapping on a full disk would fault on store).
-        channel.write(java.nio.ByteBuffer.wrap(new byte[1]), capacity - 1);
     }
 
     /** The mapped file: loads and stores go straight to PM. Valid until {@link #close()}. */

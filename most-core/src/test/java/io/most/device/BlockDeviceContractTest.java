@@ -1,0 +1,266 @@
+package io.most.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@link BlockDevice} contract, run against every implementation by the subclasses below:
+ * round trips, alignment errors, concurrency with checksums, interrupts, close, statistics.
+ */
+abstract class BlockDeviceContractTest {
+    static final int BLOCK = 4096;
+    static final long CAPACITY = 4L << 20;
+
+    @TempDir
+    Path dir;
+    BlockDevice device;
+    Arena arena;
+
+    abstract BlockDevice open(Path dir);
+
+    @BeforeEach
+    void setUp() {
+        device = open(dir);
+        arena = Arena.ofShared();
+    }
+
+    @AfterEach
+    void tearDown() {
+        device.close();
+        arena.close();
+    }
+
+    static void fill(MemorySegment s, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (long i = 0; i < s.byteSize(); i += 8) {
+            s.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
+        }
+    }
+
+    @Test
+    void roundTripsBlocksAtEveryPosition() {
+        MemorySegment out = device.allocate(arena, 3 * BLOCK);
+        fill(out, 42);
+        long[] offsets = {0, BLOCK, CAPACITY - 3 * BLOCK};
+        for (long offset : offsets) {
+            device.write(offset, out);
+            MemorySegment in = device.allocate(arena, 3 * BLOCK);
+            device.read(offset, in);
+            assertEquals(-1, out.mismatch(in), "data read back at offset " + offset);
+        }
+        device.force();
+    }
+
+    @Test
+    void acceptsHeapAndUnalignedBuffers() {
+        byte[] data = new byte[BLOCK];
+        new SplittableRandom(7).nextBytes(data);
+        device.write(2 * BLOCK, MemorySegment.ofArray(data));
+        MemorySegment unaligned = arena.allocate(BLOCK + 1, 1).asSlice(1, BLOCK);
+        device.read(2 * BLOCK, unaligned);
+        assertArrayEquals(data, unaligned.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void rejectsUnalignedOffsetNamingValueAndAlignment() {
+        MemorySegment buf = device.allocate(arena, BLOCK);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.read(100, buf));
+        assertTrue(e.getMessage().contains("100") && e.getMessage().contains("4096"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.write(-BLOCK, buf));
+    }
+
+    @Test
+    void rejectsUnalignedOrEmptyLength() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> device.write(0, arena.allocate(1000, BLOCK)));
+        assertTrue(e.getMessage().contains("1000") && e.getMessage().contains("4096"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.read(0, MemorySegment.NULL));
+    }
+
+    @Test
+    void rejectsAccessBeyondCapacity() {
+        MemorySegment buf = device.allocate(arena, 2 * BLOCK);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> device.read(CAPACITY - BLOCK, buf));
+        assertTrue(e.getMessage().contains("capacity"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.write(Long.MAX_VALUE - BLOCK + 1, buf));
+    }
+
+    @Test
+    void concurrentRandomWritesAndReadsKeepChecksums() throws Exception {
+        int blocks = (int) (CAPACITY / BLOCK);
+        // per block: the seed of its last completed write (0 = never written); a lock per block
+        // keeps a reader from racing the writer of the same block, so every read can be verified.
+        AtomicLongArray seeds = new AtomicLongArray(blocks);
+        Object[] locks = new Object[blocks];
+        for (int i = 0; i < blocks; i++) {
+            locks[i] = new Object();
+        }
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long threadSeed = 1000 + t;
+            results.add(pool.submit(() -> {
+                SplittableRandom random = new SplittableRandom(threadSeed);
+                int verified = 0;
+                try (Arena local = Arena.ofConfined()) {
+                    MemorySegment buf = device.allocate(local, BLOCK);
+                    for (int op = 0; op < 400; op++) {
+                        int block = random.nextInt(blocks);
+                        synchronized (locks[block]) {
+                            if (random.nextBoolean()) {
+                                long seed = random.nextLong() | 1;
+                                fill(buf, seed);
+                                stampChecksum(buf);
+                                device.write((long) block * BLOCK, buf);
+                                seeds.set(block, seed);
+                            } else if (seeds.get(block) != 0) {
+                                device.read((long) block * BLOCK, buf);
+                                assertTrue(checksumMatches(buf), "checksum of block " + block);
+                                MemorySegment expected = device.allocate(local, BLOCK);
+                                fill(expected, seeds.get(block));
+                                stampChecksum(expected);
+                                assertEquals(-1, buf.mismatch(expected), "content of block " + block);
+                                verified++;
+                            }
+                        }
+                    }
+                }
+                return verified;
+            }));
+        }
+        int verified = 0;
+        for (Future<Integer> f : results) {
+            verified += f.get();
+        }
+        pool.shutdown();
+        assertTrue(verified > 100, "verified reads: " + verified);
+    }
+
+    /** Stores a CRC32C of bytes [8, end) in the first 8 bytes. */
+    static void stampChecksum(MemorySegment block) {
+        block.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, crc(block));
+    }
+
+    static boolean checksumMatches(MemorySegment block) {
+        return block.get(ValueLayout.JAVA_LONG_UNALIGNED, 0) == crc(block);
+    }
+
+    private static long crc(MemorySegment block) {
+        CRC32C crc = new CRC32C();
+        crc.update(block.asSlice(8).asByteBuffer());
+        return crc.getValue();
+    }
+
+    @Test
+    void interruptedThreadKeepsDeviceOpenAndUsable() throws Exception {
+        MemorySegment out = device.allocate(arena, BLOCK);
+        fill(out, 3);
+        Thread t = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            try (Arena local = Arena.ofConfined()) {
+                MemorySegment buf = device.allocate(local, BLOCK);
+                for (int i = 0; i < 50; i++) {
+                    device.write(BLOCK, out);
+                    device.read(BLOCK, buf);
+                }
+            }
+            assertTrue(Thread.currentThread().isInterrupted(), "interrupt status must be preserved");
+        });
+        t.start();
+        t.interrupt();
+        t.join();
+        assertTrue(device.isOpen());
+        MemorySegment in = device.allocate(arena, BLOCK);
+        device.read(BLOCK, in);
+        assertEquals(-1, out.mismatch(in));
+    }
+
+    @Test
+    void closeIsIdempotentAndLaterOperationsFail() {
+        device.close();
+        device.close();
+        assertFalse(device.isOpen());
+        MemorySegment buf = Arena.ofAuto().allocate(BLOCK, BLOCK);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> device.read(0, buf));
+        assertTrue(e.getMessage().contains(device.name()), e.getMessage());
+        assertThrows(IllegalStateException.class, device::force);
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    void statisticsCountOperationsAndBytes() {
+        MemorySegment buf = device.allocate(arena, 2 * BLOCK);
+        DeviceStats before = device.stats();
+        long reads = before.ops(IoOp.READ);
+        long writes = before.ops(IoOp.WRITE);
+        device.write(0, buf);
+        device.read(0, buf);
+        device.read(0, buf.asSlice(0, BLOCK));
+        device.force();
+        DeviceStats s = device.stats();
+        assertEquals(reads + 2, s.ops(IoOp.READ));
+        assertEquals(writes + 1, s.ops(IoOp.WRITE));
+        assertTrue(s.bytes(IoOp.READ) >= 3 * BLOCK);
+        assertTrue(s.ops(IoOp.FORCE) >= 1);
+        assertEquals(0, s.inFlight());
+        assertTrue(s.latency(IoOp.READ).count() >= 2);
+    }
+}
+
+class MemoryDeviceTest extends BlockDeviceContractTest {
+    @Override
+    BlockDevice open(Path dir) {
+        return new MemoryDevice(CAPACITY);
+    }
+}
+
+class DirectFileDeviceContractTest extends BlockDeviceContractTest {
+    @Override
+    BlockDevice open(Path dir) {
+        return DirectFileDevice.open(dir.resolve("device.dat"), CAPACITY);
+    }
+}
+
+class PmemDeviceContractTest extends BlockDeviceContractTest {
+    @Override
+    BlockDevice open(Path dir) {
+        return PmemDevice.open(dir.resolve("pm.dat"), CAPACITY);
+    }
+}
+
+class EmulatedDeviceContractTest extends BlockDeviceContractTest {
+    @Override
+    BlockDevice open(Path dir) {
+        // the pmem profile at scale 1: microsecond service times keep this test fast
+        return new EmulatedDevice(new MemoryDevice(CAPACITY), DeviceProfiles.get("pmem", 1));
+    }
+}
+
+class FaultyDeviceContractTest extends BlockDeviceContractTest {
+    @Override
+    BlockDevice open(Path dir) {
+        return new FaultyDevice(DirectFileDevice.open(dir.resolve("faulty.dat"), CAPACITY));
+    }
+}
