@@ -59,7 +59,7 @@ public final class PmemDevice extends AbstractBlockDevice {
         DeviceFiles.checkCreatable(path, capacity, blockSize, "PM");
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            preallocate(channel, capacity);
+            preallocate(path, channel, capacity);
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment mapping;
@@ -86,12 +86,32 @@ public final class PmemDevice extends AbstractBlockDevice {
         }
     }
 
-    private static void preallocate(FileChannel channel, long capacity) throws IOException {
-        if (channel.size() < capacity) {
-            // Extends the file; DeviceFiles checked the free space, standing in for fallocate, which
-            // FileChannel lacks (a sparse mapping on a full disk would fault on a later store).
-            channel.write(ByteBuffer.wrap(new byte[1]), capacity - 1);
+    private static void preallocate(Path path, FileChannel channel, long capacity) throws IOException {
+        if (channel.size() >= capacity) {
+            return;
         }
+        // Reserve real blocks: a sparse mapping on a full disk faults on a later store instead of
+        // failing here. FileChannel has no fallocate, so use posix_fallocate where available.
+        NativeIO io = NativeIO.get().orElse(null);
+        if (io != null) {
+            try {
+                int fd = io.open(path.toString(), NativeIO.O_RDWR | NativeIO.O_CLOEXEC, 0644);
+                try {
+                    io.allocate(fd, capacity);
+                    return;
+                } finally {
+                    io.close(fd);
+                }
+            } catch (NativeIO.NativeException e) {
+                if (e.errno == NativeIO.ENOSPC) {
+                    throw new DeviceFullException("no space to preallocate PM file '" + path + "' of "
+                            + capacity + " bytes: free space or choose a smaller PM capacity");
+                }
+                LOG.log(System.Logger.Level.WARNING, "cannot preallocate {0} ({1}); the file may be sparse",
+                        path, e.getMessage());
+            }
+        }
+        channel.write(ByteBuffer.wrap(new byte[1]), capacity - 1);
     }
 
     /** The mapped file: loads and stores go straight to PM. Valid until {@link #close()}. */
