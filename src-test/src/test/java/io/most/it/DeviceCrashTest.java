@@ -37,10 +37,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The kill moment is either a random delay after the first durable write or the arrival of the n-th
  * {@code WRITE} line, so it lands in writes, forces and the gaps between them. Randomness comes from
  * one seed, printed and included in every failure; rerun with {@code -Dmost.crash.seed=<seed>}.
+ * Ten kills per device type take a few seconds; {@code -Dmost.crash.kills=<n>} changes the number.
  */
 class DeviceCrashTest {
     private static final int BLOCKS = 128;
-    private static final int KILLS_PER_KIND = 5;
+    /** Kills per device type; raise it for a soak run with {@code -Dmost.crash.kills=200}. */
+    private static final int KILLS_PER_KIND = Integer.getInteger("most.crash.kills", 10);
     private static final int SIGKILL_EXIT = 128 + 9;
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final List<String> CHILD_JVM_OPTIONS =
