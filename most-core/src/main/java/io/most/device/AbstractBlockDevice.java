@@ -94,14 +94,7 @@ public abstract class AbstractBlockDevice implements BlockDevice {
 
     @Override
     public final void force() {
-        long start = enter();
-        boolean failed = true;
-        try {
-            doForce();
-            failed = false;
-        } finally {
-            stats.end(IoOp.FORCE, 0, start, failed);
-        }
+        runGuarded(IoOp.FORCE, 0, this::doForce);
     }
 
     @Override
@@ -118,6 +111,22 @@ public abstract class AbstractBlockDevice implements BlockDevice {
                 LockSupport.parkNanos(100_000);
             }
             doClose();
+        }
+    }
+
+    /**
+     * Runs a device-specific operation (such as a PM persist) under the same guard as reads and
+     * writes: it fails if the device is closed, {@link #close()} waits for it, and it is counted in
+     * the statistics as {@code op} with {@code bytes}.
+     */
+    protected final void runGuarded(IoOp op, long bytes, Runnable action) {
+        long start = enter();
+        boolean failed = true;
+        try {
+            action.run();
+            failed = false;
+        } finally {
+            stats.end(op, bytes, start, failed);
         }
     }
 

@@ -15,6 +15,17 @@ final class DeviceFiles {
         return path.getFileName() == null ? path.toString() : path.getFileName().toString();
     }
 
+    /** Makes the entry of a newly created {@code file} durable by syncing its directory. */
+    static void syncParent(NativeIO io, Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        try {
+            io.syncDirectory(dir.toString());
+        } catch (NativeIO.NativeException e) {
+            throw new DeviceIOException("cannot sync directory '" + dir + "' after creating '" + file + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
     /**
      * Checks that {@code path} can hold a device of {@code capacity} bytes with {@code blockSize}
      * blocks, without touching the file system.

@@ -3,6 +3,7 @@ package io.most.device;
 import io.most.ConfigurationException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -77,6 +78,7 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     static DirectFileDevice open(Path path, long capacity, Options options, int directFlag) {
         DeviceFiles.checkCreatable(path, capacity, options.blockSize(), "device");
         NativeIO io = nativeIO();
+        boolean created = !Files.exists(path);
         int baseFlags = NativeIO.O_RDWR | NativeIO.O_CREAT | NativeIO.O_CLOEXEC;
         int fd;
         boolean direct = true;
@@ -109,6 +111,14 @@ public final class DirectFileDevice extends AbstractBlockDevice {
             }
             if (e.errno != NativeIO.EOPNOTSUPP) {
                 throw new DeviceIOException("cannot preallocate '" + path + "': " + e.getMessage(), e);
+            }
+        }
+        if (created) {
+            try {
+                DeviceFiles.syncParent(io, path);
+            } catch (DeviceIOException e) {
+                closeQuietly(io, fd);
+                throw e;
             }
         }
         return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity);

@@ -136,10 +136,11 @@ public final class FaultyDevice extends AbstractBlockDevice {
             return;
         }
         injected.incrementAndGet();
-        writeTorn(offset, source, Math.min(t.persistedBytes(), (int) Math.min(Integer.MAX_VALUE, length)));
+        int kept = (int) Math.min(t.persistedBytes(), length);
+        writeTorn(offset, source, kept);
         if (!t.silent()) {
             throw new DeviceIOException("injected torn write: " + describe(IoOp.WRITE, offset, length)
-                    + " persisted only " + t.persistedBytes() + " bytes");
+                    + " persisted only " + kept + " bytes");
         }
     }
 

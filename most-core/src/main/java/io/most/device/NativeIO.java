@@ -36,6 +36,7 @@ final class NativeIO {
     private final MethodHandle pread;
     private final MethodHandle pwrite;
     private final MethodHandle fdatasync;
+    private final MethodHandle fsync;
     private final MethodHandle close;
     private final MethodHandle posixFallocate;
     private final MethodHandle strerror;
@@ -58,6 +59,7 @@ final class NativeIO {
         pread = linker.downcallHandle(find(libc, "pread"), FunctionDescriptor.of(l, i, p, l, l), errno);
         pwrite = linker.downcallHandle(find(libc, "pwrite"), FunctionDescriptor.of(l, i, p, l, l), errno);
         fdatasync = linker.downcallHandle(find(libc, "fdatasync"), FunctionDescriptor.of(i, i), errno);
+        fsync = linker.downcallHandle(find(libc, "fsync"), FunctionDescriptor.of(i, i), errno);
         close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(i, i), errno);
         posixFallocate = linker.downcallHandle(find(libc, "posix_fallocate"), FunctionDescriptor.of(i, i, l, l));
         strerror = linker.downcallHandle(find(libc, "strerror"), FunctionDescriptor.of(p, i));
@@ -162,6 +164,19 @@ final class NativeIO {
 
     void fdatasync(int fd) throws NativeException {
         simpleCall(fdatasync, "fdatasync", fd);
+    }
+
+    /**
+     * Makes a directory's entries durable, so that a file just created in it survives a power loss
+     * (POSIX requires fsync of the directory for that, not only of the file).
+     */
+    void syncDirectory(String directory) throws NativeException {
+        int fd = open(directory, O_CLOEXEC, 0); // O_RDONLY is 0
+        try {
+            simpleCall(fsync, "fsync", fd);
+        } finally {
+            close(fd);
+        }
     }
 
     void close(int fd) throws NativeException {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -57,9 +58,13 @@ public final class PmemDevice extends AbstractBlockDevice {
      */
     public static PmemDevice open(Path path, long capacity, int blockSize) {
         DeviceFiles.checkCreatable(path, capacity, blockSize, "PM");
+        boolean created = !Files.exists(path);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             preallocate(path, channel, capacity);
+            if (created) {
+                NativeIO.get().ifPresent(io -> DeviceFiles.syncParent(io, path));
+            }
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment mapping;
@@ -131,7 +136,8 @@ public final class PmemDevice extends AbstractBlockDevice {
 
     /**
      * Makes the stores in {@code [offset, offset + length)} durable. Any range is accepted; it is
-     * widened to whole pages by the operating system.
+     * widened to whole pages by the operating system. Counted as a {@link IoOp#FORCE} of
+     * {@code length} bytes; throws {@link IllegalStateException} after {@link #close()}.
      */
     public void persist(long offset, long length) {
         if (offset < 0 || length < 0 || offset > mapping.byteSize() - length) {
@@ -139,7 +145,7 @@ public final class PmemDevice extends AbstractBlockDevice {
                     + ") is outside PM file '" + path + "' of " + mapping.byteSize() + " bytes");
         }
         if (length > 0) {
-            mapping.asSlice(offset, length).force();
+            runGuarded(IoOp.FORCE, length, () -> mapping.asSlice(offset, length).force());
         }
     }
 

@@ -8,7 +8,6 @@ import io.most.device.PmemDevice;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The device files must be really allocated on open, so that a full file system fails the open
  * (DeviceFullException) instead of a later write: for a mapped PM file a store into a hole on a full
  * file system is a SIGBUS that kills the JVM. Checked through the allocated size reported by
- * {@code stat}. The PM case is disabled because it fails (a most-core bug); run it with
- * {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+ * {@code stat}.
  */
 class PmemPreallocationTest {
     private static final long CAPACITY = 16L << 20;
@@ -33,9 +31,6 @@ class PmemPreallocationTest {
         assertTrue(allocated >= CAPACITY, file + " has " + allocated + " of " + CAPACITY + " bytes allocated");
     }
 
-    @Disabled("most-core bug: PmemDevice.open only writes the last byte, leaving a sparse file, although its"
-            + " javadoc says the file is preallocated so that a full file system fails at open;"
-            + " it needs posix_fallocate like DirectFileDevice")
     @Test
     void pmemDeviceAllocatesItsWholeFile() throws Exception {
         Path file = dir.resolve("pm.dev");
