@@ -60,9 +60,13 @@ public final class Main {
             err.println("most-bench: " + e.getMessage());
             err.println("run 'java -jar most-bench.jar help' for usage");
             return UsageException.EXIT_CODE;
-        } catch (BenchException | MostException | UncheckedIOException | IllegalArgumentException
-                 | IllegalStateException e) {
+        } catch (BenchException | MostException | UncheckedIOException e) {
             err.println("most-bench: error: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            // not an expected failure mode: the stack trace is what a bug report needs
+            err.println("most-bench: internal error: " + e);
+            e.printStackTrace(err);
             return 1;
         }
     }
