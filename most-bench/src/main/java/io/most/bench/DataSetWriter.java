@@ -39,6 +39,6 @@ final class DataSetWriter {
             }
             device.force();
         }
-        log.printf(Locale.ROOT, "%.1f s%n", (System.nanoTime() - start) / 1e9);
+        log.printf(Locale.ROOT, "%.2f s%n", (System.nanoTime() - start) / 1e9);
     }
 }

@@ -19,7 +19,7 @@ import java.util.Optional;
  * one thread (queue depth 1) for latency, and three times the profile's channels (at most 64) for
  * throughput at saturation; then the same two runs on this machine's disk for reference. Byte-addressable
  * PM is listed separately: its microsecond service time is spun, not parked, so only its latency is
- * measured. Takes about 35 s.
+ * measured. Takes about 30 s.
  *
  * <p>Threads: the saturation runs use up to 64 threads on two cores. That is fine because an emulated
  * device parks its callers until their virtual completion time; only the last few microseconds spin.
@@ -54,7 +54,7 @@ final class DemoCommand {
         });
         Progress progress = Progress.forTerminal(err, line.flag("progress"));
         err.printf(Locale.ROOT, "demo: random 4 KiB reads on each device profile, queue depth 1 and at saturation;"
-                + " %d cores, about 35 s%n", Runtime.getRuntime().availableProcessors());
+                + " %d cores, about 30 s%n", Runtime.getRuntime().availableProcessors());
         Workload<BlockDevice> reads = blockReads();
         List<RunResult> runs = new ArrayList<>();
         TextTable table = new TextTable("profile", "source", "model lat us", "QD1 mean us", "QD1 p50 us",

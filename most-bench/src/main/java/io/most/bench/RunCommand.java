@@ -21,6 +21,12 @@ import java.util.OptionalDouble;
  * {@code --json -} the JSON takes stdout and the table moves to stderr, so stdout stays parseable.
  */
 final class RunCommand {
+    /**
+     * How long after its completion a caller of an emulated device typically resumes (parks here wake
+     * 25-110 us late); a driver thread is busy for service time plus this.
+     */
+    private static final long WAKEUP_ALLOWANCE_NANOS = 100_000;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -112,19 +118,22 @@ final class RunCommand {
         return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
     }
 
-    /** An open loop needs rate x service time operations in flight (Little's law); fewer threads fall behind. */
+    /**
+     * An open loop needs rate x (service time + wake-up) threads busy at once (Little's law); with
+     * fewer, the schedule falls behind and latency measures the generator's backlog, not the device.
+     */
     private void warnIfTooFewThreads(RunSpec spec, LoadShape shape) {
         if (!shape.openLoop() || spec.hierarchy().model().isEmpty()
                 || !(spec.workload() instanceof RandomBlockWorkload block)) {
             return;
         }
-        double inFlight = shape.rate().getAsDouble()
-                * ModelExpectation.meanServiceNanos(spec.hierarchy().model().get(), block.writeFraction(), spec.blockSize())
-                / 1e9;
-        if (spec.threads() < Math.ceil(inFlight)) {
-            err.printf(Locale.ROOT, "warning: this rate keeps about %.1f operations in flight (rate x service time);"
-                    + " with %d threads the schedule falls behind and latency includes the backlog%n",
-                    inFlight, spec.threads());
+        double busyNanos = ModelExpectation.meanServiceNanos(spec.hierarchy().model().get(), block.writeFraction(),
+                spec.blockSize()) + WAKEUP_ALLOWANCE_NANOS;
+        double needed = shape.rate().getAsDouble() * busyNanos / 1e9;
+        if (spec.threads() < Math.ceil(needed)) {
+            err.printf(Locale.ROOT, "warning: this rate keeps about %.1f threads busy (rate x (service time + ~100 us"
+                    + " wake-up)); with %d the schedule falls behind and latency includes that backlog: use"
+                    + " --threads %d or more%n", needed, spec.threads(), (int) Math.ceil(needed * 1.5));
         }
     }
 

@@ -16,7 +16,7 @@ final class Usage {
 
                 commands:
                   run    run a workload on a hierarchy with one or more policies; prints a table, writes JSON
-                  demo   measure each emulated device profile against its model (about 40 s)
+                  demo   measure each emulated device profile against its model (about 30 s)
                   help   print this text
 
                 run options:
