@@ -1,0 +1,40 @@
+package io.most.bench;
+
+import io.most.device.BlockDevice;
+
+/**
+ * The interface a workload drives and a policy provides. {@link #BLOCK} is a {@link BlockDevice}:
+ * one raw device now, a tiered volume (MOST, HeMem, striping...) later, since a tiered volume is a
+ * block device too. A page layer (the Spitfire buffer manager) is added the same way. Workloads and
+ * policies of different layers cannot be paired: the type parameter says so to the compiler and
+ * {@link Policies#forLayer} keys its registries by layer.
+ *
+ * @param <T> what a workload of this layer runs against
+ */
+public final class Layer<T> {
+    /** Block reads and writes against a {@link BlockDevice}. */
+    public static final Layer<BlockDevice> BLOCK = new Layer<>("block", BlockDevice.class);
+
+    private final String name;
+    private final Class<T> type;
+
+    private Layer(String name, Class<T> type) {
+        this.name = name;
+        this.type = type;
+    }
+
+    /** Short name for messages. */
+    public String name() {
+        return name;
+    }
+
+    /** The type of the target. */
+    public Class<T> type() {
+        return type;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,35 @@
+package io.most.bench;
+
+import io.most.device.BlockDevice;
+import java.util.Optional;
+
+/** No placement at all: block workloads drive the hierarchy's only device directly. */
+final class RawPolicy implements Policy<BlockDevice> {
+    static final String NAME = "raw";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "the device itself, no placement (single-device hierarchies)";
+    }
+
+    @Override
+    public Layer<BlockDevice> layer() {
+        return Layer.BLOCK;
+    }
+
+    @Override
+    public Optional<String> unsupportedReason(Hierarchy hierarchy) {
+        return hierarchy.devices() == 1 ? Optional.empty() : Optional.of("policy 'raw' drives a single device, but"
+                + " hierarchy '" + hierarchy.name() + "' has " + hierarchy.devices() + "; choose a placement policy");
+    }
+
+    @Override
+    public Target<BlockDevice> attach(OpenHierarchy hierarchy) {
+        return new Target<>(hierarchy.devices().getFirst(), () -> { });
+    }
+}

@@ -1,0 +1,170 @@
+package io.most.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * {@code run}: opens the hierarchy once, runs the workload with each policy in turn on it, and
+ * reports one row per policy as a console table and optionally as JSON.
+ *
+ * <p>Streams: the table goes to stdout; progress, preparation notes and warnings to stderr. With
+ * {@code --json -} the JSON takes stdout and the table moves to stderr, so stdout stays parseable.
+ */
+final class RunCommand {
+    /**
+     * How long after its completion a caller of an emulated device typically resumes (parks here wake
+     * 25-110 us late); a driver thread is busy for service time plus this.
+     */
+    private static final long WAKEUP_ALLOWANCE_NANOS = 100_000;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    RunCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs {@code spec}; returns the exit code. */
+    int execute(RunSpec spec) {
+        if (spec.dir().isPresent() && !spec.hierarchy().usesDirectory()) {
+            err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
+        }
+        List<RunResult> results = runAll(spec.workload(), spec);
+        boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
+        PrintStream tableStream = jsonToStdout ? err : out;
+        tableStream.print(table(results));
+        tableStream.flush();
+        if (spec.json().isPresent()) {
+            String json = report(results);
+            if (jsonToStdout) {
+                out.println(json);
+                out.flush();
+            } else {
+                write(Path.of(spec.json().get()), json);
+                err.println("wrote " + spec.json().get());
+            }
+        }
+        return 0;
+    }
+
+    /** The runs (one per policy) in JSON: {@code {"runs": [...]}}. */
+    static String report(List<RunResult> results) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("runs", results.stream().map(RunResult::fields).toList());
+        return Json.write(root);
+    }
+
+    private <T> List<RunResult> runAll(Workload<T> workload, RunSpec spec) {
+        Registry<Policy<T>> policies = Policies.forLayer(workload.layer());
+        OptionalDouble saturation = workload.saturationRate(spec.hierarchy(), spec.blockSize());
+        LoadShape shape = spec.shape(saturation);
+        err.println(describe(spec, shape));
+        warnIfTooFewThreads(spec, shape);
+        Progress progress = Progress.forTerminal(err, spec.progress());
+        Path scratch = null;
+        Path dir = spec.dir().orElse(null);
+        if (dir == null && spec.hierarchy().usesDirectory()) {
+            scratch = ScratchFiles.createTempDirectory("most-bench-");
+            dir = scratch;
+        }
+        List<RunResult> results = new ArrayList<>();
+        try (OpenHierarchy open = spec.hierarchy().open(
+                new Hierarchy.Options(spec.size(), spec.blockSize(), dir), err)) {
+            for (String policyName : spec.policies()) {
+                Policy<T> policy = policies.get(policyName);
+                try (Policy.Target<T> target = policy.attach(open)) {
+                    Workload.Session session = workload.start(target.target(), new Workload.Setup(
+                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model()));
+                    String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
+                    Measurement m = new LoadDriver(shape, progress).drive(session, label);
+                    warnAboutErrors(policyName, m);
+                    results.add(RunResult.of(policyName, workload.name(), spec.hierarchy().name(), shape,
+                            spec.intensity().orElse(Double.NaN), spec.seed(), m, session));
+                }
+            }
+        } finally {
+            if (scratch != null) {
+                ScratchFiles.deleteTree(scratch);
+            }
+        }
+        return results;
+    }
+
+    private static String describe(RunSpec spec, LoadShape shape) {
+        String loop = shape.openLoop()
+                ? String.format(Locale.ROOT, "open loop at %.2fx model max = %,.0f ops/s", spec.intensity().getAsDouble(),
+                        shape.rate().getAsDouble())
+                : "closed loop";
+        return String.format(Locale.ROOT, "%s on %s: %s data set, %s blocks, %d thread%s, %s, %s + %s warm-up per"
+                        + " policy, seed %d, %d cores",
+                spec.workload().name(), spec.hierarchy().name(), Units.formatBytes(spec.size()),
+                Units.formatBytes(spec.blockSize()), spec.threads(), spec.threads() == 1 ? "" : "s", loop,
+                formatSeconds(spec.durationNanos()), formatSeconds(spec.warmupNanos()), spec.seed(),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    private static String formatSeconds(long nanos) {
+        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+    }
+
+    /**
+     * An open loop needs rate x (service time + wake-up) threads busy at once (Little's law); with
+     * fewer, the schedule falls behind and latency measures the generator's backlog, not the device.
+     */
+    private void warnIfTooFewThreads(RunSpec spec, LoadShape shape) {
+        if (!shape.openLoop() || spec.hierarchy().model().isEmpty()
+                || !(spec.workload() instanceof RandomBlockWorkload block)) {
+            return;
+        }
+        double busyNanos = ModelExpectation.meanServiceNanos(spec.hierarchy().model().get(), block.writeFraction(),
+                spec.blockSize()) + WAKEUP_ALLOWANCE_NANOS;
+        double needed = shape.rate().getAsDouble() * busyNanos / 1e9;
+        if (spec.threads() < Math.ceil(needed)) {
+            err.printf(Locale.ROOT, "warning: this rate keeps about %.1f threads busy (rate x (service time + ~100 us"
+                    + " wake-up)); with %d the schedule falls behind and latency includes that backlog: use"
+                    + " --threads %d or more%n", needed, spec.threads(), (int) Math.ceil(needed * 1.5));
+        }
+    }
+
+    private void warnAboutErrors(String policy, Measurement m) {
+        if (m.errors() > 0) {
+            err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", policy, m.errors(), m.ops(),
+                    m.firstError().map(Throwable::toString).orElse("?"));
+        }
+    }
+
+    /** The console table: one row per run. */
+    static String table(List<RunResult> results) {
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "loop", "ops/s", "mean us",
+                "p50 us", "p99 us", "errors", "model IOPS", "ops/model");
+        for (RunResult r : results) {
+            double model = r.number("profile_max_iops");
+            double ratio = r.number("throughput_ops") / model;
+            table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"), r.text("loop"),
+                    RunResult.cell(r.number("throughput_ops"), 0), RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
+                    r.fields().containsKey("errors") ? r.text("errors") : "-",
+                    RunResult.cell(model, 0), RunResult.cell(ratio, 3));
+        }
+        return table.toString();
+    }
+
+    private static void write(Path file, String json) {
+        try {
+            Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.most.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * The validated options of {@code run}. {@link #parse} checks everything before any device is opened
+ * and reports each bad value as a {@link UsageException} naming the option and what is valid.
+ *
+ * @param workload    what to run
+ * @param hierarchy   where to run it
+ * @param policies    policy names of the workload's layer, run in this order
+ * @param threads     driver threads, 1..{@value #MAX_THREADS}
+ * @param durationNanos measured time per policy
+ * @param warmupNanos unmeasured time before it
+ * @param intensity   open-loop load as a multiple of the model's saturation rate; empty = closed loop
+ * @param size        data set bytes
+ * @param blockSize   bytes per I/O
+ * @param dir         where file-backed hierarchies put their files; empty = a fresh temporary directory
+ * @param seed        base random seed
+ * @param json        where to write the JSON report ("-" = stdout); empty = none
+ * @param progress    whether to force the progress line
+ */
+record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
+               long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
+               Optional<Path> dir, long seed, Optional<String> json, boolean progress) {
+
+    static final int MAX_THREADS = 1024;
+    static final int MAX_BLOCK_SIZE = 16 << 20;
+    static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
+    static final long DEFAULT_WARMUP_NANOS = 2_000_000_000L;
+    static final long DEFAULT_SEED = 42;
+
+    static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
+            "warmup", "intensity", "size", "block-size", "dir", "seed", "json");
+    static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
+
+    /** Validates {@code line}; never touches a device, may read the file system to check paths. */
+    static RunSpec parse(CommandLine line) {
+        Workload<?> workload = Workloads.registry().get(
+                line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
+        Hierarchy hierarchy = Hierarchies.registry().get(
+                line.required("hierarchy", "(one of: " + String.join(", ", Hierarchies.registry().names()) + ")"));
+        List<String> policies = parsePolicies(line, workload, hierarchy);
+        int threads = parseThreads(line.value("threads").orElse("1"));
+        long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
+                .orElse(DEFAULT_DURATION_NANOS);
+        long warmup = line.value("warmup").map(v -> Units.parseDurationNanos("--warmup", v, true))
+                .orElse(DEFAULT_WARMUP_NANOS);
+        int blockSize = parseBlockSize(line.value("block-size").orElse("4096"));
+        long size = line.value("size").map(v -> Units.parseSize("--size", v)).orElse(hierarchy.defaultSize());
+        if (size % blockSize != 0) {
+            throw new UsageException("--size " + size + " bytes is not a multiple of the block size " + blockSize
+                    + "; use e.g. " + Units.formatBytes(Math.max(blockSize, size / blockSize * blockSize)));
+        }
+        OptionalDouble intensity = OptionalDouble.empty();
+        if (line.value("intensity").isPresent()) {
+            intensity = OptionalDouble.of(parseIntensity(line.value("intensity").get()));
+            if (workload.saturationRate(hierarchy, blockSize).isEmpty()) {
+                throw new UsageException("--intensity needs a hierarchy with a device model: it means a multiple of"
+                        + " the model's max IOPS, and '" + hierarchy.name() + "' is a real device whose max is not"
+                        + " known in advance (run it closed loop with more --threads instead); emulated hierarchies: "
+                        + String.join(", ", emulatedNames()));
+            }
+        }
+        Optional<Path> dir = line.value("dir").map(RunSpec::parseDir);
+        long seed = line.value("seed").map(RunSpec::parseSeed).orElse(DEFAULT_SEED);
+        Optional<String> json = line.value("json");
+        json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
+        return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
+                dir, seed, json, line.flag("progress"));
+    }
+
+    /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
+    LoadShape shape(OptionalDouble saturationRate) {
+        if (intensity.isEmpty()) {
+            return LoadShape.closed(threads, warmupNanos, durationNanos);
+        }
+        return new LoadShape(threads, warmupNanos, durationNanos,
+                OptionalDouble.of(intensity.getAsDouble() * saturationRate.orElseThrow()));
+    }
+
+    private static List<String> parsePolicies(CommandLine line, Workload<?> workload, Hierarchy hierarchy) {
+        Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
+        String text = line.value("policies").orElse(Policies.defaultFor(workload.layer()));
+        List<String> names = new ArrayList<>();
+        for (String name : text.split(",", -1)) {
+            String trimmed = name.trim();
+            if (trimmed.isEmpty()) {
+                throw new UsageException("--policies '" + text + "' has an empty name; give a comma-separated list of: "
+                        + String.join(", ", registry.names()));
+            }
+            Policy<?> policy = registry.find(trimmed).orElseThrow(() -> new UsageException("unknown policy '"
+                    + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
+                    + " layer); valid policies: " + String.join(", ", registry.names())));
+            policy.unsupportedReason(hierarchy).ifPresent(reason -> {
+                throw new UsageException(reason);
+            });
+            if (names.contains(trimmed)) {
+                throw new UsageException("--policies names '" + trimmed + "' twice");
+            }
+            names.add(trimmed);
+        }
+        return List.copyOf(names);
+    }
+
+    private static int parseThreads(String text) {
+        try {
+            int threads = Integer.parseInt(text.trim());
+            if (threads >= 1 && threads <= MAX_THREADS) {
+                return threads;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--threads '" + text + "' must be a whole number from 1 to " + MAX_THREADS);
+    }
+
+    private static int parseBlockSize(String text) {
+        long size = Units.parseSize("--block-size", text);
+        if (size < 512 || size > MAX_BLOCK_SIZE || Long.bitCount(size) != 1) {
+            throw new UsageException("--block-size '" + text + "' must be a power of two from 512 to 16m"
+                    + " (e.g. 4096, 4k, 16k)");
+        }
+        return (int) size;
+    }
+
+    private static double parseIntensity(String text) {
+        try {
+            double value = Double.parseDouble(text.trim());
+            if (value > 0 && Double.isFinite(value)) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--intensity '" + text + "' must be a number greater than 0 (1.0 = the model's"
+                + " max IOPS, e.g. 0.5, 1, 1.2)");
+    }
+
+    private static Path parseDir(String text) {
+        Path dir = Path.of(text);
+        if (!Files.isDirectory(dir)) {
+            throw new UsageException("--dir '" + text + "' is not an existing directory; create it first");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new UsageException("--dir '" + text + "' is not writable");
+        }
+        return dir;
+    }
+
+    private static long parseSeed(String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--seed '" + text + "' must be a whole number (a 64-bit integer)");
+        }
+    }
+
+    private static void checkJsonPath(String text) {
+        Path parent = Path.of(text).toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new UsageException("--json '" + text + "': directory " + parent + " does not exist; create it"
+                    + " first (or use --json - for stdout)");
+        }
+        if (Files.isDirectory(Path.of(text))) {
+            throw new UsageException("--json '" + text + "' is a directory; give a file name");
+        }
+    }
+
+    private static List<String> emulatedNames() {
+        return Hierarchies.registry().all().stream().filter(h -> h.model().isPresent()).map(Hierarchy::name).toList();
+    }
+}

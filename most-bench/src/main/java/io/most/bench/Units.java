@@ -1,0 +1,107 @@
+package io.most.bench;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses and prints the durations and sizes of the command line ({@code 500ms}, {@code 20s}, {@code 256m}). */
+final class Units {
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)(?:i?b)?");
+
+    private Units() {
+    }
+
+    /**
+     * Parses a duration with a unit: {@code ms}, {@code s}, {@code m} or {@code h}, e.g. {@code 500ms},
+     * {@code 1.5s}, {@code 2m}.
+     *
+     * @param option    the option being parsed, named in the error
+     * @param allowZero whether {@code 0s} is valid (a warm-up may be skipped, a run may not)
+     * @return nanoseconds
+     * @throws UsageException naming the option and the accepted forms
+     */
+    static long parseDurationNanos(String option, String text, boolean allowZero) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        String valid = (allowZero ? "zero or more" : "a positive duration") + " with a unit ms, s, m or h"
+                + " (e.g. 500ms, 20s, 2m)";
+        if (!m.matches()) {
+            throw new UsageException(option + " '" + text + "' is not a duration: expected " + valid);
+        }
+        double value = Double.parseDouble(m.group(1));
+        long unitNanos = switch (m.group(2)) {
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m" -> 60_000_000_000L;
+            default -> 3_600_000_000_000L;
+        };
+        double nanos = value * unitNanos;
+        if (nanos > 365 * 24 * 3_600e9) {
+            throw new UsageException(option + " '" + text + "' is too long: at most a year");
+        }
+        long result = Math.round(nanos);
+        if (result < 0 || (result == 0 && !allowZero)) {
+            throw new UsageException(option + " '" + text + "' must be " + valid);
+        }
+        return result;
+    }
+
+    /**
+     * Parses a byte count with an optional binary suffix {@code k}, {@code m}, {@code g} or {@code t}
+     * (also {@code kb}/{@code kib}, any case), e.g. {@code 4096}, {@code 64k}, {@code 256m}, {@code 1g}.
+     *
+     * @throws UsageException naming the option unless the value is a positive size
+     */
+    static long parseSize(String option, String text) {
+        Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new UsageException(option + " '" + text + "' is not a size: expected a positive number of bytes"
+                    + " with an optional suffix k, m, g or t (e.g. 4096, 64k, 256m, 1g)");
+        }
+        int shift = switch (m.group(2)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            case "t" -> 40;
+            default -> 0;
+        };
+        long value;
+        try {
+            value = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " '" + text + "' is too large");
+        }
+        if (value == 0) {
+            throw new UsageException(option + " '" + text + "' must be positive");
+        }
+        if (Long.numberOfLeadingZeros(value) <= shift) {
+            throw new UsageException(option + " '" + text + "' is too large");
+        }
+        return value << shift;
+    }
+
+    /** A byte count in the largest binary unit that keeps it readable: {@code 256 MiB}, {@code 1.5 GiB}. */
+    static String formatBytes(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double value = bytes;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return value == Math.rint(value)
+                ? String.format(Locale.ROOT, "%d %s", (long) value, units[unit])
+                : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
+    /** Seconds with up to three decimals, for reports: {@code 0.3}, {@code 20}. */
+    static double seconds(long nanos) {
+        return round(nanos / 1e9, 3);
+    }
+
+    /** {@code value} rounded to {@code decimals} places (reports carry no false precision). */
+    static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}

@@ -1,0 +1,67 @@
+package io.most.bench;
+
+import io.most.device.DeviceProfiles;
+import java.util.Collection;
+import java.util.Locale;
+
+/** The help text, with the names of every registered workload, hierarchy and policy. */
+final class Usage {
+    private Usage() {
+    }
+
+    static String text() {
+        StringBuilder s = new StringBuilder();
+        s.append("""
+                usage: java -jar most-bench.jar <command> [options]
+
+                commands:
+                  run    run a workload on a hierarchy with one or more policies; prints a table, writes JSON
+                  demo   measure each emulated device profile against its model (about 30 s)
+                  help   print this text
+
+                run options:
+                  --workload W        what to run (required, see below)
+                  --hierarchy H       where to run it (required, see below)
+                  --policies a,b      policies to compare, one run each (default: the layer's default, raw)
+                  --threads N         driver threads, 1..1024 (default 1)
+                  --duration D        measured time per policy: 500ms, 20s, 2m (default 10s)
+                  --warmup D          unmeasured time before it, may be 0s (default 2s)
+                  --intensity X       open loop at X times the model's max IOPS, split over the threads;
+                                      latency counts from each operation's intended start (emulated
+                                      hierarchies only; default: closed loop)
+                  --size S            data set: 64k, 256m, 1g, a multiple of the block size
+                                      (default 256m for files, 64m in memory)
+                  --block-size B      bytes per I/O, a power of two from 512 (default 4096)
+                  --dir DIR           directory for file-backed hierarchies (default: a fresh temporary
+                                      directory); the data file is deleted afterwards
+                  --seed S            random seed; every policy sees the same requests (default 42)
+                  --json FILE         also write {"runs":[...]} to FILE; '-' = stdout (the table then goes
+                                      to stderr)
+                  --progress          show the live progress line even when not on a terminal
+
+                demo options:
+                  --progress, --json FILE   as for run
+
+                """);
+        s.append("workloads:\n");
+        list(s, Workloads.registry().all());
+        s.append("hierarchies:\n");
+        list(s, Hierarchies.registry().all());
+        s.append("policies (block layer):\n");
+        list(s, Policies.forLayer(Layer.BLOCK).all());
+        s.append(String.format(Locale.ROOT, """
+
+                Emulated profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE), so
+                that this VM's late wake-ups stay small against their service times.
+                Exit codes: 0 ok, 1 the run failed, 2 bad command line.
+                """, DeviceProfiles.DEFAULT_SCALE));
+        return s.toString();
+    }
+
+    private static void list(StringBuilder s, Collection<? extends Named> entries) {
+        int width = entries.stream().mapToInt(e -> e.name().length()).max().orElse(0);
+        for (Named e : entries) {
+            s.append("  ").append(e.name()).repeat(' ', width - e.name().length() + 2).append(e.description()).append('\n');
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.most.bench;
+
+import io.most.device.DeviceProfile;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * A named stream of operations against the target of one {@link Layer}: random block reads now;
+ * YCSB, hot-set and burst workloads against tiered volumes and buffer managers later. The
+ * {@link LoadDriver} owns threads, timing and latency; a workload only says what one operation is,
+ * what to reset after warm-up and what to add to the report.
+ *
+ * @param <T> what the workload drives
+ */
+public interface Workload<T> extends Named {
+
+    /** The layer this workload drives; {@code --policies} must name policies of this layer. */
+    Layer<T> layer();
+
+    /**
+     * The operation rate that {@code --intensity 1.0} means on {@code hierarchy} with blocks of
+     * {@code blockSize} bytes (for block workloads: the model's max IOPS for this op mix), or empty
+     * when the hierarchy has no service model to say what saturates it.
+     */
+    OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize);
+
+    /** Prepares a run against {@code target}. */
+    Session start(T target, Setup setup);
+
+    /**
+     * What a run is set up with.
+     *
+     * @param dataSize  bytes the workload spreads its operations over
+     * @param blockSize bytes per block operation
+     * @param seed      base seed; each thread derives its own, so every policy sees the same requests
+     * @param model     the hierarchy's service model, if emulated
+     */
+    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
+    }
+
+    /** One run of a workload against one target. */
+    interface Session {
+        /**
+         * A client for driver thread {@code thread} (0-based), created on that thread and used only by
+         * it, so it may hold thread-confined buffers and generators.
+         */
+        Client newClient(int thread);
+
+        /** Warm-up is over: forget what the target counted so far. */
+        void beginMeasurement();
+
+        /** Adds per-run fields (counts from the target, model expectations) to {@code fields}. */
+        void report(Map<String, Object> fields);
+    }
+
+    /** The per-thread source of operations. */
+    interface Client extends AutoCloseable {
+        /** Performs the next operation; an exception counts as an error of that operation. */
+        void next();
+
+        /** Releases per-thread resources. */
+        @Override
+        void close();
+    }
+}
