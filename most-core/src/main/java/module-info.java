@@ -12,5 +12,6 @@ module io.most.core {
 
     exports io.most;
     exports io.most.device;
+    exports io.most.buffer;
     exports io.most.metrics;
 }

@@ -1,0 +1,107 @@
+package io.most;
+
+/**
+ * A page store over DRAM, optional persistent memory and a block device: the storage API a
+ * database or cache embeds. Pages are fixed-size, identified by dense ids from {@link #allocate()},
+ * and hold {@link #payloadSize()} bytes of the caller's data (the rest is a self-describing header:
+ * page id, LSN, checksum, format version).
+ *
+ * <pre>{@code
+ * try (PageStore store = PageStore.open(PageStoreConfig.builder()
+ *         .blockDevice(DirectFileDevice.open(Path.of("data.most"), 1L << 30))
+ *         .dramBytes(64 << 20)
+ *         .pm(Path.of("/mnt/pmem/most.pm"), 256 << 20)
+ *         .build())) {
+ *     long id = store.allocate();
+ *     try (Page page = store.write(id)) {
+ *         page.payload().set(ValueLayout.JAVA_INT, 0, 7);
+ *         page.markDirty(1);
+ *     }
+ *     int seven = store.readOptimistic(id, p -> p.get(ValueLayout.JAVA_INT, 0));
+ *     store.checkpoint();
+ * }
+ * }</pre>
+ *
+ * <p><b>Concurrency.</b> All methods are thread-safe. {@link #read} takes a shared latch and
+ * {@link #write} an exclusive one on the page, held until the {@link Page} is closed; a thread that
+ * holds latches on several pages must acquire them in a consistent order, as in any B-tree.
+ *
+ * <p><b>Durability.</b> A page is durable once it reached persistent memory or was written and
+ * forced to the block device; {@link #flush()} and {@link #checkpoint()} make every dirty page
+ * durable. Before a dirty page with LSN {@code L} reaches PM or the block device, the store calls
+ * {@link WalHook#flushUpTo(long) flushUpTo(L)}. After a crash, {@link #open} restores every durable
+ * page (including the PM buffer's contents) and reports a torn or corrupt page as
+ * {@link CorruptPageException} instead of returning it.
+ */
+public interface PageStore extends AutoCloseable {
+
+    /** Opens (creating or recovering) the store described by {@code config}. */
+    static PageStore open(PageStoreConfig config) {
+        return io.most.buffer.SpitfireBufferManager.open(config);
+    }
+
+    /** Bytes per page on every tier, header included. */
+    int pageSize();
+
+    /** Bytes of caller data per page. */
+    int payloadSize();
+
+    /** Number of page ids the block device can hold. */
+    long pageCapacity();
+
+    /**
+     * Allocates a page and returns its id; its payload reads as zeros. The allocation is durable
+     * before the page first reaches PM or the block device, and at the next {@link #checkpoint()}.
+     *
+     * @throws OutOfSpaceException if every page id is allocated
+     */
+    long allocate();
+
+    /**
+     * Frees a page. The page must not be latched. Durable at the next {@link #checkpoint()} or
+     * allocation write-back; after a crash before that, the page may still be allocated.
+     *
+     * @throws IllegalArgumentException if the page is not allocated
+     */
+    void free(long pageId);
+
+    /** Whether {@code pageId} is allocated. */
+    boolean isAllocated(long pageId);
+
+    /**
+     * Pins the page under a shared latch, loading it from PM or the block device if needed.
+     *
+     * @throws IllegalArgumentException if the page is not allocated
+     * @throws CorruptPageException     if its stored copy fails its checksum
+     */
+    Page read(long pageId);
+
+    /** Pins the page under an exclusive latch; see {@link #read(long)}. */
+    Page write(long pageId);
+
+    /**
+     * Reads a page without taking a latch when it is buffered: runs {@code reader} on the payload,
+     * then validates that no writer or eviction intervened, and runs it again if one did. Falls back
+     * to a shared latch after repeated conflicts or when the page must be loaded.
+     */
+    <R> R readOptimistic(long pageId, PageReader<R> reader);
+
+    /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
+    void flush();
+
+    /** {@link #flush()}, then makes the allocation state durable: every page is durable after it returns. */
+    void checkpoint();
+
+    /** A snapshot of the store's counters. */
+    PageStoreStats stats();
+
+    /** The migration policy in force (changed over time by the adaptive tuner if enabled). */
+    MigrationPolicy policy();
+
+    /** Replaces the migration policy (the adaptive tuner, if enabled, continues from it). */
+    void setPolicy(MigrationPolicy policy);
+
+    /** Checkpoints, then releases every resource, including the devices given in the configuration. */
+    @Override
+    void close();
+}

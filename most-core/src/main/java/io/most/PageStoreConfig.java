@@ -1,0 +1,173 @@
+package io.most;
+
+import io.most.device.BlockDevice;
+import io.most.device.DeviceProfile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a {@link PageStore} needs, built with {@link #builder()}. Only the block device is
+ * required; the rest has defaults from the Spitfire paper. Validated by {@link Builder#build()}:
+ * every problem is a {@link ConfigurationException} that says what to change.
+ *
+ * @param pageSize        bytes per page, a power of two from 4 KiB to 64 KiB (default 16 KiB)
+ * @param dramBytes       DRAM buffer pool size, a multiple of the page size, at least
+ *                        {@link #MIN_DRAM_FRAMES} pages (default 64 MiB)
+ * @param pmPath          the persistent-memory file, or null for a DRAM-SSD hierarchy
+ * @param pmBytes         PM buffer size including one page of metadata; 0 without PM
+ * @param pmProfile       emulated PM access costs (a profile with PM costs, e.g.
+ *                        {@code DeviceProfiles.get("pmem")}), or null to use the PM file as it is
+ * @param blockDevice     the block tier (an SSD file, a tiered volume, ...); the store takes ownership
+ *                        and closes it
+ * @param policy          the initial migration policy (default {@link MigrationPolicy#lazy()})
+ * @param adaptive        whether simulated annealing tunes the policy online (default false)
+ * @param tuningEpoch     how long the tuner measures each candidate policy (default 5 s)
+ * @param writeCostWeight weight of device writes in the tuner's cost (0 = throughput only)
+ * @param walHook         the engine's write-ahead log (default {@link WalHook#NONE})
+ * @param dirtyRatio      fraction of DRAM frames allowed dirty before the background cleaner writes
+ *                        pages back (default 0.5; 1 disables the cleaner)
+ */
+public record PageStoreConfig(
+        int pageSize,
+        long dramBytes,
+        Path pmPath,
+        long pmBytes,
+        DeviceProfile pmProfile,
+        BlockDevice blockDevice,
+        MigrationPolicy policy,
+        boolean adaptive,
+        Duration tuningEpoch,
+        double writeCostWeight,
+        WalHook walHook,
+        double dirtyRatio) {
+
+    /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
+    public static final int MIN_DRAM_FRAMES = 16;
+    /** The smallest PM pool accepted, in pages (plus one page of metadata). */
+    public static final int MIN_PM_FRAMES = 16;
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Whether a PM tier is configured. */
+    public boolean hasPm() {
+        return pmPath != null;
+    }
+
+    /** Builder of {@link PageStoreConfig}. Not thread-safe. */
+    public static final class Builder {
+        private int pageSize = 16 * 1024;
+        private long dramBytes = 64L << 20;
+        private Path pmPath;
+        private long pmBytes;
+        private DeviceProfile pmProfile;
+        private BlockDevice blockDevice;
+        private MigrationPolicy policy = MigrationPolicy.lazy();
+        private boolean adaptive;
+        private Duration tuningEpoch = Duration.ofSeconds(5);
+        private double writeCostWeight;
+        private WalHook walHook = WalHook.NONE;
+        private double dirtyRatio = 0.5;
+
+        private Builder() {
+        }
+
+        public Builder pageSize(int bytes) {
+            this.pageSize = bytes;
+            return this;
+        }
+
+        public Builder dramBytes(long bytes) {
+            this.dramBytes = bytes;
+            return this;
+        }
+
+        /** Adds a PM tier: the file at {@code path} (created if missing) of {@code bytes}. */
+        public Builder pm(Path path, long bytes) {
+            this.pmPath = Objects.requireNonNull(path, "path");
+            this.pmBytes = bytes;
+            return this;
+        }
+
+        /** Emulates PM access costs with {@code profile} (see {@link io.most.device.DeviceProfiles}). */
+        public Builder pmProfile(DeviceProfile profile) {
+            this.pmProfile = profile;
+            return this;
+        }
+
+        public Builder blockDevice(BlockDevice device) {
+            this.blockDevice = device;
+            return this;
+        }
+
+        public Builder policy(MigrationPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Turns on the simulated-annealing tuner with {@code epoch} per candidate policy. */
+        public Builder adaptive(Duration epoch) {
+            this.adaptive = true;
+            this.tuningEpoch = Objects.requireNonNull(epoch, "epoch");
+            return this;
+        }
+
+        public Builder writeCostWeight(double weight) {
+            this.writeCostWeight = weight;
+            return this;
+        }
+
+        public Builder walHook(WalHook hook) {
+            this.walHook = Objects.requireNonNull(hook, "hook");
+            return this;
+        }
+
+        public Builder dirtyRatio(double ratio) {
+            this.dirtyRatio = ratio;
+            return this;
+        }
+
+        /** Validates and builds. */
+        public PageStoreConfig build() {
+            if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+                throw new ConfigurationException("page size " + pageSize
+                        + " must be a power of two from 4096 to 65536 (default 16384)");
+            }
+            if (blockDevice == null) {
+                throw new ConfigurationException("no block device: set one with blockDevice(...), e.g."
+                        + " DirectFileDevice.open(path, capacity)");
+            }
+            if (pageSize % blockDevice.blockSize() != 0) {
+                throw new ConfigurationException("page size " + pageSize + " is not a multiple of the block size "
+                        + blockDevice.blockSize() + " of device '" + blockDevice.name() + "'");
+            }
+            if (dramBytes % pageSize != 0 || dramBytes / pageSize < MIN_DRAM_FRAMES) {
+                throw new ConfigurationException("DRAM pool of " + dramBytes + " bytes must be a multiple of the page size "
+                        + pageSize + " and hold at least " + MIN_DRAM_FRAMES + " pages ("
+                        + (long) MIN_DRAM_FRAMES * pageSize + " bytes)");
+            }
+            if (pmPath != null && (pmBytes % pageSize != 0 || pmBytes / pageSize < MIN_PM_FRAMES + 1)) {
+                throw new ConfigurationException("PM size of " + pmBytes + " bytes must be a multiple of the page size "
+                        + pageSize + " and hold at least " + (MIN_PM_FRAMES + 1) + " pages (one is metadata)");
+            }
+            if (pmProfile != null && pmProfile.pmLoadNanosPer4KiB() == 0 && pmProfile.pmStoreNanosPer4KiB() == 0) {
+                throw new ConfigurationException("profile '" + pmProfile.name()
+                        + "' has no PM access costs; use DeviceProfiles.get(\"pmem\")");
+            }
+            if (tuningEpoch.isNegative() || tuningEpoch.isZero()) {
+                throw new ConfigurationException("tuning epoch must be positive, got " + tuningEpoch);
+            }
+            if (!(dirtyRatio > 0 && dirtyRatio <= 1)) {
+                throw new ConfigurationException("dirty ratio must be within (0, 1], got " + dirtyRatio);
+            }
+            if (!(writeCostWeight >= 0)) {
+                throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
+            }
+            return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmProfile, blockDevice, policy,
+                    adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio);
+        }
+    }
+}

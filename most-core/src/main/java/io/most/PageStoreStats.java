@@ -1,0 +1,52 @@
+package io.most;
+
+import java.util.Map;
+
+/**
+ * A snapshot of a {@link PageStore}'s counters (monotonic since open, except the gauges marked so).
+ *
+ * @param dramHits           page accesses served from DRAM
+ * @param pmHits             page accesses served directly from PM
+ * @param misses             page accesses that read the block device
+ * @param migrations         pages moved along each path of Spitfire's Figure 3
+ * @param pmWrites           page images written to PM (and persisted)
+ * @param ssdReads           page reads from the block device
+ * @param ssdWrites          page writes to the block device
+ * @param optimisticRetries  optimistic reads that had to run again
+ * @param dirtyPages         gauge: DRAM pages newer than their durable copy
+ * @param dramFramesUsed     gauge: DRAM frames holding a page
+ * @param pmFramesUsed       gauge: PM frames holding a page
+ * @param inclusivity        gauge: pages in both DRAM and PM / pages in either (paper section 3.3)
+ * @param allocatedPages     gauge: allocated page ids
+ * @param policy             gauge: the migration policy in force
+ * @param recoveredPmPages   pages whose newest copy was found in PM when the store was opened
+ * @param discardedPmFrames  PM frames found torn or superseded when the store was opened
+ */
+public record PageStoreStats(
+        long dramHits,
+        long pmHits,
+        long misses,
+        Map<MigrationPath, Long> migrations,
+        long pmWrites,
+        long ssdReads,
+        long ssdWrites,
+        long optimisticRetries,
+        long dirtyPages,
+        long dramFramesUsed,
+        long pmFramesUsed,
+        double inclusivity,
+        long allocatedPages,
+        MigrationPolicy policy,
+        long recoveredPmPages,
+        long discardedPmFrames) {
+
+    /** Pages moved along {@code path}. */
+    public long migrations(MigrationPath path) {
+        return migrations.getOrDefault(path, 0L);
+    }
+
+    /** All page accesses: hits in DRAM and PM plus misses. */
+    public long accesses() {
+        return dramHits + pmHits + misses;
+    }
+}

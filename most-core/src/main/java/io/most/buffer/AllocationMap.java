@@ -1,0 +1,95 @@
+package io.most.buffer;
+
+import io.most.OutOfSpaceException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Which page ids are allocated: a bitmap whose reads are lock-free and whose changes are
+ * serialized. {@link #isDirty()} tells whether it changed since it was last persisted.
+ */
+final class AllocationMap {
+    private final long pages;
+    private final AtomicLongArray words;
+    private long searchHint;
+    private long allocated;
+    private volatile boolean dirty;
+
+    AllocationMap(long pages) {
+        this.pages = pages;
+        this.words = new AtomicLongArray((int) ((pages + 63) / 64));
+    }
+
+    long pages() {
+        return pages;
+    }
+
+    boolean isAllocated(long pageId) {
+        return pageId >= 0 && pageId < pages && (words.get((int) (pageId >>> 6)) & (1L << pageId)) != 0;
+    }
+
+    synchronized long allocate() {
+        for (long scanned = 0; scanned < pages; scanned++) {
+            long id = (searchHint + scanned) % pages;
+            int w = (int) (id >>> 6);
+            if (words.get(w) == -1L) {
+                scanned += 63 - (id & 63);
+                continue;
+            }
+            if ((words.get(w) & (1L << id)) == 0) {
+                words.getAndUpdate(w, x -> x | (1L << id));
+                searchHint = id + 1;
+                allocated++;
+                dirty = true;
+                return id;
+            }
+        }
+        throw new OutOfSpaceException("all " + pages + " pages are allocated: free pages or use a larger block device");
+    }
+
+    synchronized void free(long pageId) {
+        if (!isAllocated(pageId)) {
+            throw new IllegalArgumentException("page " + pageId + " is not allocated");
+        }
+        words.getAndUpdate((int) (pageId >>> 6), x -> x & ~(1L << pageId));
+        allocated--;
+        dirty = true;
+    }
+
+    synchronized long allocatedCount() {
+        return allocated;
+    }
+
+    boolean isDirty() {
+        return dirty;
+    }
+
+    /** Copies the bitmap into {@code target} (little-endian words) and marks it clean. */
+    synchronized void writeTo(MemorySegment target) {
+        target.fill((byte) 0);
+        for (int w = 0; w < words.length(); w++) {
+            target.set(ValueLayout.JAVA_LONG_UNALIGNED, (long) w * 8, words.get(w));
+        }
+        dirty = false;
+    }
+
+    /** Loads the bitmap from {@code source}, as written by {@link #writeTo}. */
+    synchronized void readFrom(MemorySegment source) {
+        allocated = 0;
+        for (int w = 0; w < words.length(); w++) {
+            long x = source.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) w * 8);
+            if (w == words.length() - 1 && pages % 64 != 0) {
+                x &= (1L << (pages % 64)) - 1;
+            }
+            words.set(w, x);
+            allocated += Long.bitCount(x);
+        }
+        dirty = false;
+    }
+
+    /** Bytes {@link #writeTo} needs. */
+    long byteSize() {
+        return (long) words.length() * 8;
+    }
+}

@@ -1,0 +1,211 @@
+package io.most.buffer;
+
+import io.most.ConfigurationException;
+import io.most.device.BlockDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.UUID;
+import java.util.zip.CRC32C;
+
+/**
+ * The page store's layout on its block device:
+ *
+ * <pre>
+ * page 0, 1             superblocks A and B (the valid one with the higher generation wins)
+ * 2 .. 2+b              allocation bitmap, copy 0
+ * 2+b .. 2+2b           allocation bitmap, copy 1
+ * 2+2b ..               data pages 0 .. pageCount-1
+ * </pre>
+ *
+ * Persisting the allocation state writes the whole bitmap to the copy not in use, forces, then
+ * writes the other superblock naming that copy (with the bitmap's CRC) and forces again, so a
+ * crash at any point leaves one complete, consistent bitmap.
+ */
+final class BlockStore {
+    private static final long MAGIC = 0x4D4F_5354_5354_4F52L; // "MOSTSTOR"
+    private static final int FORMAT_VERSION = 1;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    private final BlockDevice device;
+    private final int pageSize;
+    private final long pageCount;
+    private final long bitmapPages;
+    private final AllocationMap allocations;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment bitmapBuffer;
+    private final MemorySegment superBuffer;
+    private UUID storeId;
+    private long generation;
+    private int activeBitmap;
+
+    private BlockStore(BlockDevice device, int pageSize) {
+        this.device = device;
+        this.pageSize = pageSize;
+        long total = device.capacity() / pageSize;
+        this.bitmapPages = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
+        this.pageCount = total - 2 - 2 * bitmapPages;
+        if (pageCount < 1) {
+            throw new ConfigurationException("block device '" + device.name() + "' of " + device.capacity()
+                    + " bytes is too small for " + pageSize + "-byte pages and their metadata: use at least "
+                    + (long) (3 + 2 * bitmapPages) * pageSize + " bytes");
+        }
+        this.allocations = new AllocationMap(pageCount);
+        this.bitmapBuffer = device.allocate(arena, bitmapPages * pageSize);
+        this.superBuffer = device.allocate(arena, pageSize);
+    }
+
+    /** Opens the store on {@code device}, formatting it if it is blank. */
+    static BlockStore open(BlockDevice device, int pageSize) {
+        BlockStore store = new BlockStore(device, pageSize);
+        try {
+            store.load();
+            return store;
+        } catch (RuntimeException e) {
+            store.arena.close();
+            throw e;
+        }
+    }
+
+    private void load() {
+        Superblock a = readSuperblock(0);
+        Superblock b = readSuperblock(1);
+        Superblock best = a == null ? b : b == null ? a : a.generation >= b.generation ? a : b;
+        if (best == null) {
+            if (!isBlank(0) || !isBlank(1)) {
+                throw new ConfigurationException("block device '" + device.name() + "' holds data that is not a"
+                        + " MOST page store (or both superblocks are damaged): use a blank device or file");
+            }
+            storeId = UUID.randomUUID();
+            generation = 0;
+            activeBitmap = 1;
+            persistAllocations(); // writes bitmap copy 0 and superblock generation 1
+            return;
+        }
+        if (best.pageSize != pageSize) {
+            throw new ConfigurationException("block device '" + device.name() + "' holds a store with "
+                    + best.pageSize + "-byte pages; configure pageSize(" + best.pageSize + ")");
+        }
+        if (best.pageCount > pageCount) {
+            throw new ConfigurationException("block device '" + device.name() + "' holds a store of "
+                    + best.pageCount + " pages but only has room for " + pageCount + ": restore its size");
+        }
+        if (best.pageCount != pageCount) {
+            throw new ConfigurationException("block device '" + device.name() + "' was formatted for "
+                    + best.pageCount + " pages; it now has room for " + pageCount + " (growing is not supported yet)");
+        }
+        storeId = best.storeId;
+        generation = best.generation;
+        activeBitmap = best.activeBitmap;
+        device.read(bitmapOffset(activeBitmap), bitmapBuffer);
+        if (crc(bitmapBuffer) != best.bitmapCrc) {
+            throw new ConfigurationException("allocation bitmap of block device '" + device.name()
+                    + "' fails its checksum: the store is damaged");
+        }
+        allocations.readFrom(bitmapBuffer);
+    }
+
+    private record Superblock(int pageSize, long pageCount, UUID storeId, long generation, int activeBitmap,
+                              int bitmapCrc) {
+    }
+
+    private Superblock readSuperblock(int slot) {
+        device.read((long) slot * pageSize, superBuffer);
+        if (superBuffer.get(LONG, 0) != MAGIC) {
+            return null;
+        }
+        if (superBuffer.get(INT, 60) != crc(superBuffer.asSlice(0, 60))) {
+            return null;
+        }
+        int version = superBuffer.get(INT, 8);
+        if (version != FORMAT_VERSION) {
+            throw new ConfigurationException("block device '" + device.name() + "' holds store format " + version
+                    + "; this build reads format " + FORMAT_VERSION);
+        }
+        return new Superblock(superBuffer.get(INT, 12), superBuffer.get(LONG, 16),
+                new UUID(superBuffer.get(LONG, 24), superBuffer.get(LONG, 32)), superBuffer.get(LONG, 40),
+                superBuffer.get(INT, 48), superBuffer.get(INT, 52));
+    }
+
+    private boolean isBlank(int slot) {
+        device.read((long) slot * pageSize, superBuffer);
+        return superBuffer.mismatch(MemorySegment.ofArray(new byte[pageSize])) == -1;
+    }
+
+    /** Makes the current allocation state durable (see the class comment). */
+    synchronized void persistAllocations() {
+        int target = 1 - activeBitmap;
+        allocations.writeTo(bitmapBuffer);
+        int bitmapCrc = crc(bitmapBuffer);
+        device.write(bitmapOffset(target), bitmapBuffer);
+        device.force();
+        generation++;
+        superBuffer.fill((byte) 0);
+        superBuffer.set(LONG, 0, MAGIC);
+        superBuffer.set(INT, 8, FORMAT_VERSION);
+        superBuffer.set(INT, 12, pageSize);
+        superBuffer.set(LONG, 16, pageCount);
+        superBuffer.set(LONG, 24, storeId.getMostSignificantBits());
+        superBuffer.set(LONG, 32, storeId.getLeastSignificantBits());
+        superBuffer.set(LONG, 40, generation);
+        superBuffer.set(INT, 48, target);
+        superBuffer.set(INT, 52, bitmapCrc);
+        superBuffer.set(INT, 60, crc(superBuffer.asSlice(0, 60)));
+        device.write((generation & 1) * pageSize, superBuffer);
+        device.force();
+        activeBitmap = target;
+    }
+
+    private long bitmapOffset(int copy) {
+        return (2 + copy * bitmapPages) * pageSize;
+    }
+
+    private static int crc(MemorySegment segment) {
+        CRC32C crc = new CRC32C();
+        crc.update(segment.asByteBuffer());
+        return (int) crc.getValue();
+    }
+
+    UUID storeId() {
+        return storeId;
+    }
+
+    long pageCount() {
+        return pageCount;
+    }
+
+    AllocationMap allocations() {
+        return allocations;
+    }
+
+    BlockDevice device() {
+        return device;
+    }
+
+    /** Byte offset of data page {@code pageId} on the device. */
+    long offsetOf(long pageId) {
+        return (2 + 2 * bitmapPages + pageId) * pageSize;
+    }
+
+    void readPage(long pageId, MemorySegment frame) {
+        device.read(offsetOf(pageId), frame);
+    }
+
+    void writePage(long pageId, MemorySegment frame) {
+        device.write(offsetOf(pageId), frame);
+    }
+
+    void force() {
+        device.force();
+    }
+
+    /** Releases buffers and closes the device. */
+    void close() {
+        try {
+            device.close();
+        } finally {
+            arena.close();
+        }
+    }
+}

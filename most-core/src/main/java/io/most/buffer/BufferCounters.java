@@ -1,0 +1,44 @@
+package io.most.buffer;
+
+import io.most.MigrationPath;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The buffer manager's event counters; adders, so counting never contends. */
+final class BufferCounters {
+    final LongAdder dramHits = new LongAdder();
+    final LongAdder pmHits = new LongAdder();
+    final LongAdder misses = new LongAdder();
+    final LongAdder pmWrites = new LongAdder();
+    final LongAdder ssdReads = new LongAdder();
+    final LongAdder ssdWrites = new LongAdder();
+    final LongAdder optimisticRetries = new LongAdder();
+    private final Map<MigrationPath, LongAdder> migrations = new EnumMap<>(MigrationPath.class);
+
+    BufferCounters() {
+        for (MigrationPath p : MigrationPath.values()) {
+            migrations.put(p, new LongAdder());
+        }
+    }
+
+    void migrated(MigrationPath path) {
+        migrations.get(path).increment();
+    }
+
+    Map<MigrationPath, Long> migrationSnapshot() {
+        Map<MigrationPath, Long> copy = new EnumMap<>(MigrationPath.class);
+        migrations.forEach((path, n) -> copy.put(path, n.sum()));
+        return copy;
+    }
+
+    /** Page accesses so far (the tuner's throughput measure). */
+    long accesses() {
+        return dramHits.sum() + pmHits.sum() + misses.sum();
+    }
+
+    /** Page writes to PM and SSD so far (the tuner's optional wear term). */
+    long deviceWrites() {
+        return pmWrites.sum() + ssdWrites.sum();
+    }
+}

@@ -1,0 +1,930 @@
+package io.most.buffer;
+
+import io.most.ConfigurationException;
+import io.most.CorruptPageException;
+import io.most.MigrationPath;
+import io.most.MigrationPolicy;
+import io.most.OutOfSpaceException;
+import io.most.Page;
+import io.most.PageReader;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.PageStoreStats;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Spitfire's three-tier buffer manager (SIGMOD '21, sections 3-5): a DRAM frame pool and an optional
+ * PM frame pool over a block device, with a unified mapping table from page id to the DRAM and PM
+ * frames holding the page, CLOCK replacement in each pool, and the data migration policy
+ * {@code <Dr, Dw, Nr, Nw>} drawn per operation.
+ *
+ * <p><b>Locking.</b> Each frame has a latch word ({@link FramePool}); each page a striped page lock
+ * that serializes changes of its mapping (loads, migrations, write-backs, evictions). Rule that keeps
+ * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
+ * never waited for; blocking waits for a frame latch happen with no page lock held.
+ *
+ * <p><b>Persistence.</b> A PM frame that holds a valid page image is never modified in place while
+ * it is the newest durable copy: an update goes to a fresh frame that is sealed and persisted, then
+ * published, and only then is the old frame invalidated. A PM frame whose page equals the block
+ * device's copy ({@code dirty == false}) may be modified in place: if the write tears, recovery falls
+ * back to the block device's identical copy. So after a crash every PM frame that passes its checksum
+ * is either the newest version of its page, or an older one with a lower write sequence.
+ *
+ * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
+ */
+public final class SpitfireBufferManager implements PageStore {
+    private static final System.Logger LOG = System.getLogger(SpitfireBufferManager.class.getName());
+    private static final int LOCK_STRIPES = 4096;
+    private static final int OPTIMISTIC_ATTEMPTS = 8;
+    private static final int PM_EVICTION_BATCH = 8;
+
+    private final PageStoreConfig config;
+    private final int pageSize;
+    private final BlockStore ssd;
+    private final AllocationMap allocations;
+    private final Arena dramArena;
+    private final FramePool dram;
+    private final PmArea pmArea;
+    private final FramePool pm;
+    private final PmCost pmCost;
+    private final AtomicIntegerArray dramFrameOf;
+    private final AtomicIntegerArray pmFrameOf;
+    private final ReentrantLock[] pageLocks = new ReentrantLock[LOCK_STRIPES];
+    private final AdmissionQueue admissionQueue;
+    private final BufferCounters counters = new BufferCounters();
+    private final AtomicLong writeSeq;
+    private final long recoveredPmPages;
+    private final long discardedPmFrames;
+    private final BackgroundCleaner cleaner;
+    private final AnnealingTuner tuner;
+    private volatile MigrationPolicy policy;
+    private volatile boolean closed;
+
+    private SpitfireBufferManager(PageStoreConfig config, BlockStore ssd, PmArea pmArea) {
+        this.config = config;
+        this.pageSize = config.pageSize();
+        this.ssd = ssd;
+        this.allocations = ssd.allocations();
+        this.policy = config.policy();
+        this.pmCost = PmCost.of(config.pmProfile());
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            pageLocks[i] = new ReentrantLock();
+        }
+        int pages = (int) ssd.pageCount();
+        this.dramArena = Arena.ofShared();
+        MemorySegment dramMemory = dramArena.allocate(config.dramBytes(), Math.max(4096, ssd.device().blockSize()));
+        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE);
+        this.dramFrameOf = new AtomicIntegerArray(pages);
+        for (int i = 0; i < pages; i++) {
+            dramFrameOf.set(i, -1);
+        }
+        this.pmArea = pmArea;
+        long maxSeq = 0;
+        long recovered = 0;
+        long discarded = 0;
+        if (pmArea != null) {
+            this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE);
+            this.pmFrameOf = new AtomicIntegerArray(pages);
+            for (int i = 0; i < pages; i++) {
+                pmFrameOf.set(i, -1);
+            }
+            this.admissionQueue = new AdmissionQueue(pm.frames / 2);
+            long[] result = recoverPm();
+            maxSeq = result[0];
+            recovered = result[1];
+            discarded = result[2];
+        } else {
+            this.pm = null;
+            this.pmFrameOf = null;
+            this.admissionQueue = null;
+        }
+        this.writeSeq = new AtomicLong(maxSeq);
+        this.recoveredPmPages = recovered;
+        this.discardedPmFrames = discarded;
+        this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
+        this.tuner = config.adaptive()
+                ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
+    }
+
+    /** Opens a store as {@link PageStore#open} describes. */
+    public static SpitfireBufferManager open(PageStoreConfig config) {
+        BlockStore ssd = BlockStore.open(config.blockDevice(), config.pageSize());
+        if (ssd.pageCount() > Integer.MAX_VALUE) {
+            ssd.close();
+            throw new ConfigurationException("block device holds " + ssd.pageCount() + " pages; at most "
+                    + Integer.MAX_VALUE + " are supported: use larger pages or a smaller device");
+        }
+        PmArea pmArea = null;
+        try {
+            if (config.hasPm()) {
+                pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId());
+            }
+            SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
+            store.startBackgroundThreads();
+            return store;
+        } catch (RuntimeException | Error e) {
+            if (pmArea != null) {
+                pmArea.close();
+            }
+            ssd.close();
+            throw e;
+        }
+    }
+
+    private void startBackgroundThreads() {
+        if (cleaner != null) {
+            cleaner.start();
+        }
+        if (tuner != null) {
+            tuner.start();
+        }
+    }
+
+    /**
+     * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented):
+     * the valid image with the highest write sequence wins for each allocated page; torn, superseded
+     * and unallocated images are invalidated. Returns {max sequence, recovered pages, discarded frames}.
+     */
+    private long[] recoverPm() {
+        long maxSeq = 0;
+        long recovered = 0;
+        long discarded = 0;
+        for (int m = 0; m < pm.frames; m++) {
+            MemorySegment frame = pm.frame(m);
+            PageHeader.Check check = PageHeader.check(frame);
+            if (check == PageHeader.Check.NEVER_WRITTEN) {
+                continue;
+            }
+            long pageId = PageHeader.pageId(frame);
+            if (check == PageHeader.Check.CORRUPT || !allocations.isAllocated(pageId)) {
+                discard(m);
+                discarded++;
+                continue;
+            }
+            long seq = PageHeader.seq(frame);
+            maxSeq = Math.max(maxSeq, seq);
+            int other = pmFrameOf.get((int) pageId);
+            if (other >= 0) {
+                boolean keepOther = PageHeader.seq(pm.frame(other)) > seq;
+                int loser = keepOther ? other : m;
+                pm.adopt(loser, FramePool.NO_PAGE, false, 0);
+                discard(loser);
+                discarded++;
+                if (keepOther) {
+                    continue;
+                }
+            } else {
+                recovered++;
+            }
+            pmFrameOf.set((int) pageId, m);
+            // conservatively newer than the block device: written back when evicted
+            pm.adopt(m, pageId, true, PageHeader.lsn(frame));
+        }
+        pm.rebuildFreeList();
+        if (recovered > 0 || discarded > 0) {
+            LOG.log(System.Logger.Level.INFO, "PM buffer recovered: {0} pages, {1} torn or stale frames discarded",
+                    recovered, discarded);
+        }
+        return new long[] {maxSeq, recovered, discarded};
+    }
+
+    private void discard(int m) {
+        PageHeader.invalidate(pm.frame(m));
+        pmArea.persistHeader(m);
+    }
+
+    // ---- PageStore -------------------------------------------------------------------------------
+
+    @Override
+    public int pageSize() {
+        return pageSize;
+    }
+
+    @Override
+    public int payloadSize() {
+        return pageSize - PageHeader.SIZE;
+    }
+
+    @Override
+    public long pageCapacity() {
+        return ssd.pageCount();
+    }
+
+    @Override
+    public long allocate() {
+        checkOpen();
+        long pageId = allocations.allocate();
+        ReentrantLock lock = lockOf(pageId);
+        lock.lock();
+        try {
+            int f = allocateDramFrame();
+            dram.frame(f).fill((byte) 0);
+            dram.setPage(f, pageId);
+            dram.setDirty(f, true); // a fresh page must reach storage even if never written
+            dram.setLsn(f, 0);
+            dramFrameOf.set((int) pageId, f);
+            dram.unlatchExclusive(f);
+        } catch (RuntimeException e) {
+            allocations.free(pageId);
+            throw e;
+        } finally {
+            lock.unlock();
+        }
+        return pageId;
+    }
+
+    @Override
+    public void free(long pageId) {
+        checkOpen();
+        checkAllocated(pageId);
+        ReentrantLock lock = lockOf(pageId);
+        lock.lock();
+        try {
+            int i = (int) pageId;
+            int f = dramFrameOf.get(i);
+            if (f >= 0) {
+                latchForRemoval(dram, f, pageId);
+                dramFrameOf.set(i, -1);
+                dram.release(f);
+            }
+            if (pm != null) {
+                int m = pmFrameOf.get(i);
+                if (m >= 0) {
+                    latchForRemoval(pm, m, pageId);
+                    pmFrameOf.set(i, -1);
+                    discard(m);
+                    pm.release(m);
+                }
+            }
+            allocations.free(pageId);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void latchForRemoval(FramePool pool, int f, long pageId) {
+        for (int spins = 0; !pool.tryLatchExclusive(f); spins++) {
+            if (spins > 10_000) {
+                throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
+            }
+            FramePool.backOff(spins);
+        }
+    }
+
+    @Override
+    public boolean isAllocated(long pageId) {
+        return allocations.isAllocated(pageId);
+    }
+
+    @Override
+    public Page read(long pageId) {
+        return access(pageId, false);
+    }
+
+    @Override
+    public Page write(long pageId) {
+        return access(pageId, true);
+    }
+
+    private Page access(long pageId, boolean exclusive) {
+        checkOpen();
+        checkAllocated(pageId);
+        int i = (int) pageId;
+        while (true) {
+            int f = dramFrameOf.get(i);
+            if (f >= 0) {
+                latch(dram, f, exclusive);
+                if (dram.pageOf(f) == pageId && dramFrameOf.get(i) == f) {
+                    dram.touch(f);
+                    counters.dramHits.increment();
+                    return new LatchedPage(this, dram, f, f, pageId, exclusive);
+                }
+                unlatch(dram, f, exclusive);
+                continue;
+            }
+            int m = pm == null ? -1 : pmFrameOf.get(i);
+            if (m >= 0 && !draw(exclusive ? policy.dw() : policy.dr())) {
+                Page page = accessInPm(pageId, m, exclusive);
+                if (page != null) {
+                    return page;
+                }
+                continue;
+            }
+            Page page = load(pageId, exclusive);
+            if (page != null) {
+                return page;
+            }
+            // the PM copy could not be migrated (a writer holds it): wait for it without the page lock
+            m = pm == null ? -1 : pmFrameOf.get(i);
+            if (m >= 0 && dramFrameOf.get(i) < 0) {
+                page = accessInPm(pageId, m, exclusive);
+                if (page != null) {
+                    return page;
+                }
+            }
+        }
+    }
+
+    /** Serves the page from its PM frame {@code m}, or returns null if the mapping changed meanwhile. */
+    private Page accessInPm(long pageId, int m, boolean exclusive) {
+        int i = (int) pageId;
+        latch(pm, m, exclusive);
+        if (pm.pageOf(m) != pageId || pmFrameOf.get(i) != m || dramFrameOf.get(i) >= 0) {
+            unlatch(pm, m, exclusive);
+            return null;
+        }
+        pm.touch(m);
+        counters.pmHits.increment();
+        pmCost.load(Math.min(4096, pageSize));
+        if (!exclusive || !pm.isDirty(m)) {
+            // reads, and writes of a frame equal to the block device's copy, work in place
+            return new LatchedPage(this, pm, m, m, pageId, exclusive);
+        }
+        // the frame is the only durable copy of its version: write a private copy, swapped in on close
+        int copy;
+        try {
+            copy = allocatePmFrame(pageId);
+        } catch (RuntimeException e) {
+            pm.unlatchExclusive(m);
+            throw e;
+        }
+        MemorySegment.copy(pm.frame(m), 0, pm.frame(copy), 0, pageSize);
+        pmCost.load(pageSize);
+        return new LatchedPage(this, pm, m, copy, pageId, true);
+    }
+
+    /**
+     * Under the page lock: migrates the page from PM to DRAM, or loads it from the block device into
+     * DRAM and/or PM as the policy draws. Returns null when the caller should retry the fast path.
+     */
+    private Page load(long pageId, boolean exclusive) {
+        int i = (int) pageId;
+        ReentrantLock lock = lockOf(pageId);
+        lock.lock();
+        try {
+            if (dramFrameOf.get(i) >= 0) {
+                return null;
+            }
+            int m = pm == null ? -1 : pmFrameOf.get(i);
+            if (m >= 0) {
+                int f = migrateToDram(pageId, m);
+                return f < 0 ? null : installed(dram, f, pageId, exclusive);
+            }
+            counters.misses.increment();
+            boolean toPm = pm != null && (exclusive ? !draw(policy.dw()) : draw(policy.nr()));
+            if (!toPm) {
+                int f = allocateDramFrame();
+                readFromSsd(pageId, dram, f);
+                dram.setPage(f, pageId);
+                dramFrameOf.set(i, f);
+                counters.migrated(MigrationPath.SSD_TO_DRAM);
+                return installed(dram, f, pageId, exclusive);
+            }
+            m = allocatePmFrame(pageId);
+            readFromSsd(pageId, pm, m);
+            pmCost.store(pageSize);
+            pm.setPage(m, pageId);
+            pmFrameOf.set(i, m);
+            counters.migrated(MigrationPath.SSD_TO_PM);
+            if (!exclusive && draw(policy.dr())) {
+                pm.downgrade(m);
+                int f;
+                try {
+                    f = migrateToDram(pageId, m);
+                } finally {
+                    pm.unlatchShared(m);
+                }
+                return f < 0 ? null : installed(dram, f, pageId, false);
+            }
+            return installed(pm, m, pageId, exclusive);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands out a frame this thread holds exclusively and has just filled. */
+    private Page installed(FramePool pool, int f, long pageId, boolean exclusive) {
+        pool.touch(f);
+        if (!exclusive) {
+            pool.downgrade(f);
+        }
+        return new LatchedPage(this, pool, f, f, pageId, exclusive);
+    }
+
+    /**
+     * Copies the page from PM frame {@code m} into a new DRAM frame (path PM->DRAM). Needs the page
+     * lock. The PM frame must be free of writers: its latch is only tried, and -1 is returned if a
+     * writer holds it. Returns the DRAM frame exclusively latched and mapped.
+     */
+    private int migrateToDram(long pageId, int m) {
+        boolean latched = false;
+        for (int spins = 0; spins < 64 && !latched; spins++) {
+            latched = pm.tryLatchShared(m);
+            if (!latched) {
+                Thread.onSpinWait();
+            }
+        }
+        if (!latched) {
+            return -1;
+        }
+        try {
+            if (pm.pageOf(m) != pageId || pmFrameOf.get((int) pageId) != m) {
+                return -1;
+            }
+            int f = allocateDramFrame();
+            MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
+            pmCost.load(pageSize);
+            dram.setPage(f, pageId);
+            dram.setDirty(f, false);
+            dram.setLsn(f, pm.lsn(m));
+            dramFrameOf.set((int) pageId, f);
+            counters.migrated(MigrationPath.PM_TO_DRAM);
+            counters.pmHits.increment();
+            return f;
+        } finally {
+            pm.unlatchShared(m);
+        }
+    }
+
+    private void readFromSsd(long pageId, FramePool pool, int f) {
+        MemorySegment frame = pool.frame(f);
+        try {
+            ssd.readPage(pageId, frame);
+            counters.ssdReads.increment();
+            PageHeader.Check check = PageHeader.check(frame);
+            if (check == PageHeader.Check.CORRUPT) {
+                throw new CorruptPageException(pageId, "ssd", PageHeader.describeCorruption(frame));
+            }
+            if (check == PageHeader.Check.VALID && PageHeader.pageId(frame) != pageId) {
+                throw new CorruptPageException(pageId, "ssd", "it holds page " + PageHeader.pageId(frame));
+            }
+            pool.setDirty(f, false);
+            pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
+        } catch (RuntimeException e) {
+            pool.release(f);
+            throw e;
+        }
+    }
+
+    @Override
+    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
+        checkOpen();
+        checkAllocated(pageId);
+        int i = (int) pageId;
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+            FramePool pool = dram;
+            int f = dramFrameOf.get(i);
+            if (f < 0) {
+                f = pm == null ? -1 : pmFrameOf.get(i);
+                pool = pm;
+                if (f < 0) {
+                    break;
+                }
+            }
+            long stamp = pool.optimisticStamp(f);
+            if (stamp == -1 || pool.pageOf(f) != pageId) {
+                counters.optimisticRetries.increment();
+                FramePool.backOff(attempt);
+                continue;
+            }
+            R result = null;
+            RuntimeException failure = null;
+            try {
+                result = reader.read(pool.payload(f, false));
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            boolean stillMapped = pool == dram ? dramFrameOf.get(i) == f
+                    : pmFrameOf.get(i) == f && dramFrameOf.get(i) < 0;
+            if (pool.validate(f, stamp) && pool.pageOf(f) == pageId && stillMapped) {
+                if (failure != null) {
+                    throw failure;
+                }
+                pool.touch(f);
+                if (pool == dram) {
+                    counters.dramHits.increment();
+                } else {
+                    counters.pmHits.increment();
+                    pmCost.load(Math.min(4096, pageSize));
+                }
+                return result;
+            }
+            counters.optimisticRetries.increment();
+        }
+        try (Page page = read(pageId)) {
+            return reader.read(page.payload());
+        }
+    }
+
+    /** Called by {@link LatchedPage#close()}. */
+    void release(LatchedPage page) {
+        FramePool pool = page.pool;
+        int f = page.frame;
+        if (!page.exclusive) {
+            pool.unlatchShared(f);
+            return;
+        }
+        if (pool == dram) {
+            if (page.dirtied) {
+                dram.raiseLsn(f, page.lsn);
+                dram.setDirty(f, true);
+            }
+            dram.unlatchExclusive(f);
+            return;
+        }
+        releasePmWrite(page);
+    }
+
+    /** Seals and persists a PM write (WAL first), swapping in the private copy if there is one. */
+    private void releasePmWrite(LatchedPage page) {
+        int m = page.frame;
+        int target = page.target;
+        if (!page.dirtied) {
+            if (target != m) {
+                pm.release(target);
+            }
+            pm.unlatchExclusive(m);
+            return;
+        }
+        try {
+            config.walHook().flushUpTo(page.lsn);
+            ensureAllocationsDurable();
+            PageHeader.seal(pm.frame(target), page.pageId, page.lsn, writeSeq.incrementAndGet());
+            pmArea.persistFrame(target);
+            pmCost.store(pageSize);
+            counters.pmWrites.increment();
+        } catch (RuntimeException e) {
+            if (target != m) {
+                pm.release(target);
+            }
+            pm.unlatchExclusive(m);
+            throw e;
+        }
+        if (target == m) {
+            pm.setDirty(m, true);
+            pm.setLsn(m, page.lsn);
+            pm.unlatchExclusive(m);
+            return;
+        }
+        ReentrantLock lock = lockOf(page.pageId);
+        lock.lock();
+        try {
+            pm.setPage(target, page.pageId);
+            pm.setDirty(target, true);
+            pm.setLsn(target, page.lsn);
+            pmFrameOf.set((int) page.pageId, target);
+        } finally {
+            lock.unlock();
+        }
+        pm.unlatchExclusive(target);
+        discard(m);
+        pm.release(m);
+    }
+
+    // ---- frame allocation and eviction -------------------------------------------------------------
+
+    /** A DRAM frame for a new page, exclusively latched: free, or evicted by CLOCK. */
+    private int allocateDramFrame() {
+        for (int attempt = 0; ; attempt++) {
+            int f = dram.takeFree();
+            if (f >= 0) {
+                return f;
+            }
+            f = dram.clockVictim();
+            if (f >= 0) {
+                long victim = dram.pageOf(f);
+                ReentrantLock lock = lockOf(victim);
+                if (lock.tryLock()) {
+                    try {
+                        if (dramFrameOf.get((int) victim) == f) {
+                            if (dram.isDirty(f)) {
+                                writeBack(victim, f);
+                            }
+                            dramFrameOf.set((int) victim, -1);
+                        }
+                        dram.setPage(f, FramePool.NO_PAGE);
+                        dram.setDirty(f, false);
+                        return f;
+                    } catch (RuntimeException e) {
+                        dram.unlatchExclusive(f);
+                        throw e;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+                dram.unlatchExclusive(f);
+            }
+            if (attempt > 1000) {
+                throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
+                        + " are latched; close pages sooner or configure a larger DRAM pool");
+            }
+            FramePool.backOff(attempt);
+        }
+    }
+
+    /**
+     * A PM frame for {@code forPage}, exclusively latched. When none is free, evicts a batch of
+     * victims: writes the dirty ones to the block device, forces once, invalidates them durably.
+     */
+    private int allocatePmFrame(long forPage) {
+        for (int attempt = 0; ; attempt++) {
+            int m = pm.takeFree();
+            if (m >= 0) {
+                return m;
+            }
+            evictPmBatch();
+            if (attempt > 1000) {
+                throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
+                        + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
+            }
+            FramePool.backOff(attempt);
+        }
+    }
+
+    private void evictPmBatch() {
+        int[] victims = new int[PM_EVICTION_BATCH];
+        ReentrantLock[] locks = new ReentrantLock[PM_EVICTION_BATCH];
+        int n = 0;
+        for (int tries = 0; n < PM_EVICTION_BATCH && tries < 2 * PM_EVICTION_BATCH; tries++) {
+            int m = pm.clockVictim();
+            if (m < 0) {
+                break;
+            }
+            ReentrantLock lock = lockOf(pm.pageOf(m));
+            if (!lock.tryLock()) {
+                pm.unlatchExclusive(m);
+                continue;
+            }
+            victims[n] = m;
+            locks[n++] = lock;
+        }
+        try {
+            boolean wrote = false;
+            for (int k = 0; k < n; k++) {
+                int m = victims[k];
+                long pageId = pm.pageOf(m);
+                if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
+                    ssd.writePage(pageId, pm.frame(m));
+                    counters.ssdWrites.increment();
+                    counters.migrated(MigrationPath.PM_TO_SSD);
+                    wrote = true;
+                }
+            }
+            if (wrote) {
+                ssd.force();
+            }
+            for (int k = 0; k < n; k++) {
+                int m = victims[k];
+                long pageId = pm.pageOf(m);
+                pmFrameOf.compareAndSet((int) pageId, m, -1);
+                discard(m);
+                pm.release(m);
+                victims[k] = -1;
+            }
+        } finally {
+            for (int k = 0; k < n; k++) {
+                if (victims[k] >= 0) {
+                    pm.unlatchExclusive(victims[k]);
+                }
+                locks[k].unlock();
+            }
+        }
+    }
+
+    /**
+     * Writes the dirty DRAM frame {@code f} of {@code pageId} to PM or the block device as the policy
+     * draws (paths DRAM->PM, DRAM->SSD). Needs the page lock and at least a shared latch on {@code f}.
+     * A PM copy that the write makes stale is invalidated only after the new copy is durable.
+     */
+    private void writeBack(long pageId, int f) {
+        int i = (int) pageId;
+        long lsn = dram.lsn(f);
+        config.walHook().flushUpTo(lsn);
+        ensureAllocationsDurable();
+        int old = pm == null ? -1 : pmFrameOf.get(i);
+        if (pm != null && admitToPm(pageId)) {
+            int m = allocatePmFrame(pageId);
+            MemorySegment.copy(dram.frame(f), 0, pm.frame(m), 0, pageSize);
+            PageHeader.seal(pm.frame(m), pageId, lsn, writeSeq.incrementAndGet());
+            pmArea.persistFrame(m);
+            pmCost.store(pageSize);
+            pm.setPage(m, pageId);
+            pm.setDirty(m, true);
+            pm.setLsn(m, lsn);
+            old = pmFrameOf.getAndSet(i, m);
+            pm.unlatchExclusive(m);
+            counters.pmWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_PM);
+        } else {
+            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.incrementAndGet());
+            ssd.writePage(pageId, dram.frame(f));
+            counters.ssdWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_SSD);
+            if (old >= 0) {
+                ssd.force();
+                pmFrameOf.set(i, -1);
+            }
+        }
+        if (old >= 0) {
+            retirePmFrame(old, pageId);
+        }
+        dram.setDirty(f, false);
+    }
+
+    /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
+    private void retirePmFrame(int m, long pageId) {
+        discard(m);
+        latchForRemoval(pm, m, pageId);
+        pm.release(m);
+    }
+
+    private boolean admitToPm(long pageId) {
+        MigrationPolicy p = policy;
+        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : draw(p.nw());
+    }
+
+    /** The allocation of every page reaches storage before the page does. */
+    private void ensureAllocationsDurable() {
+        if (allocations.isDirty()) {
+            ssd.persistAllocations();
+        }
+    }
+
+    // ---- flush, checkpoint, close ----------------------------------------------------------------
+
+    @Override
+    public void flush() {
+        checkOpen();
+        writeBackDirty(Integer.MAX_VALUE);
+        ssd.force();
+    }
+
+    /**
+     * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
+     * background cleaner. Waits for a page's shared latch with no page lock held, then tries the lock.
+     */
+    int writeBackDirty(int limit) {
+        int written = 0;
+        for (int f = 0; f < dram.frames && written < limit; f++) {
+            if (!dram.isDirty(f)) {
+                continue;
+            }
+            long pageId = dram.pageOf(f);
+            if (pageId == FramePool.NO_PAGE) {
+                continue;
+            }
+            dram.latchShared(f);
+            try {
+                if (dram.pageOf(f) != pageId || !dram.isDirty(f)) {
+                    continue;
+                }
+                ReentrantLock lock = lockOf(pageId);
+                lock.lock();
+                try {
+                    if (dramFrameOf.get((int) pageId) == f && dram.isDirty(f)) {
+                        writeBack(pageId, f);
+                        written++;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            } finally {
+                dram.unlatchShared(f);
+            }
+        }
+        return written;
+    }
+
+    @Override
+    public void checkpoint() {
+        flush();
+        ssd.persistAllocations();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (tuner != null) {
+                tuner.stop();
+            }
+            if (cleaner != null) {
+                cleaner.stop();
+            }
+            checkpoint();
+        } finally {
+            closed = true;
+            try {
+                if (pmArea != null) {
+                    pmArea.close();
+                }
+            } finally {
+                ssd.close();
+                dramArena.close();
+            }
+        }
+    }
+
+    // ---- policy and statistics --------------------------------------------------------------------
+
+    @Override
+    public MigrationPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public void setPolicy(MigrationPolicy newPolicy) {
+        this.policy = java.util.Objects.requireNonNull(newPolicy, "policy");
+    }
+
+    @Override
+    public PageStoreStats stats() {
+        long both = 0;
+        long dramUsed = 0;
+        for (int f = 0; f < dram.frames; f++) {
+            long pageId = dram.pageOf(f);
+            if (pageId != FramePool.NO_PAGE) {
+                dramUsed++;
+                if (pm != null && pmFrameOf.get((int) pageId) >= 0) {
+                    both++;
+                }
+            }
+        }
+        long pmUsed = pm == null ? 0 : pm.usedCount();
+        long either = dramUsed + pmUsed - both;
+        return new PageStoreStats(counters.dramHits.sum(), counters.pmHits.sum(), counters.misses.sum(),
+                counters.migrationSnapshot(), counters.pmWrites.sum(), counters.ssdReads.sum(),
+                counters.ssdWrites.sum(), counters.optimisticRetries.sum(), dram.dirtyCount(), dramUsed, pmUsed,
+                either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
+                recoveredPmPages, discardedPmFrames);
+    }
+
+    BufferCounters counters() {
+        return counters;
+    }
+
+    int dramFrames() {
+        return dram.frames;
+    }
+
+    int dramDirtyFrames() {
+        return dram.dirtyCount();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private static boolean draw(double probability) {
+        return probability >= 1 || (probability > 0 && ThreadLocalRandom.current().nextDouble() < probability);
+    }
+
+    private static void latch(FramePool pool, int f, boolean exclusive) {
+        if (exclusive) {
+            pool.latchExclusive(f);
+        } else {
+            pool.latchShared(f);
+        }
+    }
+
+    private static void unlatch(FramePool pool, int f, boolean exclusive) {
+        if (exclusive) {
+            pool.unlatchExclusive(f);
+        } else {
+            pool.unlatchShared(f);
+        }
+    }
+
+    private ReentrantLock lockOf(long pageId) {
+        return pageLocks[(int) (pageId * 0x9E3779B97F4A7C15L >>> 52) & (LOCK_STRIPES - 1)];
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("page store is closed");
+        }
+    }
+
+    private void checkAllocated(long pageId) {
+        if (!allocations.isAllocated(pageId)) {
+            throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
+                    + ssd.pageCount() + " pages)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SpitfireBufferManager[" + pageSize + "-byte pages, " + dram.frames + " DRAM frames, "
+                + (pm == null ? "no PM" : pm.frames + " PM frames") + ", " + ssd.pageCount() + " pages on '"
+                + ssd.device().name() + "', policy " + policy + "]";
+    }
+}

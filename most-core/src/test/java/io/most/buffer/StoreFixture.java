@@ -1,0 +1,56 @@
+package io.most.buffer;
+
+import io.most.MigrationPolicy;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.device.DirectFileDevice;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+/** Builds small stores on real files for the buffer manager's tests, and page contents that check themselves. */
+final class StoreFixture {
+    static final int PAGE = 4096;
+
+    private StoreFixture() {
+    }
+
+    /** A config over {@code dir}/ssd.dat (pages pages) and, if pmFrames > 0, {@code dir}/pm.dat. */
+    static PageStoreConfig.Builder config(Path dir, long pages, int dramFrames, int pmFrames, MigrationPolicy policy) {
+        PageStoreConfig.Builder b = PageStoreConfig.builder()
+                .pageSize(PAGE)
+                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), (pages + 8) * PAGE))
+                .dramBytes((long) dramFrames * PAGE)
+                .policy(policy);
+        if (pmFrames > 0) {
+            b.pm(dir.resolve("pm.dat"), (long) (pmFrames + 1) * PAGE);
+        }
+        return b;
+    }
+
+    static PageStore open(Path dir, long pages, int dramFrames, int pmFrames, MigrationPolicy policy) {
+        return PageStore.open(config(dir, pages, dramFrames, pmFrames, policy).build());
+    }
+
+    /** Fills a payload with bytes derived from (pageId, version), the version in the first 8 bytes. */
+    static void stamp(MemorySegment payload, long pageId, long version) {
+        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, version);
+        SplittableRandom r = new SplittableRandom(pageId * 1_000_003 + version);
+        for (long i = 8; i + 8 <= payload.byteSize(); i += 8) {
+            payload.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
+        }
+    }
+
+    /** The version stamped into {@code payload}, or -1 if its bytes do not match that version. */
+    static long versionOf(MemorySegment payload, long pageId) {
+        long version = payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        SplittableRandom r = new SplittableRandom(pageId * 1_000_003 + version);
+        for (long i = 8; i + 8 <= payload.byteSize(); i += 8) {
+            if (payload.get(ValueLayout.JAVA_LONG_UNALIGNED, i) != r.nextLong()) {
+                return -1;
+            }
+        }
+        return version;
+    }
+}
