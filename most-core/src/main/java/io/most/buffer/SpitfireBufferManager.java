@@ -373,7 +373,11 @@ public final class SpitfireBufferManager implements PageStore {
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0) {
                 int f = migrateToDram(pageId, m);
-                return f < 0 ? null : installed(dram, f, pageId, exclusive);
+                if (f < 0) {
+                    return null;
+                }
+                counters.pmHits.increment();
+                return installed(dram, f, pageId, exclusive);
             }
             counters.misses.increment();
             boolean toPm = pm != null && (exclusive ? !draw(policy.dw()) : draw(policy.nr()));
@@ -392,14 +396,13 @@ public final class SpitfireBufferManager implements PageStore {
             pmFrameOf.set(i, m);
             counters.migrated(MigrationPath.SSD_TO_PM);
             if (!exclusive && draw(policy.dr())) {
-                pm.downgrade(m);
                 int f;
                 try {
-                    f = migrateToDram(pageId, m);
+                    f = copyToDram(pageId, m);
                 } finally {
-                    pm.unlatchShared(m);
+                    pm.unlatchExclusive(m);
                 }
-                return f < 0 ? null : installed(dram, f, pageId, false);
+                return installed(dram, f, pageId, false);
             }
             return installed(pm, m, pageId, exclusive);
         } finally {
@@ -418,13 +421,15 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * Copies the page from PM frame {@code m} into a new DRAM frame (path PM->DRAM). Needs the page
-     * lock. The PM frame must be free of writers: its latch is only tried, and -1 is returned if a
-     * writer holds it. Returns the DRAM frame exclusively latched and mapped.
+     * lock. As the paper prescribes, references to the PM copy must drain first: once the DRAM copy
+     * exists writers go there, so no reader may still be looking at the PM copy. The PM latch is only
+     * tried (we hold the page lock); -1 is returned if it stays busy. Returns the DRAM frame
+     * exclusively latched and mapped.
      */
     private int migrateToDram(long pageId, int m) {
         boolean latched = false;
         for (int spins = 0; spins < 64 && !latched; spins++) {
-            latched = pm.tryLatchShared(m);
+            latched = pm.tryLatchExclusive(m);
             if (!latched) {
                 Thread.onSpinWait();
             }
@@ -436,19 +441,23 @@ public final class SpitfireBufferManager implements PageStore {
             if (pm.pageOf(m) != pageId || pmFrameOf.get((int) pageId) != m) {
                 return -1;
             }
-            int f = allocateDramFrame();
-            MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
-            pmCost.load(pageSize);
-            dram.setPage(f, pageId);
-            dram.setDirty(f, false);
-            dram.setLsn(f, pm.lsn(m));
-            dramFrameOf.set((int) pageId, f);
-            counters.migrated(MigrationPath.PM_TO_DRAM);
-            counters.pmHits.increment();
-            return f;
+            return copyToDram(pageId, m);
         } finally {
-            pm.unlatchShared(m);
+            pm.unlatchExclusive(m);
         }
+    }
+
+    /** The copy of {@link #migrateToDram} for a caller that holds the PM frame exclusively. */
+    private int copyToDram(long pageId, int m) {
+        int f = allocateDramFrame();
+        MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
+        pmCost.load(pageSize);
+        dram.setPage(f, pageId);
+        dram.setDirty(f, false);
+        dram.setLsn(f, pm.lsn(m));
+        dramFrameOf.set((int) pageId, f);
+        counters.migrated(MigrationPath.PM_TO_DRAM);
+        return f;
     }
 
     private void readFromSsd(long pageId, FramePool pool, int f) {
