@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Candidates move one step along {@link #LEVELS} in one of the four probabilities, so the search
  * covers the values the paper evaluates (0, 0.01, 0.1, 0.2, 1) and a few between.
  */
-final class AnnealingTuner implements Runnable {
+final class AnnealingTuner extends BackgroundTask {
     static final double INITIAL_TEMPERATURE = 800;
     static final double COOLING = 0.9;
     static final double FINAL_TEMPERATURE = 8e-5;
@@ -25,42 +25,26 @@ final class AnnealingTuner implements Runnable {
     private final SpitfireBufferManager store;
     private final long epochNanos;
     private final double writeCostWeight;
-    private final Thread thread;
-    private volatile boolean running = true;
 
     AnnealingTuner(SpitfireBufferManager store, Duration epoch, double writeCostWeight) {
+        super("most-annealer");
         this.store = store;
         this.epochNanos = epoch.toNanos();
         this.writeCostWeight = writeCostWeight;
-        this.thread = Thread.ofPlatform().daemon().name("most-annealer").unstarted(this);
-    }
-
-    void start() {
-        thread.start();
-    }
-
-    void stop() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override
-    public void run() {
+    void runLoop() {
         MigrationPolicy current = plain(store.policy());
         store.setPolicy(current);
         double currentCost = measure();
         MigrationPolicy best = current;
         double bestCost = currentCost;
-        for (double t = INITIAL_TEMPERATURE; running && t > FINAL_TEMPERATURE; t *= COOLING) {
+        for (double t = INITIAL_TEMPERATURE; running() && t > FINAL_TEMPERATURE; t *= COOLING) {
             MigrationPolicy candidate = neighbour(current);
             store.setPolicy(candidate);
             double cost = measure();
-            if (!running) {
+            if (!running()) {
                 break;
             }
             if (cost <= currentCost || ThreadLocalRandom.current().nextDouble() < Math.exp(-(cost - currentCost) / t)) {
@@ -83,7 +67,7 @@ final class AnnealingTuner implements Runnable {
         long writes = c.deviceWrites();
         long start = System.nanoTime();
         long deadline = start + epochNanos;
-        while (running && System.nanoTime() < deadline) {
+        while (running() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(Math.min(deadline - System.nanoTime(), 100_000_000));
         }
         long ops = c.accesses() - accesses;

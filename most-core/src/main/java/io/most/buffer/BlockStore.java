@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.UUID;
-import java.util.zip.CRC32C;
 
 /**
  * The page store's layout on its block device:
@@ -99,7 +98,7 @@ final class BlockStore {
         generation = best.generation;
         activeBitmap = best.activeBitmap;
         device.read(bitmapOffset(activeBitmap), bitmapBuffer);
-        if (crc(bitmapBuffer) != best.bitmapCrc) {
+        if (Checksums.crc32c(bitmapBuffer) != best.bitmapCrc) {
             throw new ConfigurationException("allocation bitmap of block device '" + device.name()
                     + "' fails its checksum: the store is damaged");
         }
@@ -115,7 +114,7 @@ final class BlockStore {
         if (superBuffer.get(LONG, 0) != MAGIC) {
             return null;
         }
-        if (superBuffer.get(INT, 60) != crc(superBuffer.asSlice(0, 60))) {
+        if (superBuffer.get(INT, 60) != Checksums.crc32c(superBuffer.asSlice(0, 60))) {
             return null;
         }
         int version = superBuffer.get(INT, 8);
@@ -137,7 +136,7 @@ final class BlockStore {
     synchronized void persistAllocations() {
         int target = 1 - activeBitmap;
         allocations.writeTo(bitmapBuffer);
-        int bitmapCrc = crc(bitmapBuffer);
+        int bitmapCrc = Checksums.crc32c(bitmapBuffer);
         device.write(bitmapOffset(target), bitmapBuffer);
         device.force();
         generation++;
@@ -151,7 +150,7 @@ final class BlockStore {
         superBuffer.set(LONG, 40, generation);
         superBuffer.set(INT, 48, target);
         superBuffer.set(INT, 52, bitmapCrc);
-        superBuffer.set(INT, 60, crc(superBuffer.asSlice(0, 60)));
+        superBuffer.set(INT, 60, Checksums.crc32c(superBuffer.asSlice(0, 60)));
         device.write((generation & 1) * pageSize, superBuffer);
         device.force();
         activeBitmap = target;
@@ -161,11 +160,6 @@ final class BlockStore {
         return (2 + copy * bitmapPages) * pageSize;
     }
 
-    private static int crc(MemorySegment segment) {
-        CRC32C crc = new CRC32C();
-        crc.update(segment.asByteBuffer());
-        return (int) crc.getValue();
-    }
 
     UUID storeId() {
         return storeId;

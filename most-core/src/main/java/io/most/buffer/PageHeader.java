@@ -2,7 +2,6 @@ package io.most.buffer;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.zip.CRC32C;
 
 /**
  * The self-describing header at the start of every stored page (PM frame or block-device page):
@@ -52,7 +51,7 @@ final class PageHeader {
         page.set(LONG, 8, pageId);
         page.set(LONG, 16, lsn);
         page.set(LONG, 24, seq);
-        page.set(INT, 4, crc(page));
+        page.set(INT, 4, Checksums.crc32c(page.asSlice(8)));
     }
 
     /** Makes {@code page} unrecognisable as a page (the magic is cleared). */
@@ -65,7 +64,7 @@ final class PageHeader {
         if (magic == 0) {
             return isAllZero(page) ? Check.NEVER_WRITTEN : Check.CORRUPT;
         }
-        if (magic != MAGIC || page.get(INT, 4) != crc(page)) {
+        if (magic != MAGIC || page.get(INT, 4) != Checksums.crc32c(page.asSlice(8))) {
             return Check.CORRUPT;
         }
         return Check.VALID;
@@ -84,12 +83,6 @@ final class PageHeader {
             return "page format version " + (magic & 0xFFFF) + ", this build reads " + FORMAT_VERSION;
         }
         return "checksum mismatch (torn write or media corruption)";
-    }
-
-    private static int crc(MemorySegment page) {
-        CRC32C crc = new CRC32C();
-        crc.update(page.asSlice(8).asByteBuffer());
-        return (int) crc.getValue();
     }
 
     private static boolean isAllZero(MemorySegment page) {

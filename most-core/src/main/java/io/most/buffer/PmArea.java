@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.UUID;
-import java.util.zip.CRC32C;
 
 /**
  * The PM buffer's file: page 0 is a superblock naming the store it belongs to and its geometry;
@@ -58,7 +57,7 @@ final class PmArea {
             writeSuperblock(storeId, frameCount);
             return;
         }
-        if (magic != MAGIC || sb.get(INT, 40) != crc(sb.asSlice(0, 40))) {
+        if (magic != MAGIC || sb.get(INT, 40) != Checksums.crc32c(sb.asSlice(0, 40))) {
             throw new ConfigurationException("PM file '" + path + "' is not a MOST PM buffer (or its superblock is"
                     + " damaged): point pm() at another file or delete it");
         }
@@ -96,7 +95,7 @@ final class PmArea {
         sb.set(LONG, 16, frameCount);
         sb.set(LONG, 24, storeId.getMostSignificantBits());
         sb.set(LONG, 32, storeId.getLeastSignificantBits());
-        sb.set(INT, 40, crc(sb.asSlice(0, 40)));
+        sb.set(INT, 40, Checksums.crc32c(sb.asSlice(0, 40)));
         device.persist(0, 64);
     }
 
@@ -114,9 +113,4 @@ final class PmArea {
         device.close();
     }
 
-    private static int crc(MemorySegment segment) {
-        CRC32C crc = new CRC32C();
-        crc.update(segment.asByteBuffer());
-        return (int) crc.getValue();
-    }
 }
