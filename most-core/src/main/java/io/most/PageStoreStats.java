@@ -9,7 +9,8 @@ import java.util.Map;
  * @param pmHits             page accesses served directly from PM
  * @param misses             page accesses that read the block device
  * @param migrations         pages moved along each path of Spitfire's Figure 3
- * @param pmWrites           page images written to PM (and persisted)
+ * @param pmWrites           page images written into PM: write-backs, writes in PM, and pages
+ *                           installed from the block device (what wears PM; Spitfire Fig. 8)
  * @param ssdReads           page reads from the block device
  * @param ssdWrites          page writes to the block device
  * @param optimisticRetries  optimistic reads that had to run again

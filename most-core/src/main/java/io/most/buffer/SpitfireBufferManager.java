@@ -394,6 +394,7 @@ public final class SpitfireBufferManager implements PageStore {
             pmCost.store(pageSize);
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
+            counters.pmWrites.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
             if (!exclusive && draw(policy.dr())) {
                 int f;
