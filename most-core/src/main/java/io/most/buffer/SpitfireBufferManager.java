@@ -171,7 +171,7 @@ public final class SpitfireBufferManager implements PageStore {
             int other = pmFrameOf.get((int) pageId);
             if (other >= 0) {
                 boolean keepOther = PageHeader.seq(pm.frame(other)) > seq;
-                int loser = keepOther ? other : m;
+                int loser = keepOther ? m : other;
                 pm.adopt(loser, FramePool.NO_PAGE, false, 0);
                 discard(loser);
                 discarded++;
