@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TieredVolumeModelTest {
     private static final int THREADS = 4;
     private static final int RUN = 6;
-    private static final int OPS_PER_THREAD = 15000;
+    /** Operations per thread; raise with -Dmost.tier.modelOps=N for a soak run. */
+    private static final int OPS_PER_THREAD = Integer.getInteger("most.tier.modelOps", 15000);
 
     @ParameterizedTest(name = "{0} policy, {1}-byte blocks")
     @CsvSource({"chaos, 4096", "chaos, 512", "most, 4096"})
