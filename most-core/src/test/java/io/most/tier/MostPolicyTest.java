@@ -230,4 +230,23 @@ class MostPolicyTest {
         fresh.optimize(ctx);
         assertEquals(0, fresh.offloadRatio(), "nothing measured: nothing to do");
     }
+
+    @Test
+    void loadSwitchAndDynamicAllocationDrawTheCapacityDeviceWithTheOffloadRatio() {
+        ctx.lp = 2000;
+        ctx.lc = 1000;
+        optimize(10); // offloadRatio 0.2
+        int draws = 20_000;
+        int placed = 0;
+        int read = 0;
+        int written = 0;
+        for (int i = 0; i < draws; i++) {
+            placed += policy.placeNewSegment(i) == Tier.CAPACITY ? 1 : 0;
+            read += policy.routeMirroredRead(i) == Tier.CAPACITY ? 1 : 0;
+            written += policy.routeMirroredWrite(i) == MirroredWrite.CAPACITY ? 1 : 0;
+        }
+        for (int n : new int[] {placed, read, written}) {
+            assertEquals(0.2, (double) n / draws, 0.02); // 10 standard deviations
+        }
+    }
 }

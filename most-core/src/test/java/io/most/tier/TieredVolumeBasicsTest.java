@@ -5,10 +5,15 @@ import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.device.BlockDevice;
+import io.most.device.DirectFileDevice;
 import io.most.device.MemoryDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TieredVolumeBasicsTest {
     private static final int PERF = 4 << 20;
@@ -83,6 +88,37 @@ class TieredVolumeBasicsTest {
             assertEquals(1, v.tierStats().cleaningWrites());
             v.read(3L * BLOCK, block);
             assertEquals(39, TierFixture.versionOf(block, 3));
+        }
+    }
+
+    @Test
+    void reopensFromFilesAfterAnAbandonedVolume(@TempDir Path dir) {
+        TierConfig config = TierFixture.small().optimizerInterval(Duration.ofMillis(5)).build();
+        BlockDevice perf = DirectFileDevice.open(dir.resolve("perf.dat"), PERF);
+        BlockDevice cap = DirectFileDevice.open(dir.resolve("cap.dat"), CAP);
+        TieredVolume volume = TieredVolume.open(perf, cap, config);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment block = arena.allocate(BLOCK, BLOCK);
+            for (int b = 0; b < 64; b++) {
+                TierFixture.stamp(block, b, 1);
+                volume.write((long) b * 5 * BLOCK, block);
+            }
+            volume.force();
+            assertTrue(volume.context().mirror(0));
+            TierFixture.stamp(block, 0, 2);
+            volume.write(0, block);
+            volume.force();
+            volume.halt(); // as if the process died: no checkpoint, no close
+            perf.close();
+            cap.close();
+            try (TieredVolume reopened = TieredVolume.open(DirectFileDevice.open(dir.resolve("perf.dat"), PERF),
+                    DirectFileDevice.open(dir.resolve("cap.dat"), CAP), config)) {
+                assertEquals(SegmentClass.MIRRORED, reopened.segmentClassAt(0));
+                for (int b = 0; b < 64; b++) {
+                    reopened.read((long) b * 5 * BLOCK, block);
+                    assertEquals(b == 0 ? 2 : 1, TierFixture.versionOf(block, b), "block " + b);
+                }
+            }
         }
     }
 }
