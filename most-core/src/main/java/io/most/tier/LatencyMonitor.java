@@ -62,9 +62,4 @@ final class LatencyMonitor {
             return published[tier.ordinal()];
         }
     }
-
-    /** Foreground requests served by {@code tier} so far. */
-    long requests(Tier tier) {
-        return count[tier.ordinal()].sum();
-    }
 }

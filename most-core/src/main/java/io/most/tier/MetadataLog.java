@@ -160,12 +160,6 @@ final class MetadataLog {
         }
     }
 
-    long epoch() {
-        synchronized (lock) {
-            return epoch;
-        }
-    }
-
     long journalBatches() {
         synchronized (lock) {
             return journal.batches();

@@ -64,10 +64,6 @@ final class SegmentTable {
         return subpages;
     }
 
-    int stripeCount() {
-        return stripes.length;
-    }
-
     ReentrantReadWriteLock lock(int segment) {
         return stripes[segment & (stripes.length - 1)];
     }

@@ -379,8 +379,7 @@ public final class TieredVolume extends AbstractBlockDevice {
         }
         RuntimeException failure = null;
         try {
-            log.commit();
-            log.checkpoint(); // a clean close recovers from the checkpoint alone
+            log.checkpoint(); // forces both devices; a clean close recovers from the checkpoint alone
         } catch (RuntimeException e) {
             failure = e;
         }

@@ -31,7 +31,7 @@ final class VolumeIo {
     private static final int DONE = 0;
     private static final int ALLOCATE = 1;
     private static final int NEED_INTENT = 2;
-    private static final int NEED_EXCLUSIVE = 3;
+    private static final int NEED_ROUTE = 3;
 
     private final VolumeLayout layout;
     private final SegmentTable table;
@@ -167,29 +167,29 @@ final class VolumeIo {
         hotness.recordWrite(segment);
         boolean partial = offset % subpageSize != 0 || (offset + source.byteSize()) % subpageSize != 0;
         MirroredWrite route = null;
-        boolean exclusive = false;
         for (;;) {
             MirrorState hint = table.mirror(segment);
-            if (hint != null && !log.intentCurrent(hint)) {
-                log.requireIntent(segment, hint); // holding no lock: it may have to wait for a checkpoint
+            if (hint != null) {
+                if (!log.intentCurrent(hint)) {
+                    log.requireIntent(segment, hint); // holding no lock: it may have to wait for a checkpoint
+                }
+                if (route == null) {
+                    route = policy.routeMirroredWrite(segment);
+                }
             }
-            if (hint != null && route == null) {
-                route = policy.routeMirroredWrite(segment);
-                exclusive = partial || route == MirroredWrite.BOTH;
-            }
+            boolean exclusive = route != null && (partial || route == MirroredWrite.BOTH);
             int outcome = tryWrite(segment, offset, source, route, exclusive);
-            if (outcome == DONE) {
+            if (outcome == DONE || (outcome == ALLOCATE && allocate(segment, offset, source))) {
                 return;
-            }
-            if (outcome == ALLOCATE && allocate(segment, offset, source)) {
-                return;
-            }
-            if (outcome == NEED_EXCLUSIVE) {
-                route = null; // decide again with the segment's current class
             }
         }
     }
 
+    /**
+     * One attempt under the segment's lock. Returns {@link #ALLOCATE} for an unallocated segment,
+     * {@link #NEED_ROUTE} if it became mirrored since the caller looked, {@link #NEED_INTENT} if a
+     * checkpoint began since the segment's intent.
+     */
     private int tryWrite(int segment, long offset, MemorySegment source, MirroredWrite route, boolean exclusive) {
         ReentrantReadWriteLock rw = table.lock(segment);
         Lock lock = exclusive ? rw.writeLock() : rw.readLock();
@@ -206,10 +206,10 @@ final class VolumeIo {
                 migrator.noteWrite(segment, offset, source.byteSize());
                 return DONE;
             }
-            MirrorState m = table.mirror(segment);
-            if (route == null || (!exclusive && (route == MirroredWrite.BOTH || isPartial(offset, source)))) {
-                return NEED_EXCLUSIVE;
+            if (route == null) {
+                return NEED_ROUTE;
             }
+            MirrorState m = table.mirror(segment);
             if (!log.intentCurrent(m)) {
                 return NEED_INTENT;
             }
@@ -224,10 +224,6 @@ final class VolumeIo {
         } finally {
             lock.unlock();
         }
-    }
-
-    private boolean isPartial(long offset, MemorySegment source) {
-        return offset % subpageSize != 0 || (offset + source.byteSize()) % subpageSize != 0;
     }
 
     private void writeMirrored(int segment, MirrorState m, MirroredWrite route, long offset, MemorySegment source) {
