@@ -127,6 +127,7 @@ public final class TieredVolume extends AbstractBlockDevice {
         boolean fresh = plan.format();
         String name = config.name() != null ? config.name()
                 : "tier(" + performance.name() + "+" + capacity.name() + ")";
+        PlacementPolicy policy = Objects.requireNonNull(config.policy().get(), "the policy supplier returned null");
         TieredVolume volume = new TieredVolume(name, config, layout, performance, capacity);
         try {
             if (fresh) {
@@ -134,7 +135,7 @@ public final class TieredVolume extends AbstractBlockDevice {
             } else {
                 volume.recover();
             }
-            volume.start();
+            volume.start(policy);
             return volume;
         } catch (RuntimeException e) {
             volume.arena.close();
@@ -343,8 +344,7 @@ public final class TieredVolume extends AbstractBlockDevice {
                 + "' is damaged (" + what + "); restore the devices from a backup");
     }
 
-    private void start() {
-        PlacementPolicy p = Objects.requireNonNull(config.policy().get(), "the policy supplier returned null");
+    private void start(PlacementPolicy p) {
         policy = p;
         io.policy(p);
         p.attach(context);
@@ -375,6 +375,7 @@ public final class TieredVolume extends AbstractBlockDevice {
     protected void doClose() {
         optimizer.stop();
         if (halted) {
+            arena.close();
             return; // a simulated crash: leave the devices as they are
         }
         RuntimeException failure = null;
