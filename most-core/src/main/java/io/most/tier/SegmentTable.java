@@ -68,6 +68,15 @@ final class SegmentTable {
         return stripes[segment & (stripes.length - 1)];
     }
 
+    /** The lock of stripe {@code index}: segments {@code index, index + stripeCount(), ...}. */
+    ReentrantReadWriteLock stripe(int index) {
+        return stripes[index];
+    }
+
+    int stripeCount() {
+        return stripes.length;
+    }
+
     /** The segment's slot on {@code tier}, or {@link #NONE}. */
     int slot(int segment, Tier tier) {
         return tier == Tier.PERFORMANCE ? perfSlot[segment] : capSlot[segment];

@@ -277,10 +277,8 @@ public final class TieredVolume extends AbstractBlockDevice {
                 throw damaged("neither checkpoint slot holds a valid checkpoint");
             }
             CheckpointStore.Header h = cp.header();
-            long pos = 0;
-            for (int s = 0; s < layout.logicalSegments(); s++) {
-                pos = codec.applyState(cp.body(), pos, table, s);
-            }
+            long[] pos = {0};
+            h.forEachSegment(s -> pos[0] = codec.applyState(cp.body(), pos[0], table, s));
             Journal.End end = Journal.replay(performance, layout.journalOffset(), layout.journalBytes(), layout.salt(),
                     h.replaySeq(), h.replayPosition(), (seq, payload, records) -> applyBatch(seq, payload, records, intents));
             long resynced = 0;
