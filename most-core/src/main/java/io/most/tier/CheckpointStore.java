@@ -69,7 +69,7 @@ final class CheckpointStore {
                     device.allocate(arena, Math.min(CHUNK, Codec.roundUp(slotBytes, blockSize))));
             MemorySegment states = arena.allocate((long) codec.maxStateBytes() * Math.ceilDiv(table.size(), stride));
             for (int stripe = 0; stripe < Math.min(stride, table.size()); stripe++) {
-                Lock lock = table.stripe(stripe).writeLock();
+                Lock lock = table.stripe(stripe).asWriteLock();
                 long length = 0;
                 lock.lock();
                 try {

@@ -23,7 +23,7 @@ public record MetadataFootprint(long segments, long mirroredSegments, int bytesP
 
     private static final int REFERENCE = 8;
     private static final int OBJECT_HEADER = 16;
-    /** A ReentrantReadWriteLock with its sync, read and write lock objects. */
+    /** A StampedLock with its read and write lock views. */
     private static final int STRIPE_BYTES = 4 * OBJECT_HEADER + 4 * REFERENCE + 16;
 
     /**

@@ -206,7 +206,7 @@ final class MetadataLog {
         if (overflow) {
             return;
         }
-        Lock shared = table.lock(segment).readLock();
+        Lock shared = table.lock(segment).asReadLock();
         shared.lock();
         try {
             MirrorState m = table.mirror(segment);

@@ -133,7 +133,7 @@ final class Migrator {
 
     /** Starts tracking writes to {@code segment}; returns its slot on {@code from}, or -1 if it moved. */
     private int beginCopy(int segment, Tier from) {
-        Lock exclusive = table.lock(segment).writeLock();
+        Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
             if (table.classOf(segment) != SegmentClass.tieredOn(from)) {
@@ -148,7 +148,7 @@ final class Migrator {
 
     /** Copies again what was written during the copy and switches the map; returns bytes re-copied. */
     private long finishCopy(int segment, Tier from, int oldSlot, Tier to, int slot, boolean mirror) {
-        Lock exclusive = table.lock(segment).writeLock();
+        Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
             if (table.slot(segment, from) != oldSlot || table.classOf(segment) != SegmentClass.tieredOn(from)) {
@@ -200,7 +200,7 @@ final class Migrator {
         int dropSlot;
         for (;;) {
             log.requireIntent(segment, m); // the copies may differ once writes stop going to both
-            Lock exclusive = table.lock(segment).writeLock();
+            Lock exclusive = table.lock(segment).asWriteLock();
             exclusive.lock();
             try {
                 if (table.mirror(segment) != m) {
@@ -330,7 +330,7 @@ final class Migrator {
         long offset = (long) from * subpageSize;
         MemorySegment run = buffer.asSlice(0, (long) (to - from) * subpageSize);
         long stamp;
-        Lock shared = table.lock(segment).readLock();
+        Lock shared = table.lock(segment).asReadLock();
         shared.lock();
         try {
             stamp = m.stamp();
@@ -342,7 +342,7 @@ final class Migrator {
             shared.unlock();
         }
         Tier stale = valid.other();
-        Lock exclusive = table.lock(segment).writeLock();
+        Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
             if (table.mirror(segment) != m || m.stamp() != stamp) {

@@ -2,7 +2,7 @@ package io.most.tier;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.IntConsumer;
 
 /**
@@ -10,7 +10,9 @@ import java.util.function.IntConsumer;
  * copy there) and, if mirrored, its {@link MirrorState}; plus the locks that order I/O against
  * changes of the map and the set of segments changed since they were last journaled.
  *
- * <p><b>Locks.</b> Segments share {@link #STRIPES} read-write locks by segment number. Foreground
+ * <p><b>Locks.</b> Segments share up to {@link #STRIPES} read-write locks ({@link StampedLock}: no
+ * per-thread bookkeeping, so taking one allocates nothing) by segment number. Locks are not
+ * reentrant: a thread never takes a lock it holds. Foreground
  * reads and writes hold their segment's lock shared while they touch the devices; changes of the
  * map (allocation, migration, mirroring) and the cleaner's copies hold it exclusively, so no request
  * ever uses a slot that is being switched or freed. A thread never waits for a second stripe while
@@ -30,7 +32,7 @@ final class SegmentTable {
     private final int[] perfSlot;
     private final int[] capSlot;
     private final MirrorState[] mirrors;
-    private final ReentrantReadWriteLock[] stripes;
+    private final StampedLock[] stripes;
     private final AtomicLongArray dirty;
     private final AtomicInteger[] tieredCount = {new AtomicInteger(), new AtomicInteger()};
     private final AtomicInteger mirroredCount = new AtomicInteger();
@@ -43,9 +45,9 @@ final class SegmentTable {
         java.util.Arrays.fill(perfSlot, NONE);
         java.util.Arrays.fill(capSlot, NONE);
         this.mirrors = new MirrorState[segments];
-        this.stripes = new ReentrantReadWriteLock[stripesFor(segments)];
+        this.stripes = new StampedLock[stripesFor(segments)];
         for (int i = 0; i < stripes.length; i++) {
-            stripes[i] = new ReentrantReadWriteLock();
+            stripes[i] = new StampedLock();
         }
         this.dirty = new AtomicLongArray((segments + 63) / 64);
     }
@@ -64,12 +66,12 @@ final class SegmentTable {
         return subpages;
     }
 
-    ReentrantReadWriteLock lock(int segment) {
+    StampedLock lock(int segment) {
         return stripes[segment & (stripes.length - 1)];
     }
 
     /** The lock of stripe {@code index}: segments {@code index, index + stripeCount(), ...}. */
-    ReentrantReadWriteLock stripe(int index) {
+    StampedLock stripe(int index) {
         return stripes[index];
     }
 

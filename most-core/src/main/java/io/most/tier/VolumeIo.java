@@ -5,7 +5,7 @@ import io.most.device.DeviceFullException;
 import io.most.device.DeviceIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * The foreground read and write paths of a {@link TieredVolume}: split a request by segment, find
@@ -100,7 +100,7 @@ final class VolumeIo {
 
     private void readSegment(int segment, long offset, MemorySegment destination) {
         hotness.recordRead(segment);
-        Lock shared = table.lock(segment).readLock();
+        Lock shared = table.lock(segment).asReadLock();
         shared.lock();
         try {
             int perf = table.slot(segment, Tier.PERFORMANCE);
@@ -191,8 +191,8 @@ final class VolumeIo {
      * checkpoint began since the segment's intent.
      */
     private int tryWrite(int segment, long offset, MemorySegment source, MirroredWrite route, boolean exclusive) {
-        ReentrantReadWriteLock rw = table.lock(segment);
-        Lock lock = exclusive ? rw.writeLock() : rw.readLock();
+        StampedLock rw = table.lock(segment);
+        Lock lock = exclusive ? rw.asWriteLock() : rw.asReadLock();
         lock.lock();
         try {
             int perf = table.slot(segment, Tier.PERFORMANCE);
@@ -310,7 +310,7 @@ final class VolumeIo {
     /** Writes the first data of unallocated {@code segment}; false if it was allocated meanwhile. */
     private boolean allocate(int segment, long offset, MemorySegment source) {
         for (;;) {
-            Lock exclusive = table.lock(segment).writeLock();
+            Lock exclusive = table.lock(segment).asWriteLock();
             exclusive.lock();
             try {
                 if (table.classOf(segment) != SegmentClass.UNALLOCATED) {
