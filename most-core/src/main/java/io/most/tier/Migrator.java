@@ -210,20 +210,13 @@ final class Migrator {
                     continue; // a checkpoint began meanwhile
                 }
                 int want = MirrorState.onlyOn(drop);
-                int n = m.subpages();
-                for (int k = 0; k < n; ) {
-                    if (m.state(k) != want) {
-                        k++;
-                        continue;
+                for (int k = 0, end; k < m.subpages(); k = end) {
+                    end = m.runEnd(k, m.subpages());
+                    if (m.state(k) == want) {
+                        copy(drop, table.slot(segment, drop), keep, table.slot(segment, keep), (long) k * subpageSize,
+                                (long) (end - k) * subpageSize);
+                        moved += (long) (end - k) * subpageSize;
                     }
-                    int end = k + 1;
-                    while (end < n && m.state(end) == want) {
-                        end++;
-                    }
-                    copy(drop, table.slot(segment, drop), keep, table.slot(segment, keep), (long) k * subpageSize,
-                            (long) (end - k) * subpageSize);
-                    moved += (long) (end - k) * subpageSize;
-                    k = end;
                 }
                 dropSlot = table.slot(segment, drop);
                 table.mapTiered(segment, keep, table.slot(segment, keep));
@@ -296,15 +289,11 @@ final class Migrator {
         long copied = 0;
         int n = m.subpages();
         int maxRun = (int) (buffer.byteSize() / subpageSize);
-        for (int k = 0; k < n && copied < maxBytes; ) {
+        for (int k = 0, end; k < n && copied < maxBytes; k = end) {
             int state = m.state(k);
+            end = m.runEnd(k, Math.min(n, k + maxRun));
             if (state == MirrorState.CLEAN || (from != null && state != MirrorState.onlyOn(from))) {
-                k++;
                 continue;
-            }
-            int end = k + 1;
-            while (end < n && end - k < maxRun && m.state(end) == state) {
-                end++;
             }
             long bytes = (long) (end - k) * subpageSize;
             if (cleaning && !limiter.tryAcquire(bytes)) {
@@ -319,7 +308,6 @@ final class Migrator {
             } else if (cleaning) {
                 limiter.refund(bytes);
             }
-            k = end;
         }
         return copied;
     }

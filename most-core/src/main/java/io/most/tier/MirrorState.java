@@ -103,6 +103,16 @@ final class MirrorState {
         }
     }
 
+    /** The end of the run of subpages from {@code from} that share its state, at most {@code limit}. */
+    int runEnd(int from, int limit) {
+        int state = state(from);
+        int end = from + 1;
+        while (end < limit && state(end) == state) {
+            end++;
+        }
+        return end;
+    }
+
     /** Number of subpages whose state is not {@link #CLEAN}. */
     int invalidCount() {
         int n = 0;

@@ -6,9 +6,7 @@ import io.most.device.AbstractBlockDevice;
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.security.SecureRandom;
-import java.util.BitSet;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -265,81 +263,11 @@ public final class TieredVolume extends AbstractBlockDevice {
         layout.writeLabel(performance, Tier.PERFORMANCE, true);
     }
 
-    /**
-     * Loads the newest valid checkpoint, replays the journal after it, settles mirrored segments the
-     * journal shows may have diverging copies, and takes a checkpoint of the result.
-     */
+    /** Recovers the volume's state from its devices (see {@link Recovery}) and checkpoints it. */
     private void recover() {
-        BitSet intents = new BitSet();
-        try (Arena scratch = Arena.ofConfined()) {
-            CheckpointStore.Loaded cp = checkpoints.readBest(scratch);
-            if (cp == null || cp.header().segments() != layout.logicalSegments()) {
-                throw damaged("neither checkpoint slot holds a valid checkpoint");
-            }
-            CheckpointStore.Header h = cp.header();
-            long[] pos = {0};
-            h.forEachSegment(s -> pos[0] = codec.applyState(cp.body(), pos[0], table, s));
-            Journal.End end = Journal.replay(performance, layout.journalOffset(), layout.journalBytes(), layout.salt(),
-                    h.replaySeq(), h.replayPosition(), (seq, payload, records) -> applyBatch(seq, payload, records, intents));
-            long resynced = 0;
-            for (int s = intents.nextSetBit(0); s >= 0; s = intents.nextSetBit(s + 1)) {
-                MirrorState m = table.mirror(s);
-                if (m != null) {
-                    for (int k = 0; k < m.subpages(); k++) {
-                        if (m.state(k) == MirrorState.CLEAN) {
-                            m.setState(k, k + 1, MirrorState.ONLY_PERFORMANCE);
-                            resynced++;
-                        }
-                    }
-                }
-            }
-            counters.resyncedSubpages = resynced;
-            for (int s = 0; s < layout.logicalSegments(); s++) {
-                for (Tier t : Tier.values()) {
-                    int slot = table.slot(s, t);
-                    if (slot != SegmentTable.NONE && !pools[t.ordinal()].claim(slot)) {
-                        throw damaged("segment " + s + " maps to slot " + slot + " of the " + t
-                                + " device, which is out of range or claimed twice");
-                    }
-                }
-            }
-            watermarks.load();
-            for (Tier t : Tier.values()) {
-                pools[t.ordinal()].nextFresh(watermarks.durable(t));
-            }
-            journal.resume(end.nextSeq(), end.position(), h.replayPosition());
-            log.resume(h.epoch(), h.slot(), h.replaySeq());
-        } catch (RuntimeException e) {
-            if (e instanceof MostException || e instanceof IllegalArgumentException) {
-                throw e;
-            }
-            throw damaged(e.toString());
-        }
+        counters.resyncedSubpages = new Recovery(layout, performance, codec, table, pools, watermarks)
+                .run(checkpoints, journal, log);
         log.checkpoint(); // makes the settled state durable and starts a fresh journal
-    }
-
-    private void applyBatch(long seq, MemorySegment payload, int records, BitSet intents) {
-        long pos = 0;
-        for (int r = 0; r < records; r++) {
-            byte type = payload.get(ValueLayout.JAVA_BYTE, pos);
-            int segment = payload.get(Codec.INT, pos + 1);
-            if (segment < 0 || segment >= layout.logicalSegments()) {
-                throw damaged("journal batch " + seq + " names segment " + segment);
-            }
-            if (type == SegmentCodec.INTENT) {
-                intents.set(segment);
-                pos += SegmentCodec.INTENT_BYTES;
-            } else if (type == SegmentCodec.SEGMENT) {
-                pos = codec.applyState(payload, pos + 5, table, segment);
-            } else {
-                throw damaged("journal batch " + seq + " has a record of unknown type " + type);
-            }
-        }
-    }
-
-    private MostException damaged(String what) {
-        return new MostException("the metadata of the tiered volume on performance device '" + performance.name()
-                + "' is damaged (" + what + "); restore the devices from a backup");
     }
 
     private void start(PlacementPolicy p) {

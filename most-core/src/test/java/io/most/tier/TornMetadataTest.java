@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.MostException;
 import io.most.device.DeviceIOException;
 import io.most.device.FaultyDevice;
 import java.lang.foreign.Arena;
@@ -142,5 +143,19 @@ class TornMetadataTest {
         try (TieredVolume after = reopenAfterCrash(openFaulty())) {
             assertEquals(1, read(after, 0));
         }
+    }
+
+    @Test
+    void volumeWithoutAValidCheckpointIsReportedDamagedNotReformatted() {
+        try (TieredVolume v = openFaulty()) {
+            write(v, 0, 1);
+        }
+        VolumeLayout layout = VolumeLayout.readLabel(new CrashableDevice("perf", BLOCK, perfImage,
+                new CrashableDevice.Crash())).layout();
+        for (int slot = 0; slot < 2; slot++) {
+            perfImage.durable.asSlice(layout.checkpointOffset() + slot * layout.checkpointBytes(), 64).fill((byte) 1);
+        }
+        MostException e = assertThrows(MostException.class, this::openFaulty);
+        assertTrue(e.getMessage().contains("damaged") && e.getMessage().contains("'faulty-perf'"), e.getMessage());
     }
 }
