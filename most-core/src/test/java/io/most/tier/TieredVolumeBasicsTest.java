@@ -2,6 +2,7 @@ package io.most.tier;
 
 import static io.most.tier.TierFixture.BLOCK;
 import static io.most.tier.TierFixture.SEGMENT;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -119,6 +120,31 @@ class TieredVolumeBasicsTest {
                     assertEquals(b == 0 ? 2 : 1, TierFixture.versionOf(block, b), "block " + b);
                 }
             }
+        }
+    }
+
+    @Test
+    void policyContextRanksSegmentsByHeat() {
+        try (TieredVolume v = TieredVolume.open(new MemoryDevice("p", BLOCK, PERF), new MemoryDevice("c", BLOCK, CAP),
+                TierFixture.small().build()); Arena arena = Arena.ofConfined()) {
+            MemorySegment block = arena.allocate(BLOCK, BLOCK);
+            for (int s = 0; s < 6; s++) {
+                v.write((long) s * SEGMENT, block);
+            }
+            for (int i = 0; i < 10; i++) {
+                v.read(3L * SEGMENT, block);
+            }
+            for (int i = 0; i < 5; i++) {
+                v.read(1L * SEGMENT, block);
+            }
+            PolicyContext ctx = v.context();
+            assertEquals(11, ctx.heat(3));
+            assertTrue(ctx.isHot(3) && !ctx.isHot(1));
+            assertArrayEquals(new int[] {3, 1}, ctx.hottest(SegmentClass.TIERED_PERFORMANCE, 2));
+            assertArrayEquals(new int[] {0, 2, 4}, ctx.coldest(SegmentClass.TIERED_PERFORMANCE, 3));
+            assertArrayEquals(new int[] {3, 1, 0, 2, 4, 5},
+                    ctx.hottest(SegmentClass.TIERED_PERFORMANCE, 100));
+            assertEquals(0, ctx.hottest(SegmentClass.MIRRORED, 5).length);
         }
     }
 }
