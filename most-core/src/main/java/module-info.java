@@ -12,6 +12,7 @@ module io.most.core {
 
     exports io.most;
     exports io.most.device;
+    exports io.most.tier;
     exports io.most.buffer;
     exports io.most.metrics;
 }

@@ -1,0 +1,198 @@
+package io.most.tier;
+
+import io.most.device.BlockDevice;
+import io.most.device.DeviceIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.Lock;
+import java.util.function.IntConsumer;
+import java.util.zip.CRC32C;
+
+/**
+ * The two checkpoint slots on the performance device. A checkpoint is the state of every segment
+ * (see {@link SegmentCodec}, in the order of {@link Header#forEachSegment}) plus where journal replay
+ * starts. It is written to the slot not in use:
+ * body first, then — after the data devices are forced — a header block with the body's length and
+ * CRC, then a force, then a read-back that checks both CRCs, because the previous checkpoint and the
+ * journal behind it are given up only once this one is known to be intact. Recovery takes the valid
+ * slot with the higher epoch.
+ */
+final class CheckpointStore {
+    static final long MAGIC = 0x5450_4B43_5453_4F4DL; // "MOSTCKPT"
+    private static final int CHUNK = 1 << 20;
+
+    private final BlockDevice device;
+    private final long offset;
+    private final long slotBytes;
+    private final long salt;
+    private final int blockSize;
+    private final SegmentCodec codec;
+
+    /** A valid checkpoint found on the device; its body lists segments stripe by stripe. */
+    record Header(int slot, long epoch, long replaySeq, long replayPosition, int segments, long bodyBytes,
+                  int bodyCrc, int stride) {
+
+        /** Passes the segment numbers to {@code action} in the order the body lists them. */
+        void forEachSegment(IntConsumer action) {
+            for (int stripe = 0; stripe < Math.min(stride, segments); stripe++) {
+                for (int s = stripe; s < segments; s += stride) {
+                    action.accept(s);
+                }
+            }
+        }
+    }
+
+    CheckpointStore(BlockDevice device, long offset, long slotBytes, long salt, SegmentCodec codec) {
+        this.device = device;
+        this.offset = offset;
+        this.slotBytes = slotBytes;
+        this.salt = salt;
+        this.blockSize = device.blockSize();
+        this.codec = codec;
+    }
+
+    /**
+     * Writes a checkpoint of {@code table} into {@code slot}. The states are taken one lock stripe at
+     * a time, under the stripe's exclusive lock (so no request on those segments is in flight), and
+     * their dirty marks are cleared at that moment; the body therefore lists segments stripe by stripe
+     * ({@code s, s + stride, s + 2·stride, ...} for each stripe {@code s}), and the header records the
+     * stride. {@code beforeHeader} runs after the body is written and before the header (it forces the
+     * data devices, so that all data the snapshot describes is durable before the checkpoint counts).
+     *
+     * @throws DeviceIOException if a write fails or the read-back does not match
+     */
+    void write(int slot, long epoch, long replaySeq, long replayPosition, SegmentTable table, Runnable beforeHeader) {
+        long slotOffset = offset + slot * slotBytes;
+        int stride = table.stripeCount();
+        try (Arena arena = Arena.ofConfined()) {
+            BodyWriter body = new BodyWriter(slotOffset + blockSize,
+                    device.allocate(arena, Math.min(CHUNK, Codec.roundUp(slotBytes, blockSize))));
+            MemorySegment states = arena.allocate((long) codec.maxStateBytes() * Math.ceilDiv(table.size(), stride));
+            for (int stripe = 0; stripe < Math.min(stride, table.size()); stripe++) {
+                Lock lock = table.stripe(stripe).asWriteLock();
+                long length = 0;
+                lock.lock();
+                try {
+                    for (int s = stripe; s < table.size(); s += stride) {
+                        length = codec.putState(states, length, table.slot(s, Tier.PERFORMANCE),
+                                table.slot(s, Tier.CAPACITY), table.mirror(s));
+                        table.clearDirty(s);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                body.append(states.asSlice(0, length));
+            }
+            body.finish();
+            if (blockSize + body.written > slotBytes) {
+                throw new IllegalStateException("checkpoint of " + body.written + " bytes exceeds its slot of " + slotBytes);
+            }
+            beforeHeader.run();
+            MemorySegment header = device.allocate(arena, blockSize);
+            header.set(Codec.LONG, 0, MAGIC);
+            header.set(Codec.LONG, 8, salt);
+            header.set(Codec.LONG, 16, epoch);
+            header.set(Codec.LONG, 24, replaySeq);
+            header.set(Codec.LONG, 32, replayPosition);
+            header.set(Codec.INT, 40, table.size());
+            header.set(Codec.INT, 44, (int) body.crc.getValue());
+            header.set(Codec.LONG, 48, body.written);
+            header.set(Codec.INT, 56, stride);
+            header.set(Codec.INT, 60, Codec.crc(header.asSlice(0, 60)));
+            device.write(slotOffset, header);
+            device.force();
+            Header back = readHeader(slot, arena);
+            if (back == null || back.epoch() != epoch || back.bodyBytes() != body.written
+                    || readBody(back, arena) == null) {
+                throw new DeviceIOException("checkpoint " + epoch + " written to slot " + slot + " of device '"
+                        + device.name() + "' does not read back intact; the previous checkpoint stays in use");
+            }
+        }
+    }
+
+    /** Streams the body to the device in chunks, computing its CRC. */
+    private final class BodyWriter {
+        final CRC32C crc = new CRC32C();
+        final long start;
+        final MemorySegment chunk;
+        long written;
+        int used;
+
+        BodyWriter(long start, MemorySegment chunk) {
+            this.start = start;
+            this.chunk = chunk;
+        }
+
+        void append(MemorySegment bytes) {
+            for (long copied = 0; copied < bytes.byteSize(); ) {
+                int n = (int) Math.min(bytes.byteSize() - copied, chunk.byteSize() - used);
+                MemorySegment.copy(bytes, copied, chunk, used, n);
+                used += n;
+                copied += n;
+                if (used == chunk.byteSize()) {
+                    flush();
+                }
+            }
+        }
+
+        void finish() {
+            if (used > 0) {
+                flush();
+            }
+        }
+
+        private void flush() {
+            MemorySegment data = chunk.asSlice(0, used);
+            Codec.update(crc, data);
+            MemorySegment blocks = chunk.asSlice(0, Codec.roundUp(used, blockSize));
+            blocks.asSlice(used).fill((byte) 0);
+            device.write(start + written, blocks);
+            written += used;
+            used = 0;
+        }
+    }
+
+    /** The valid checkpoint with the highest epoch and its body, or null if neither slot is valid. */
+    Loaded readBest(Arena arena) {
+        Header a = readHeader(0, arena);
+        Header b = readHeader(1, arena);
+        Header first = a == null ? b : b == null ? a : a.epoch() >= b.epoch() ? a : b;
+        Header second = first == a ? b : a;
+        for (Header h : new Header[] {first, second}) {
+            if (h != null) {
+                MemorySegment body = readBody(h, arena);
+                if (body != null) {
+                    return new Loaded(h, body);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A checkpoint and its body. */
+    record Loaded(Header header, MemorySegment body) {
+    }
+
+    private Header readHeader(int slot, Arena arena) {
+        MemorySegment header = device.allocate(arena, blockSize);
+        device.read(offset + slot * slotBytes, header);
+        if (header.get(Codec.LONG, 0) != MAGIC || header.get(Codec.LONG, 8) != salt
+                || header.get(Codec.INT, 60) != Codec.crc(header.asSlice(0, 60))) {
+            return null;
+        }
+        long bodyBytes = header.get(Codec.LONG, 48);
+        int stride = header.get(Codec.INT, 56);
+        if (bodyBytes < 0 || blockSize + bodyBytes > slotBytes || stride < 1) {
+            return null;
+        }
+        return new Header(slot, header.get(Codec.LONG, 16), header.get(Codec.LONG, 24), header.get(Codec.LONG, 32),
+                header.get(Codec.INT, 40), bodyBytes, header.get(Codec.INT, 44), stride);
+    }
+
+    private MemorySegment readBody(Header h, Arena arena) {
+        MemorySegment body = device.allocate(arena, Math.max(blockSize, Codec.roundUp(h.bodyBytes(), blockSize)));
+        device.read(offset + h.slot() * slotBytes + blockSize, body);
+        MemorySegment exact = body.asSlice(0, h.bodyBytes());
+        return h.bodyCrc() == Codec.crc(exact) ? exact : null;
+    }
+}

@@ -1,0 +1,250 @@
+package io.most.tier;
+
+import io.most.ConfigurationException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Mirror-Optimized Storage Tiering (Tu et al.): a small, hot mirrored class plus classic tiering,
+ * balanced by routing rather than by migration.
+ *
+ * <ul>
+ *   <li><b>Load switch</b> (3.2.1): a read of mirrored data goes to the capacity copy with probability
+ *       {@link #offloadRatio()}, drawn per request; writes to mirrored data pick their copy the same way
+ *       (3.2.4).</li>
+ *   <li><b>Dynamic write allocation</b> (3.2.2): a new segment lands on the capacity device with
+ *       probability {@code offloadRatio}.</li>
+ *   <li><b>Optimizer</b> (Algorithm 1), every interval, from the latencies the volume measured:
+ *       if {@code L_P > (1+θ)·L_C}, raise {@code offloadRatio} by {@code ratioStep}; once it is at its
+ *       maximum, enlarge the mirrored class with the hottest tiered segments of the performance device
+ *       (up to {@code maxMirroredFraction} of all slots, keeping {@code reclaimWatermark} free), and when
+ *       the class is full, swap its coldest segment for a tiered one that is hotter by
+ *       {@code swapMargin} — migrating only towards the capacity device. If {@code L_P < (1-θ)·L_C},
+ *       lower the ratio, and once it is 0 promote hot segments from the capacity device (demoting a
+ *       clearly colder one if the performance device is full) — migrating only towards the performance
+ *       device. Otherwise the devices are balanced and nothing migrates.</li>
+ *   <li><b>Reclaim</b> (3.2.3): while free slots are below {@code reclaimWatermark}, the coldest mirrored
+ *       segment gives up a copy (the capacity copy if the performance copy is valid, else the other).</li>
+ *   <li><b>Selective cleaning</b> (3.2.4): a mirrored segment's stale subpages are re-mirrored only if
+ *       its rewrite distance — reads between two writes, including the reads since the last write — is
+ *       at least {@code minRewriteDistance}.</li>
+ *   <li><b>Tail latency protection</b> (3.2.5): {@code maxOffloadRatio} below 1 caps the traffic sent to
+ *       the capacity copies.</li>
+ * </ul>
+ */
+public final class MostPolicy implements PlacementPolicy {
+    private static final double EPSILON = 1e-9;
+    private static final int CANDIDATES = 64;
+
+    private final Settings settings;
+    private volatile double offloadRatio;
+
+    /**
+     * MOST's tuning knobs.
+     *
+     * @param theta               relative latency difference treated as equal (paper: 0.05)
+     * @param ratioStep           change of {@code offloadRatio} per interval (paper: 0.02)
+     * @param maxOffloadRatio     cap on {@code offloadRatio}, for tail latency protection (default 1)
+     * @param maxMirroredFraction largest mirrored class, as a fraction of all data slots (paper: 0.2)
+     * @param reclaimWatermark    free fraction of all data slots below which mirrors are reclaimed
+     *                            (paper: 0.025)
+     * @param minRewriteDistance  rewrite distance (reads between writes) from which stale subpages are
+     *                            cleaned (default 32)
+     * @param swapMargin          how much hotter (reads + writes) a tiered segment must be than the
+     *                            coldest mirrored one to replace it (default 4: avoids swapping equals)
+     */
+    public record Settings(double theta, double ratioStep, double maxOffloadRatio, double maxMirroredFraction,
+                           double reclaimWatermark, double minRewriteDistance, int swapMargin) {
+
+        public Settings {
+            if (!(theta >= 0 && theta < 1) || !(ratioStep > 0 && ratioStep <= 1)
+                    || !(maxOffloadRatio >= 0 && maxOffloadRatio <= 1)
+                    || !(maxMirroredFraction >= 0 && maxMirroredFraction <= 1)
+                    || !(reclaimWatermark >= 0 && reclaimWatermark < 0.5)
+                    || !(minRewriteDistance >= 0) || swapMargin < 0) {
+                throw new ConfigurationException("MOST settings out of range: need 0 <= theta < 1, 0 < ratioStep <= 1,"
+                        + " maxOffloadRatio and maxMirroredFraction within [0, 1], 0 <= reclaimWatermark < 0.5,"
+                        + " minRewriteDistance >= 0, swapMargin >= 0; got " + this);
+            }
+        }
+
+        /** The paper's values. */
+        public static Settings defaults() {
+            return new Settings(0.05, 0.02, 1.0, 0.20, 0.025, 32, 4);
+        }
+
+        /** A copy with another cap on {@code offloadRatio} (tail latency protection, paper 3.2.5). */
+        public Settings withMaxOffloadRatio(double max) {
+            return new Settings(theta, ratioStep, max, maxMirroredFraction, reclaimWatermark, minRewriteDistance,
+                    swapMargin);
+        }
+
+        /** A copy with another maximum size of the mirrored class. */
+        public Settings withMaxMirroredFraction(double fraction) {
+            return new Settings(theta, ratioStep, maxOffloadRatio, fraction, reclaimWatermark, minRewriteDistance,
+                    swapMargin);
+        }
+
+        /** A copy with another cleaning threshold. */
+        public Settings withMinRewriteDistance(double reads) {
+            return new Settings(theta, ratioStep, maxOffloadRatio, maxMirroredFraction, reclaimWatermark, reads,
+                    swapMargin);
+        }
+    }
+
+    /** MOST with the paper's settings. */
+    public MostPolicy() {
+        this(Settings.defaults());
+    }
+
+    public MostPolicy(Settings settings) {
+        this.settings = settings;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public String name() {
+        return "most";
+    }
+
+    @Override
+    public double offloadRatio() {
+        return offloadRatio;
+    }
+
+    private Tier draw() {
+        return ThreadLocalRandom.current().nextDouble() < offloadRatio ? Tier.CAPACITY : Tier.PERFORMANCE;
+    }
+
+    @Override
+    public Tier placeNewSegment(int segment) {
+        return draw();
+    }
+
+    @Override
+    public Tier routeMirroredRead(int segment) {
+        return draw();
+    }
+
+    @Override
+    public MirroredWrite routeMirroredWrite(int segment) {
+        return MirroredWrite.to(draw());
+    }
+
+    @Override
+    public double cleaningPriority(int segment, PolicyContext context) {
+        double distance = Math.max(context.rewriteDistance(segment), context.readsSinceWrite(segment));
+        return distance >= settings.minRewriteDistance() ? distance : 0;
+    }
+
+    @Override
+    public void optimize(PolicyContext context) {
+        reclaim(context);
+        double lp = context.latencyNanos(Tier.PERFORMANCE);
+        double lc = context.latencyNanos(Tier.CAPACITY);
+        if (Double.isNaN(lp)) {
+            return; // nothing measured yet
+        }
+        if (Double.isNaN(lc)) {
+            lc = 0; // the capacity device has served nothing: offloading is how to find out
+        }
+        double ratio = offloadRatio;
+        double max = settings.maxOffloadRatio();
+        if (lp > (1 + settings.theta()) * lc) {
+            if (ratio >= max - EPSILON) {
+                offloadRatio = max;
+                if (!enlargeMirroredClass(context)) {
+                    improveMirroredClass(context);
+                }
+            } else {
+                offloadRatio = Math.min(max, ratio + settings.ratioStep());
+            }
+        } else if (lp < (1 - settings.theta()) * lc) {
+            if (ratio <= EPSILON) {
+                offloadRatio = 0;
+                promote(context);
+            } else {
+                offloadRatio = Math.max(0, ratio - settings.ratioStep());
+            }
+        }
+    }
+
+    /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */
+    private boolean enlargeMirroredClass(PolicyContext context) {
+        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES)) {
+            if (!roomForMirror(context)) {
+                return false;
+            }
+            if (context.heat(segment) == 0 || !context.mirror(segment)) {
+                break;
+            }
+        }
+        return roomForMirror(context);
+    }
+
+    private boolean roomForMirror(PolicyContext context) {
+        int total = context.slots(Tier.PERFORMANCE) + context.slots(Tier.CAPACITY);
+        int free = context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY);
+        return context.mirroredSegments() < (long) (settings.maxMirroredFraction() * total)
+                && free - 1 >= reserve(total) && context.freeSlots(Tier.CAPACITY) > 0;
+    }
+
+    /** Swaps the coldest mirrored segments for clearly hotter tiered ones of the performance device. */
+    private void improveMirroredClass(PolicyContext context) {
+        int[] hot = context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES);
+        int[] cold = context.coldest(SegmentClass.MIRRORED, CANDIDATES);
+        for (int i = 0; i < Math.min(hot.length, cold.length); i++) {
+            if (context.heat(hot[i]) < context.heat(cold[i]) + settings.swapMargin()
+                    || context.migrationBudget() < context.segmentBytes()
+                    || !context.unmirror(cold[i], context.preferredCopy(cold[i]))
+                    || !context.mirror(hot[i])) {
+                return;
+            }
+        }
+    }
+
+    /** Classic tiering towards the performance device: hot segments of the capacity device move up. */
+    private void promote(PolicyContext context) {
+        for (int segment : context.hottest(SegmentClass.TIERED_CAPACITY, CANDIDATES)) {
+            if (!context.isHot(segment)) {
+                return;
+            }
+            if (context.freeSlots(Tier.PERFORMANCE) == 0) {
+                int[] cold = context.coldest(SegmentClass.TIERED_PERFORMANCE, 1);
+                if (cold.length == 0 || context.heat(cold[0]) + settings.swapMargin() > context.heat(segment)
+                        || !context.move(cold[0], Tier.CAPACITY)) {
+                    return;
+                }
+            }
+            if (!context.move(segment, Tier.PERFORMANCE)) {
+                return;
+            }
+        }
+    }
+
+    /** Gives up copies of the coldest mirrored segments while free space is below the watermark. */
+    private void reclaim(PolicyContext context) {
+        int total = context.slots(Tier.PERFORMANCE) + context.slots(Tier.CAPACITY);
+        int reserve = reserve(total);
+        if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve) {
+            return;
+        }
+        for (int segment : context.coldest(SegmentClass.MIRRORED, CANDIDATES)) {
+            if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve
+                    || !context.unmirror(segment, context.preferredCopy(segment))) {
+                return;
+            }
+        }
+    }
+
+    private int reserve(int totalSlots) {
+        return (int) Math.ceil(settings.reclaimWatermark() * totalSlots);
+    }
+
+    @Override
+    public String toString() {
+        return "MostPolicy[offloadRatio=" + offloadRatio + ", " + settings + "]";
+    }
+}

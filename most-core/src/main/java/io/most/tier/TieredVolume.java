@@ -1,0 +1,429 @@
+package io.most.tier;
+
+import io.most.ConfigurationException;
+import io.most.MostException;
+import io.most.device.AbstractBlockDevice;
+import io.most.device.BlockDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Mirror-Optimized Storage Tiering over two block devices, as one {@link BlockDevice}: a logical
+ * address space of fixed-size segments, each tiered on the performance device, tiered on the
+ * capacity device, or mirrored on both with per-subpage validity (Tu et al., "Getting the MOST out
+ * of your Storage Hierarchy"). Where data goes and which copy serves a request is decided by a
+ * {@link PlacementPolicy} — {@link MostPolicy} by default — on top of mechanisms every policy shares:
+ * HeMem-style hotness counters, per-device latency measured end to end, a rate-limited migrator
+ * that counts every byte, a selective cleaner, and crash-consistent metadata.
+ *
+ * <pre>{@code
+ * try (TieredVolume volume = TieredVolume.open(optane, nvme, TierConfig.defaults())) {
+ *     volume.write(0, page);
+ *     volume.force();
+ * }
+ * }</pre>
+ *
+ * <p><b>Devices.</b> Any two block devices with the same block size; they may differ in size. The
+ * volume keeps its metadata (superblock, two checkpoints, a journal) on the performance device and a
+ * copy of its superblock on the capacity device; {@link #capacity()} is one segment less than the data
+ * slots of both together. Blocks never written read as zeros when the devices were zero when
+ * formatted. The volume owns the devices once opened and closes them on {@link #close()}; if
+ * {@link #open} fails they stay open and untouched for the caller.
+ *
+ * <p><b>Durability.</b> As for any block device: a write is durable once a later {@link #force()} has
+ * returned. After a crash, reopening with {@link #open} recovers the segment map from the newest
+ * checkpoint and the journal: every forced write reads back, no stale copy of a mirrored segment is
+ * ever served, and a block reads the same value every time (see {@code docs/TIERING.md}).
+ *
+ * <p><b>Errors.</b> Device I/O errors surface as the device's {@code DeviceIOException}, naming the
+ * device. A read of mirrored data whose chosen copy fails is served by the other copy when that copy
+ * is valid too; a write whose chosen copy fails goes to the other copy when it may. Mirroring covers
+ * only the hot, mirrored class: a failed device loses every tiered segment on it.
+ *
+ * <p>Thread-safe: reads and writes may run concurrently from any number of threads.
+ */
+public final class TieredVolume extends AbstractBlockDevice {
+    private static final int ZERO_BUFFER = 1 << 20;
+    private static final long MIN_BURST_INTERVAL_NANOS = 200_000_000L;
+
+    private final TierConfig config;
+    private final VolumeLayout layout;
+    private final BlockDevice performance;
+    private final BlockDevice capacity;
+    private final Arena arena = Arena.ofShared();
+    private final SegmentTable table;
+    private final SegmentCodec codec;
+    private final HotnessTracker hotness;
+    private final LatencyMonitor latency;
+    private final SlotPool[] pools;
+    private final Watermarks watermarks;
+    private final Journal journal;
+    private final CheckpointStore checkpoints;
+    private final MetadataLog log;
+    private final RateLimiter limiter;
+    private final Counters counters = new Counters();
+    private final Migrator migrator;
+    private final VolumeIo io;
+    private final VolumeContext context;
+    private final Cleaner cleaner;
+    private volatile PlacementPolicy policy;
+    private volatile Optimizer optimizer;
+    private volatile boolean halted;
+
+    private TieredVolume(String name, TierConfig config, VolumeLayout layout, BlockDevice performance,
+                         BlockDevice capacity) {
+        super(name, layout.blockSize(), layout.logicalBytes());
+        this.config = config;
+        this.layout = layout;
+        this.performance = performance;
+        this.capacity = capacity;
+        int subpages = layout.segmentSize() / layout.subpageSize();
+        this.table = new SegmentTable(layout.logicalSegments(), subpages);
+        this.codec = new SegmentCodec(subpages);
+        this.hotness = new HotnessTracker(layout.logicalSegments(), config.hotThreshold(), config.coolingThreshold());
+        this.latency = new LatencyMonitor(config.latencyEwmaAlpha());
+        this.pools = new SlotPool[] {new SlotPool(Tier.PERFORMANCE, layout.perfSlots()),
+                new SlotPool(Tier.CAPACITY, layout.capSlots())};
+        this.watermarks = new Watermarks(performance, layout.watermarkOffset(), layout.salt(), layout.perfSlots(),
+                layout.capSlots(), arena);
+        this.journal = new Journal(performance, layout.journalOffset(), layout.journalBytes(), layout.salt(), arena);
+        this.checkpoints = new CheckpointStore(performance, layout.checkpointOffset(), layout.checkpointBytes(),
+                layout.salt(), codec);
+        this.log = new MetadataLog(table, codec, journal, checkpoints, performance, capacity);
+        long burstNanos = 2 * Math.max(config.optimizerInterval().toNanos(), MIN_BURST_INTERVAL_NANOS);
+        this.limiter = new RateLimiter(config.migrationBytesPerSecond(), Math.max(layout.segmentSize(),
+                (long) Math.min(Long.MAX_VALUE / 4, config.migrationBytesPerSecond() * (burstNanos / 1e9))));
+        BlockDevice[] devices = {performance, capacity};
+        this.migrator = new Migrator(layout, table, devices, pools, watermarks, log, limiter, counters, arena);
+        MemorySegment zeros = performance.allocate(arena, Math.min(layout.segmentSize(), ZERO_BUFFER));
+        this.io = new VolumeIo(layout, table, devices, pools, watermarks, hotness, latency, log, migrator, counters,
+                zeros);
+        this.context = new VolumeContext(config, layout, table, hotness, latency, pools, migrator, limiter);
+        this.cleaner = new Cleaner(table, migrator, limiter, layout.subpageSize());
+    }
+
+    /**
+     * Opens the tiered volume on {@code performance} and {@code capacity}: formats it if both devices
+     * are blank, otherwise recovers it (after a clean close or a crash alike).
+     *
+     * @throws ConfigurationException if the devices' block sizes differ, a device is too small for the
+     *                                metadata and one segment, a device holds other data or belongs to
+     *                                another volume or the other role, a device was resized, or the
+     *                                configured segment or subpage size differs from the volume's; the
+     *                                message says what to change, and nothing has been written
+     * @throws MostException          if the volume's metadata is damaged beyond recovery
+     */
+    public static TieredVolume open(BlockDevice performance, BlockDevice capacity, TierConfig config) {
+        Objects.requireNonNull(performance, "performance");
+        Objects.requireNonNull(capacity, "capacity");
+        Objects.requireNonNull(config, "config");
+        Plan plan = plan(performance, capacity, config);
+        VolumeLayout layout = plan.layout();
+        boolean fresh = plan.format();
+        String name = config.name() != null ? config.name()
+                : "tier(" + performance.name() + "+" + capacity.name() + ")";
+        PlacementPolicy policy = Objects.requireNonNull(config.policy().get(), "the policy supplier returned null");
+        TieredVolume volume = new TieredVolume(name, config, layout, performance, capacity);
+        try {
+            if (fresh) {
+                volume.format();
+            } else {
+                volume.recover();
+            }
+            volume.start(policy);
+            return volume;
+        } catch (RuntimeException e) {
+            volume.arena.close();
+            throw e;
+        }
+    }
+
+    /** What open does: format a new volume with this layout, or recover the one with this layout. */
+    private record Plan(VolumeLayout layout, boolean format) {
+    }
+
+    /** Checks the devices and decides between formatting and recovering. */
+    private static Plan plan(BlockDevice perf, BlockDevice cap, TierConfig config) {
+        if (perf == cap) {
+            throw new ConfigurationException("device '" + perf.name() + "' was given as both the performance and the"
+                    + " capacity device: use two devices");
+        }
+        if (perf.blockSize() != cap.blockSize()) {
+            throw new ConfigurationException("performance device '" + perf.name() + "' has " + perf.blockSize()
+                    + "-byte blocks but capacity device '" + cap.name() + "' has " + cap.blockSize()
+                    + "-byte blocks: use devices with the same block size");
+        }
+        if (config.subpageSize() % perf.blockSize() != 0) {
+            throw new ConfigurationException("subpage size " + config.subpageSize() + " is not a multiple of the"
+                    + " devices' block size " + perf.blockSize() + ": configure subpageSize(" + perf.blockSize()
+                    + ") or larger");
+        }
+        VolumeLayout.Label p = VolumeLayout.readLabel(perf);
+        VolumeLayout.Label c = VolumeLayout.readLabel(cap);
+        switch (p.found()) {
+            case FOREIGN -> throw new ConfigurationException("performance device '" + perf.name() + "' holds data that"
+                    + " is not a MOST tiered volume (or its superblock is damaged): use a blank device");
+            case BLANK -> {
+                requireBlankOrOwn(cap, c, null);
+                return new Plan(newLayout(perf, cap, config), true);
+            }
+            case VOLUME -> {
+                UUID id = p.layout().volumeId();
+                if (p.role() != Tier.PERFORMANCE) {
+                    boolean swapped = c.found() == VolumeLayout.Found.VOLUME && c.layout().volumeId().equals(id)
+                            && c.role() == Tier.PERFORMANCE;
+                    throw new ConfigurationException("device '" + perf.name() + "' is the capacity device of tiered"
+                            + " volume " + id + (swapped ? ", and '" + cap.name() + "' its performance device: the"
+                            + " two arguments are swapped" : ", not a performance device"));
+                }
+                if (!p.ready()) {
+                    // formatting never finished: nothing was stored, so format again
+                    requireBlankOrOwn(cap, c, id);
+                    return new Plan(newLayout(perf, cap, config), true);
+                }
+                checkCapacityLabel(perf, cap, c, p.layout());
+                checkGeometry(perf, cap, config, p.layout());
+                return new Plan(p.layout(), false);
+            }
+            default -> throw new IllegalStateException();
+        }
+    }
+
+    private static VolumeLayout newLayout(BlockDevice perf, BlockDevice cap, TierConfig config) {
+        SecureRandom random = new SecureRandom();
+        return VolumeLayout.plan(perf, cap, config, new UUID(random.nextLong(), random.nextLong()), random.nextLong());
+    }
+
+    /** A capacity device for a new volume must be blank, or belong to the unfinished volume {@code own}. */
+    private static void requireBlankOrOwn(BlockDevice cap, VolumeLayout.Label c, UUID own) {
+        if (c.found() == VolumeLayout.Found.FOREIGN) {
+            throw new ConfigurationException("capacity device '" + cap.name() + "' holds data that is not a MOST"
+                    + " tiered volume: use a blank device");
+        }
+        if (c.found() == VolumeLayout.Found.VOLUME && !c.layout().volumeId().equals(own)) {
+            throw new ConfigurationException("capacity device '" + cap.name() + "' belongs to tiered volume "
+                    + c.layout().volumeId() + " (as its " + c.role().name().toLowerCase(java.util.Locale.ROOT)
+                    + " device): open it with that volume's other device, or use a blank device");
+        }
+    }
+
+    private static void checkCapacityLabel(BlockDevice perf, BlockDevice cap, VolumeLayout.Label c,
+                                           VolumeLayout layout) {
+        UUID id = layout.volumeId();
+        switch (c.found()) {
+            case BLANK -> throw new ConfigurationException("capacity device '" + cap.name() + "' is blank, but"
+                    + " performance device '" + perf.name() + "' belongs to tiered volume " + id
+                    + ": pass that volume's capacity device");
+            case FOREIGN -> throw new ConfigurationException("capacity device '" + cap.name() + "' holds data that is"
+                    + " not a MOST tiered volume, but performance device '" + perf.name() + "' belongs to tiered volume "
+                    + id + ": pass that volume's capacity device");
+            case VOLUME -> {
+                if (!c.layout().volumeId().equals(id)) {
+                    throw new ConfigurationException("capacity device '" + cap.name() + "' belongs to tiered volume "
+                            + c.layout().volumeId() + ", but performance device '" + perf.name()
+                            + "' belongs to tiered volume " + id + ": pass the two devices of one volume");
+                }
+                if (c.role() != Tier.CAPACITY) {
+                    throw new ConfigurationException("capacity device '" + cap.name() + "' is a performance device"
+                            + " of tiered volume " + id + ": pass its capacity device");
+                }
+            }
+        }
+    }
+
+    private static void checkGeometry(BlockDevice perf, BlockDevice cap, TierConfig config, VolumeLayout layout) {
+        if (layout.blockSize() != perf.blockSize()) {
+            throw new ConfigurationException("tiered volume on '" + perf.name() + "' was formatted with "
+                    + layout.blockSize() + "-byte blocks; the devices now have " + perf.blockSize() + "-byte blocks");
+        }
+        if (layout.segmentSize() != config.segmentSize() || layout.subpageSize() != config.subpageSize()) {
+            throw new ConfigurationException("tiered volume on '" + perf.name() + "' was formatted with "
+                    + layout.segmentSize() + "-byte segments and " + layout.subpageSize() + "-byte subpages: configure"
+                    + " segmentSize(" + layout.segmentSize() + ") and subpageSize(" + layout.subpageSize() + ")");
+        }
+        if (layout.perfCapacity() != perf.capacity() || layout.capCapacity() != cap.capacity()) {
+            throw new ConfigurationException("tiered volume was formatted on devices of " + layout.perfCapacity()
+                    + " (performance '" + perf.name() + "') and " + layout.capCapacity() + " (capacity '" + cap.name()
+                    + "') bytes, now " + perf.capacity() + " and " + cap.capacity()
+                    + ": restore their sizes (resizing is not supported yet)");
+        }
+    }
+
+    /** Writes a new volume: superblocks (the performance one marked unfinished until the end), watermarks, checkpoint. */
+    private void format() {
+        layout.writeLabel(performance, Tier.PERFORMANCE, false);
+        layout.writeLabel(capacity, Tier.CAPACITY, true);
+        watermarks.format();
+        journal.resume(1, 0, 0);
+        log.resume(0, 1, 1);
+        log.checkpoint();
+        layout.writeLabel(performance, Tier.PERFORMANCE, true);
+    }
+
+    /** Recovers the volume's state from its devices (see {@link Recovery}) and checkpoints it. */
+    private void recover() {
+        counters.resyncedSubpages = new Recovery(layout, performance, codec, table, pools, watermarks)
+                .run(checkpoints, journal, log);
+        log.checkpoint(); // makes the settled state durable and starts a fresh journal
+    }
+
+    private void start(PlacementPolicy p) {
+        policy = p;
+        io.policy(p);
+        p.attach(context);
+        optimizer = new Optimizer(name(), config.optimizerInterval().toNanos(), latency, p, context, cleaner, log,
+                counters);
+        optimizer.start();
+    }
+
+    @Override
+    protected void doRead(long offset, MemorySegment destination) {
+        requireLive();
+        io.read(offset, destination);
+    }
+
+    @Override
+    protected void doWrite(long offset, MemorySegment source) {
+        requireLive();
+        io.write(offset, source);
+    }
+
+    @Override
+    protected void doForce() {
+        requireLive();
+        log.commit();
+    }
+
+    @Override
+    protected void doClose() {
+        optimizer.stop();
+        if (halted) {
+            arena.close();
+            return; // a simulated crash: leave the devices as they are
+        }
+        RuntimeException failure = null;
+        try {
+            log.checkpoint(); // forces both devices; a clean close recovers from the checkpoint alone
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        for (BlockDevice device : new BlockDevice[] {performance, capacity}) {
+            try {
+                device.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        arena.close();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void requireLive() {
+        if (halted) {
+            throw new IllegalStateException("tiered volume '" + name() + "' was halted");
+        }
+    }
+
+    /** The placement policy in use. */
+    public PlacementPolicy policy() {
+        return policy;
+    }
+
+    /** The performance device. */
+    public BlockDevice performanceDevice() {
+        return performance;
+    }
+
+    /** The capacity device. */
+    public BlockDevice capacityDevice() {
+        return capacity;
+    }
+
+    /** The configuration the volume was opened with. */
+    public TierConfig config() {
+        return config;
+    }
+
+    /** Bytes per segment. */
+    public int segmentSize() {
+        return layout.segmentSize();
+    }
+
+    /** Where the segment holding byte {@code offset} lives now. */
+    public SegmentClass segmentClassAt(long offset) {
+        if (offset < 0 || offset >= capacity()) {
+            throw new IllegalArgumentException("offset " + offset + " is outside the volume's " + capacity() + " bytes");
+        }
+        return table.classOf((int) (offset / layout.segmentSize()));
+    }
+
+    /** A snapshot of the volume's state and counters. */
+    public TierStats tierStats() {
+        long mirrored = 0;
+        long invalid = 0;
+        for (int s = 0; s < table.size(); s++) {
+            MirrorState m = table.mirror(s);
+            if (m != null) {
+                mirrored++;
+                invalid += m.invalidCount();
+            }
+        }
+        long subpages = (long) layout.segmentSize() / layout.subpageSize();
+        PlacementPolicy p = policy;
+        return new TierStats(p.name(), p.offloadRatio(), latency.nanos(Tier.PERFORMANCE),
+                latency.nanos(Tier.CAPACITY), layout.segmentSize(), layout.logicalSegments(),
+                table.tieredSegments(Tier.PERFORMANCE), table.tieredSegments(Tier.CAPACITY), mirrored,
+                pools[0].free(), pools[1].free(), counters.migratedToPerformance.sum(),
+                counters.migratedToCapacity.sum(), counters.migrations.sum(), mirrored * subpages - invalid, invalid,
+                counters.cleaningWrites.sum(), counters.cleaningBytes.sum(), counters.readRetries.sum(),
+                counters.writeRetries.sum(), counters.zeroedBytes.sum(), log.journalBatches(), log.journalBytes(),
+                log.intentRecords(), log.checkpoints(), counters.resyncedSubpages, counters.backgroundErrors.sum());
+    }
+
+    /** The in-memory metadata of this volume as it is now (see {@link MetadataFootprint}). */
+    public MetadataFootprint metadataFootprint() {
+        return MetadataFootprint.of(layout.logicalSegments(), table.mirroredSegments(),
+                layout.segmentSize() / layout.subpageSize());
+    }
+
+    // ---------------------------------------------------------------- for tests in this package
+
+    /** Runs one optimizer interval on the calling thread. */
+    void optimizeNow() {
+        optimizer.tick();
+    }
+
+    /** Takes a checkpoint now. */
+    void checkpointNow() {
+        log.checkpoint();
+    }
+
+    /** The policy context, as the policy sees it. */
+    PolicyContext context() {
+        return context;
+    }
+
+    /** The state of subpage {@code k} of {@code segment}, or -1 if it is not mirrored. */
+    int subpageState(int segment, int k) {
+        MirrorState m = table.mirror(segment);
+        return m == null ? -1 : m.state(k);
+    }
+
+    /**
+     * Simulates a crash: stops the background thread and fails every later call, without flushing,
+     * checkpointing or closing the devices, which a new {@link #open} may then recover from.
+     */
+    void halt() {
+        halted = true;
+        optimizer.stop();
+    }
+}
