@@ -16,7 +16,8 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  *
  * A page of all zeros is a page that was never written. Anything else must carry the magic and a
- * matching checksum; a torn write fails the checksum.
+ * matching checksum; a torn write fails the checksum. PM frames are written payload first and sealed
+ * (header persisted) last, so a PM frame without magic is one whose write never completed.
  */
 final class PageHeader {
     static final int SIZE = 32;
@@ -28,9 +29,13 @@ final class PageHeader {
     private PageHeader() {
     }
 
-    /** What a stored page image turned out to be. */
+    /**
+     * What a stored page image turned out to be: valid; all zeros (never written); content without
+     * a header (a PM frame whose write never reached its seal; on the block device, a torn write); or
+     * a header whose checksum or format does not match.
+     */
     enum Check {
-        VALID, NEVER_WRITTEN, CORRUPT
+        VALID, NEVER_WRITTEN, UNSEALED, CORRUPT
     }
 
     static long pageId(MemorySegment page) {
@@ -62,7 +67,7 @@ final class PageHeader {
     static Check check(MemorySegment page) {
         int magic = page.get(INT, 0);
         if (magic == 0) {
-            return isAllZero(page) ? Check.NEVER_WRITTEN : Check.CORRUPT;
+            return isAllZero(page) ? Check.NEVER_WRITTEN : Check.UNSEALED;
         }
         if (magic != MAGIC || page.get(INT, 4) != Checksums.crc32c(page.asSlice(8))) {
             return Check.CORRUPT;

@@ -99,9 +99,17 @@ final class PmArea {
         device.persist(0, 64);
     }
 
-    /** Makes frame {@code f} durable. */
-    void persistFrame(int f) {
-        device.persist((long) (f + 1) * pageSize, pageSize);
+    /**
+     * Seals frame {@code f} for {@code pageId} and makes it durable in two steps — payload first, then
+     * the header — so that a frame with a valid magic always has its whole payload behind it: after a
+     * crash, a frame that fails its checksum although its magic is present was damaged afterwards (or
+     * torn while being written in place, which recovery tells apart by its write sequence).
+     */
+    void sealDurably(int f, MemorySegment frame, long pageId, long lsn, long seq) {
+        long offset = (long) (f + 1) * pageSize;
+        device.persist(offset + PageHeader.SIZE, pageSize - PageHeader.SIZE);
+        PageHeader.seal(frame, pageId, lsn, seq);
+        device.persist(offset, PageHeader.SIZE);
     }
 
     /** Makes the header of frame {@code f} durable (after {@link PageHeader#invalidate}). */

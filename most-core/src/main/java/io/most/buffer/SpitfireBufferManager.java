@@ -58,6 +58,8 @@ public final class SpitfireBufferManager implements PageStore {
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
     private final AtomicLong writeSeq;
+    /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
+    private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
     private final long recoveredPmPages;
     private final long discardedPmFrames;
     private final BackgroundCleaner cleaner;
@@ -147,13 +149,18 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented):
-     * the valid image with the highest write sequence wins for each allocated page; torn, superseded
-     * and unallocated images are invalidated. Returns {max sequence, recovered pages, discarded frames}.
+     * the valid image with the highest write sequence wins for each allocated page; unsealed,
+     * superseded and unallocated images are invalidated. A frame whose magic is present but whose
+     * checksum fails was damaged after it was sealed, or torn while written in place: if neither
+     * another PM frame nor the block device holds that write sequence or a newer one, it held the only
+     * copy of a durable version, and the page is reported as corrupt on PM rather than silently
+     * rolled back. Returns {max sequence, recovered pages, discarded frames}.
      */
     private long[] recoverPm() {
         long maxSeq = 0;
         long recovered = 0;
         long discarded = 0;
+        java.util.List<Integer> damaged = new java.util.ArrayList<>();
         for (int m = 0; m < pm.frames; m++) {
             MemorySegment frame = pm.frame(m);
             PageHeader.Check check = PageHeader.check(frame);
@@ -161,9 +168,13 @@ public final class SpitfireBufferManager implements PageStore {
                 continue;
             }
             long pageId = PageHeader.pageId(frame);
-            if (check == PageHeader.Check.CORRUPT || !allocations.isAllocated(pageId)) {
+            if (check == PageHeader.Check.UNSEALED || !allocations.isAllocated(pageId)) {
                 discard(m);
                 discarded++;
+                continue;
+            }
+            if (check == PageHeader.Check.CORRUPT) {
+                damaged.add(m);
                 continue;
             }
             long seq = PageHeader.seq(frame);
@@ -185,12 +196,34 @@ public final class SpitfireBufferManager implements PageStore {
             // conservatively newer than the block device: written back when evicted
             pm.adopt(m, pageId, true, PageHeader.lsn(frame));
         }
+        for (int m : damaged) {
+            long pageId = PageHeader.pageId(pm.frame(m));
+            long seq = PageHeader.seq(pm.frame(m));
+            int winner = pmFrameOf.get((int) pageId);
+            boolean superseded = (winner >= 0 && PageHeader.seq(pm.frame(winner)) >= seq) || ssdSeqAtLeast(pageId, seq);
+            if (!superseded && winner < 0) {
+                corruptPmPages.put(pageId, "its PM frame fails its checksum and held write sequence " + seq
+                        + ", newer than any other copy");
+            }
+            discard(m);
+            discarded++;
+        }
         pm.rebuildFreeList();
-        if (recovered > 0 || discarded > 0) {
-            LOG.log(System.Logger.Level.INFO, "PM buffer recovered: {0} pages, {1} torn or stale frames discarded",
-                    recovered, discarded);
+        if (recovered > 0 || discarded > 0 || !corruptPmPages.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "PM buffer recovered: {0} pages, {1} torn or stale frames discarded,"
+                    + " {2} pages lost to PM corruption", recovered, discarded, corruptPmPages.size());
         }
         return new long[] {maxSeq, recovered, discarded};
+    }
+
+    /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */
+    private boolean ssdSeqAtLeast(long pageId, long seq) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = ssd.device().allocate(arena, pageSize);
+            ssd.readPage(pageId, image);
+            return PageHeader.check(image) == PageHeader.Check.VALID && PageHeader.pageId(image) == pageId
+                    && PageHeader.seq(image) >= seq;
+        }
     }
 
     private void discard(int m) {
@@ -262,6 +295,7 @@ public final class SpitfireBufferManager implements PageStore {
                 }
             }
             allocations.free(pageId);
+            corruptPmPages.remove(pageId);
         } finally {
             lock.unlock();
         }
@@ -294,6 +328,7 @@ public final class SpitfireBufferManager implements PageStore {
     private Page access(long pageId, boolean exclusive) {
         checkOpen();
         checkAllocated(pageId);
+        checkNotLost(pageId);
         int i = (int) pageId;
         while (true) {
             int f = dramFrameOf.get(i);
@@ -353,7 +388,7 @@ public final class SpitfireBufferManager implements PageStore {
             pm.unlatchExclusive(m);
             throw e;
         }
-        MemorySegment.copy(pm.frame(m), 0, pm.frame(copy), 0, pageSize);
+        copyPayload(pm.frame(m), pm.frame(copy));
         pmCost.load(pageSize);
         return new LatchedPage(this, pm, m, copy, pageId, true);
     }
@@ -467,7 +502,7 @@ public final class SpitfireBufferManager implements PageStore {
             ssd.readPage(pageId, frame);
             counters.ssdReads.increment();
             PageHeader.Check check = PageHeader.check(frame);
-            if (check == PageHeader.Check.CORRUPT) {
+            if (check == PageHeader.Check.CORRUPT || check == PageHeader.Check.UNSEALED) {
                 throw new CorruptPageException(pageId, "ssd", PageHeader.describeCorruption(frame));
             }
             if (check == PageHeader.Check.VALID && PageHeader.pageId(frame) != pageId) {
@@ -476,6 +511,9 @@ public final class SpitfireBufferManager implements PageStore {
             pool.setDirty(f, false);
             pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
         } catch (RuntimeException e) {
+            if (pool == pm) {
+                discard(f); // it may hold another page's image, which must not look valid after a crash
+            }
             pool.release(f);
             throw e;
         }
@@ -485,6 +523,7 @@ public final class SpitfireBufferManager implements PageStore {
     public <R> R readOptimistic(long pageId, PageReader<R> reader) {
         checkOpen();
         checkAllocated(pageId);
+        checkNotLost(pageId);
         int i = (int) pageId;
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             FramePool pool = dram;
@@ -564,8 +603,7 @@ public final class SpitfireBufferManager implements PageStore {
         try {
             config.walHook().flushUpTo(page.lsn);
             ensureAllocationsDurable();
-            PageHeader.seal(pm.frame(target), page.pageId, page.lsn, writeSeq.incrementAndGet());
-            pmArea.persistFrame(target);
+            pmArea.sealDurably(target, pm.frame(target), page.pageId, page.lsn, writeSeq.incrementAndGet());
             pmCost.store(pageSize);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
@@ -719,9 +757,8 @@ public final class SpitfireBufferManager implements PageStore {
         int old = pm == null ? -1 : pmFrameOf.get(i);
         if (pm != null && admitToPm(pageId)) {
             int m = allocatePmFrame(pageId);
-            MemorySegment.copy(dram.frame(f), 0, pm.frame(m), 0, pageSize);
-            PageHeader.seal(pm.frame(m), pageId, lsn, writeSeq.incrementAndGet());
-            pmArea.persistFrame(m);
+            copyPayload(dram.frame(f), pm.frame(m));
+            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.incrementAndGet());
             pmCost.store(pageSize);
             pm.setPage(m, pageId);
             pm.setDirty(m, true);
@@ -744,6 +781,14 @@ public final class SpitfireBufferManager implements PageStore {
             retirePmFrame(old, pageId);
         }
         dram.setDirty(f, false);
+    }
+
+    /**
+     * Copies a page's payload into a fresh PM frame, leaving the frame's header unsealed (its magic
+     * was cleared when the frame was freed) until {@link PmArea#sealDurably}.
+     */
+    private void copyPayload(MemorySegment from, MemorySegment to) {
+        MemorySegment.copy(from, PageHeader.SIZE, to, PageHeader.SIZE, pageSize - PageHeader.SIZE);
     }
 
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
@@ -921,6 +966,15 @@ public final class SpitfireBufferManager implements PageStore {
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("page store is closed");
+        }
+    }
+
+    private void checkNotLost(long pageId) {
+        if (!corruptPmPages.isEmpty()) {
+            String why = corruptPmPages.get(pageId);
+            if (why != null) {
+                throw new CorruptPageException(pageId, "pm", why + "; free() it to reuse the id");
+            }
         }
     }
 
