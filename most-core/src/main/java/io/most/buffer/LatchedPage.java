@@ -14,6 +14,7 @@ final class LatchedPage implements Page {
     final int target;
     final long pageId;
     final boolean exclusive;
+    /** The highest LSN passed to {@link #markDirty}; the frame's own LSN is read only when asked. */
     long lsn;
     boolean dirtied;
     private boolean closed;
@@ -25,7 +26,6 @@ final class LatchedPage implements Page {
         this.target = target;
         this.pageId = pageId;
         this.exclusive = exclusive;
-        this.lsn = pool.lsn(frame);
     }
 
     @Override
@@ -35,7 +35,7 @@ final class LatchedPage implements Page {
 
     @Override
     public long lsn() {
-        return lsn;
+        return Math.max(lsn, pool.lsn(frame));
     }
 
     @Override
@@ -55,7 +55,7 @@ final class LatchedPage implements Page {
             throw new IllegalStateException("page " + pageId + " was closed");
         }
         dirtied = true;
-        lsn = Math.max(lsn, newLsn);
+        lsn = Math.max(lsn(), newLsn);
     }
 
     @Override

@@ -1,0 +1,27 @@
+package io.most.buffer;
+
+/**
+ * A hit counter cheaper than {@link java.util.concurrent.atomic.LongAdder} on the buffer's hot path:
+ * each thread increments a plain cell of its own (chosen by thread id, one cache line per cell), so
+ * an increment is a load and a store with no atomic instruction. Exact while at most
+ * {@value #CELLS} threads with distinct ids modulo {@value #CELLS} count at once; beyond that two
+ * threads may share a cell and an increment can occasionally be lost. Good for statistics, not for
+ * anything that must balance.
+ */
+final class StripedCounter {
+    private static final int CELLS = 64;
+    private static final int PAD = 8; // longs per 64-byte cache line
+    private final long[] cells = new long[CELLS * PAD];
+
+    void increment() {
+        cells[(int) (Thread.currentThread().threadId() & (CELLS - 1)) * PAD]++;
+    }
+
+    long sum() {
+        long total = 0;
+        for (int i = 0; i < CELLS; i++) {
+            total += cells[i * PAD];
+        }
+        return total;
+    }
+}
