@@ -1,0 +1,18 @@
+package io.most.it;
+
+/**
+ * Why tests of this module are disabled: bugs in most-core they found, each with the test that
+ * reproduces it deterministically. Remove the {@code @Disabled} of every test naming a bug once it is
+ * fixed. Until then, run them with {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+ */
+final class KnownBugs {
+    /** Reproduced by {@link PmDuplicateFrameTest}. */
+    static final String PM_RECOVERY_KEEPS_WRONG_FRAME = "most-core bug: SpitfireBufferManager.recoverPm keeps the"
+            + " wrong frame when two valid PM frames hold the same page (a kill between persisting a page's new frame"
+            + " and invalidating its old one): the page then stays mapped to a frame it just freed and every read of"
+            + " it spins forever in access(), or the newer frame's header is invalidated while it is served and the"
+            + " older version comes back after the next restart. Reproduced by PmDuplicateFrameTest";
+
+    private KnownBugs() {
+    }
+}
