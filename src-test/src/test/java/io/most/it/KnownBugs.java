@@ -13,6 +13,12 @@ final class KnownBugs {
             + " it spins forever in access(), or the newer frame's header is invalidated while it is served and the"
             + " older version comes back after the next restart. Reproduced by PmDuplicateFrameTest";
 
+    /** Reproduced by {@link CorruptPageTest#damagedOnlyCopyOfANewestVersionIsReported}. */
+    static final String PM_CORRUPTION_ROLLS_BACK_SILENTLY = "most-core bug: SpitfireBufferManager.recoverPm discards"
+            + " a PM frame that fails its checksum, and the page silently falls back to the older block-device copy,"
+            + " although the frame's intact header (page id, write sequence above the block device's copy) shows that"
+            + " it held the only copy of a newer durable version";
+
     private KnownBugs() {
     }
 }
