@@ -38,6 +38,9 @@ final class BlockStore {
     private UUID storeId;
     private long generation;
     private int activeBitmap;
+    private int activeBitmapCrc;
+    /** Every write sequence handed out so far is below this; persisted in the superblock. */
+    private long sequenceLease;
 
     private BlockStore(BlockDevice device, int pageSize) {
         this.device = device;
@@ -97,6 +100,8 @@ final class BlockStore {
         storeId = best.storeId;
         generation = best.generation;
         activeBitmap = best.activeBitmap;
+        activeBitmapCrc = best.bitmapCrc;
+        sequenceLease = best.sequenceLease;
         device.read(bitmapOffset(activeBitmap), bitmapBuffer);
         if (Checksums.crc32c(bitmapBuffer) != best.bitmapCrc) {
             throw new ConfigurationException("allocation bitmap of block device '" + device.name()
@@ -106,7 +111,7 @@ final class BlockStore {
     }
 
     private record Superblock(int pageSize, long pageCount, UUID storeId, long generation, int activeBitmap,
-                              int bitmapCrc) {
+                              int bitmapCrc, long sequenceLease) {
     }
 
     private Superblock readSuperblock(int slot) {
@@ -114,7 +119,7 @@ final class BlockStore {
         if (superBuffer.get(LONG, 0) != MAGIC) {
             return null;
         }
-        if (superBuffer.get(INT, 60) != Checksums.crc32c(superBuffer.asSlice(0, 60))) {
+        if (superBuffer.get(INT, 64) != Checksums.crc32c(superBuffer.asSlice(0, 64))) {
             return null;
         }
         int version = superBuffer.get(INT, 8);
@@ -124,7 +129,7 @@ final class BlockStore {
         }
         return new Superblock(superBuffer.get(INT, 12), superBuffer.get(LONG, 16),
                 new UUID(superBuffer.get(LONG, 24), superBuffer.get(LONG, 32)), superBuffer.get(LONG, 40),
-                superBuffer.get(INT, 48), superBuffer.get(INT, 52));
+                superBuffer.get(INT, 48), superBuffer.get(INT, 52), superBuffer.get(LONG, 56));
     }
 
     private boolean isBlank(int slot) {
@@ -139,6 +144,22 @@ final class BlockStore {
         int bitmapCrc = Checksums.crc32c(bitmapBuffer);
         device.write(bitmapOffset(target), bitmapBuffer);
         device.force();
+        writeSuperblock(target, bitmapCrc, sequenceLease);
+    }
+
+    /** The write-sequence lease: every sequence handed out by earlier runs is below it. */
+    synchronized long sequenceLease() {
+        return sequenceLease;
+    }
+
+    /** Durably raises the write-sequence lease to {@code lease}. */
+    synchronized void extendSequenceLease(long lease) {
+        if (lease > sequenceLease) {
+            writeSuperblock(activeBitmap, activeBitmapCrc, lease);
+        }
+    }
+
+    private void writeSuperblock(int bitmapCopy, int bitmapCrc, long lease) {
         generation++;
         superBuffer.fill((byte) 0);
         superBuffer.set(LONG, 0, MAGIC);
@@ -148,12 +169,15 @@ final class BlockStore {
         superBuffer.set(LONG, 24, storeId.getMostSignificantBits());
         superBuffer.set(LONG, 32, storeId.getLeastSignificantBits());
         superBuffer.set(LONG, 40, generation);
-        superBuffer.set(INT, 48, target);
+        superBuffer.set(INT, 48, bitmapCopy);
         superBuffer.set(INT, 52, bitmapCrc);
-        superBuffer.set(INT, 60, Checksums.crc32c(superBuffer.asSlice(0, 60)));
+        superBuffer.set(LONG, 56, lease);
+        superBuffer.set(INT, 64, Checksums.crc32c(superBuffer.asSlice(0, 64)));
         device.write((generation & 1) * pageSize, superBuffer);
         device.force();
-        activeBitmap = target;
+        activeBitmap = bitmapCopy;
+        activeBitmapCrc = bitmapCrc;
+        sequenceLease = lease;
     }
 
     private long bitmapOffset(int copy) {

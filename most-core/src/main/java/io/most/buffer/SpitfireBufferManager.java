@@ -14,7 +14,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -57,7 +56,7 @@ public final class SpitfireBufferManager implements PageStore {
     private final ReentrantLock[] pageLocks = new ReentrantLock[LOCK_STRIPES];
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
-    private final AtomicLong writeSeq;
+    private final WriteSequence writeSeq;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
     private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
     private final long recoveredPmPages;
@@ -105,7 +104,7 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
-        this.writeSeq = new AtomicLong(maxSeq);
+        this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.recoveredPmPages = recovered;
         this.discardedPmFrames = discarded;
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
@@ -629,7 +628,7 @@ public final class SpitfireBufferManager implements PageStore {
         try {
             config.walHook().flushUpTo(page.lsn);
             ensureAllocationsDurable();
-            pmArea.sealDurably(target, pm.frame(target), page.pageId, page.lsn, writeSeq.incrementAndGet());
+            pmArea.sealDurably(target, pm.frame(target), page.pageId, page.lsn, writeSeq.next());
             pmCost.store(pageSize);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
@@ -784,7 +783,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (pm != null && admitToPm(pageId)) {
             int m = allocatePmFrame(pageId);
             copyPayload(dram.frame(f), pm.frame(m));
-            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.incrementAndGet());
+            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
             pmCost.store(pageSize);
             pm.setPage(m, pageId);
             pm.setDirty(m, true);
@@ -794,7 +793,7 @@ public final class SpitfireBufferManager implements PageStore {
             counters.pmWrites.increment();
             counters.migrated(MigrationPath.DRAM_TO_PM);
         } else {
-            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.incrementAndGet());
+            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
             ssd.writePage(pageId, dram.frame(f));
             counters.ssdWrites.increment();
             counters.migrated(MigrationPath.DRAM_TO_SSD);

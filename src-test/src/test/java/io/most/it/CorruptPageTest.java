@@ -12,7 +12,6 @@ import io.most.PageStore;
 import io.most.PageStoreStats;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -168,7 +167,6 @@ class CorruptPageTest {
      * returned"): version 2 of the page was durable (checkpointed into PM) and its only copy is damaged,
      * so reading the page must report it, not silently roll it back to version 1. Fails today.
      */
-    @Disabled(KnownBugs.PM_CORRUPTION_ROLLS_BACK_SILENTLY)
     @Test
     void damagedOnlyCopyOfANewestVersionIsReported() {
         SmallStore store = newestVersionsOnlyInPm();

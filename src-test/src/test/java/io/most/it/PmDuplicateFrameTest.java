@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly as if the kill had landed before the invalidation. Swapping the two frames' bytes in the file
  * gives the other scan order.
  *
- * <p>Both tests fail against the current most-core (SpitfireBufferManager.recoverPm: {@code int loser
- * = keepOther ? other : m;} picks the frame to keep as the loser): see {@link KnownBugs#PM_RECOVERY_KEEPS_WRONG_FRAME}.
+ * <p>Both failed before the fix of SpitfireBufferManager.recoverPm, which picked the frame to keep as
+ * the loser: the page stayed mapped to a freed frame, or the older version came back after a restart.
  */
 class PmDuplicateFrameTest {
     private static final int PAGE = 4096;
@@ -36,7 +35,6 @@ class PmDuplicateFrameTest {
     Path dir;
 
     /** Scan meets the newer frame first: recovery discards it but keeps the page mapped to it. */
-    @Disabled(KnownBugs.PM_RECOVERY_KEEPS_WRONG_FRAME)
     @Test
     void newerFrameFirstInTheFileWins() {
         SmallStore store = twoValidFrames(true);
@@ -44,7 +42,6 @@ class PmDuplicateFrameTest {
     }
 
     /** Scan meets the older frame first: recovery invalidates the newer frame's header but serves it. */
-    @Disabled(KnownBugs.PM_RECOVERY_KEEPS_WRONG_FRAME)
     @Test
     void olderFrameFirstInTheFileLosesAlsoAfterTheNextRestart() {
         SmallStore store = twoValidFrames(false);

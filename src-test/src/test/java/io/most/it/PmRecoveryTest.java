@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,11 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * them is served from PM without a single block-device read. That the block device never received a
  * data page is checked independently by scanning its file for page headers before reopening.
  *
- * <p>The faithful version of this scenario, {@link #pmBufferIsRebuiltAfterAKillWhileWriting} (the
- * writer keeps writing after each flush and is killed at random moments), is disabled until
- * {@link KnownBugs#PM_RECOVERY_KEEPS_WRONG_FRAME} is fixed: a kill inside an out-of-place PM update
- * leaves two valid frames of one page, which recovery mishandles. Meanwhile the writer is killed while
- * parked right after a flush, which recovers correctly.
+ * <p>{@link #pmBufferIsRebuiltAfterAKillWhileWriting} kills the writer at random moments while it keeps
+ * writing after each flush; a kill inside an out-of-place PM update leaves two valid frames of one
+ * page, which recovery must resolve by write sequence.
  *
  * <p>Seeds as in {@link PageStoreCrashTest}: printed, in every failure, {@code -Dmost.crash.seed}.
  */
@@ -74,7 +71,6 @@ class PmRecoveryTest {
      * The writer keeps writing after each flush and is killed at a random moment ({@link WriterKills}),
      * so that out-of-place PM updates are cut at every step.
      */
-    @Disabled(KnownBugs.PM_RECOVERY_KEEPS_WRONG_FRAME)
     @ParameterizedTest(name = "kill #{0}")
     @MethodSource("kills")
     void pmBufferIsRebuiltAfterAKillWhileWriting(int iteration) throws Exception {

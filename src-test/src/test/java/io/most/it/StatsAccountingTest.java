@@ -7,7 +7,6 @@ import io.most.MigrationPolicy;
 import io.most.PageStore;
 import io.most.PageStoreStats;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,6 @@ class StatsAccountingTest {
     Path dir;
 
     /** Found while checking that PM recovery serves reads from PM (PmRecoveryTest). */
-    @Disabled(KnownBugs.MISS_ALSO_COUNTED_AS_PM_HIT)
     @Test
     void aReadFromTheSsdThroughPmIntoDramIsOneMiss() {
         SmallStore store = SmallStore.withPm(dir, 4096, 16, 32, MigrationPolicy.eager());
