@@ -1,11 +1,13 @@
 package io.most.bench;
 
+import io.most.MigrationPolicy;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The policies of each {@link Layer}, one registry per layer, so a block workload is only offered
- * block policies. Layers added later register their registry and default policy here.
+ * block policies and a page workload page policies. Layers register their registry and default
+ * policy here.
  */
 public final class Policies {
     private static final Map<Layer<?>, Registry<?>> REGISTRIES = new HashMap<>();
@@ -14,6 +16,15 @@ public final class Policies {
     static {
         Registry<Policy<io.most.device.BlockDevice>> block = addLayer(Layer.BLOCK, RawPolicy.NAME);
         block.register(new RawPolicy());
+        Registry<Policy<PageTarget>> page = addLayer(Layer.PAGE, "spitfire-lazy");
+        page.register(SpitfirePolicy.fixed("spitfire-eager", MigrationPolicy.eager(),
+                "every path taken, the inclusive hierarchy (paper Table 3)"));
+        page.register(SpitfirePolicy.fixed("spitfire-lazy", MigrationPolicy.lazy(),
+                "Spitfire's lazy policy (paper Table 3)"));
+        page.register(SpitfirePolicy.fixed("hymem", MigrationPolicy.hymem(),
+                "HyMEM: eager DRAM, SSD reads bypass PM, NVM admission queue of half the PM pages"));
+        page.register(SpitfirePolicy.adaptive("spitfire-adaptive", MigrationPolicy.eager(),
+                "simulated annealing from the eager policy (paper 6.4: T0 800, alpha 0.9), --epoch per candidate"));
     }
 
     private Policies() {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,7 @@ final class RunCommand {
         List<RunResult> results = runAll(spec.workload(), spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
-        tableStream.print(table(results));
+        tableStream.print(spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
         tableStream.flush();
         if (spec.json().isPresent()) {
             String json = report(results);
@@ -79,13 +80,14 @@ final class RunCommand {
             dir = scratch;
         }
         List<RunResult> results = new ArrayList<>();
-        try (OpenHierarchy open = spec.hierarchy().open(
-                new Hierarchy.Options(spec.size(), spec.blockSize(), dir), err)) {
+        Policy.Settings settings = new Policy.Settings(Duration.ofNanos(spec.epochNanos()));
+        try (OpenHierarchy open = spec.hierarchy().open(new Hierarchy.Options(spec.size(), spec.blockSize(), dir,
+                spec.dramBytes(), spec.pmBytes()), err)) {
             for (String policyName : spec.policies()) {
                 Policy<T> policy = policies.get(policyName);
-                try (Policy.Target<T> target = policy.attach(open)) {
+                try (Policy.Target<T> target = policy.attach(open, settings)) {
                     Workload.Session session = workload.start(target.target(), new Workload.Setup(
-                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model()));
+                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model(), spec.theta()));
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);
@@ -106,10 +108,11 @@ final class RunCommand {
                 ? String.format(Locale.ROOT, "open loop at %.2fx model max = %,.0f ops/s", spec.intensity().getAsDouble(),
                         shape.rate().getAsDouble())
                 : "closed loop";
-        return String.format(Locale.ROOT, "%s on %s: %s data set, %s blocks, %d thread%s, %s, %s + %s warm-up per"
+        return String.format(Locale.ROOT, "%s on %s: %s data set, %s %s, %d thread%s, %s, %s + %s warm-up per"
                         + " policy, seed %d, %d cores",
                 spec.workload().name(), spec.hierarchy().name(), Units.formatBytes(spec.size()),
-                Units.formatBytes(spec.blockSize()), spec.threads(), spec.threads() == 1 ? "" : "s", loop,
+                Units.formatBytes(spec.blockSize()), spec.hierarchy().layer() == Layer.PAGE ? "pages" : "blocks",
+                spec.threads(), spec.threads() == 1 ? "" : "s", loop,
                 formatSeconds(spec.durationNanos()), formatSeconds(spec.warmupNanos()), spec.seed(),
                 Runtime.getRuntime().availableProcessors());
     }
@@ -158,6 +161,29 @@ final class RunCommand {
                     RunResult.cell(model, 0), RunResult.cell(ratio, 3));
         }
         return table.toString();
+    }
+
+    /**
+     * The console table of page-layer runs: where accesses were served, how much was written to PM,
+     * the inclusivity of the buffers and the policy in force at the end.
+     */
+    static String pageTable(List<RunResult> results) {
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "ops/s", "mean us", "p99 us",
+                "DRAM hit", "PM hit", "miss", "incl.", "PM wr/op", "SSD rd/op", "errors", "policy at end");
+        for (RunResult r : results) {
+            table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"),
+                    RunResult.cell(r.number("throughput_ops"), 0), RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p99_us"), 1), percent(r.number("dram_hit_ratio")),
+                    percent(r.number("pm_hit_ratio")), percent(r.number("miss_ratio")),
+                    RunResult.cell(r.number("inclusivity"), 3), RunResult.cell(r.number("pm_writes_per_op"), 3),
+                    RunResult.cell(r.number("ssd_reads_per_op"), 3), r.text("measured_errors"),
+                    r.text("policy_final"));
+        }
+        return table.toString();
+    }
+
+    private static String percent(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.1f%%", ratio * 100);
     }
 
     private static void write(Path file, String json) {

@@ -6,8 +6,9 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * A named stream of operations against the target of one {@link Layer}: random block reads now;
- * YCSB, hot-set and burst workloads against tiered volumes and buffer managers later. The
+ * A named stream of operations against the target of one {@link Layer}: random block reads and
+ * writes; Spitfire's YCSB mixes against a page store; hot-set and burst workloads against tiered
+ * volumes later. The
  * {@link LoadDriver} owns threads, timing and latency; a workload only says what one operation is,
  * what to reset after warm-up and what to add to the report.
  *
@@ -28,15 +29,25 @@ public interface Workload<T> extends Named {
     /** Prepares a run against {@code target}. */
     Session start(T target, Setup setup);
 
+    /** Whether the workload draws keys from a zipfian distribution whose skew {@code --theta} sets. */
+    default boolean takesTheta() {
+        return false;
+    }
+
     /**
      * What a run is set up with.
      *
      * @param dataSize  bytes the workload spreads its operations over
-     * @param blockSize bytes per block operation
+     * @param blockSize bytes per block operation (page size on the page layer)
      * @param seed      base seed; each thread derives its own, so every policy sees the same requests
      * @param model     the hierarchy's service model, if emulated
+     * @param theta     zipfian skew ({@code --theta}); empty = the workload's default
      */
-    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
+    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta) {
+        /** A setup without a skew. */
+        Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
+            this(dataSize, blockSize, seed, model, OptionalDouble.empty());
+        }
     }
 
     /** One run of a workload against one target. */
