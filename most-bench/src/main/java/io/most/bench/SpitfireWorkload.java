@@ -160,7 +160,7 @@ final class SpitfireWorkload implements Workload<PageTarget> {
 
         @Override
         public Client newClient(int thread) {
-            SplittableRandom random = new SplittableRandom(setup.seed() + 0x9e3779b97f4a7c15L * (thread + 1));
+            SplittableRandom random = setup.randomFor(thread);
             return new SpitfireClient(store, keys, random, tuplesPerPage, updateFraction, lsn, reads, updates);
         }
 

@@ -4,6 +4,7 @@ import io.most.device.DeviceProfile;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.SplittableRandom;
 
 /**
  * A named stream of operations against the target of one {@link Layer}: random block reads and
@@ -47,6 +48,22 @@ public interface Workload<T> extends Named {
         /** A setup without a skew. */
         Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
             this(dataSize, blockSize, seed, model, OptionalDouble.empty());
+        }
+
+        /**
+         * The random source of driver thread {@code thread}: the {@code thread}-th split of one seeded
+         * root, so threads draw independent streams and the same seed and thread give the same
+         * requests. (Seeding thread {@code t} with {@code seed + t * 0x9e3779b97f4a7c15L} would not do:
+         * that is SplittableRandom's own increment, so every thread would replay thread 0's stream a
+         * few steps behind it.)
+         */
+        SplittableRandom randomFor(int thread) {
+            SplittableRandom root = new SplittableRandom(seed);
+            SplittableRandom random = root.split();
+            for (int i = 0; i < thread; i++) {
+                random = root.split();
+            }
+            return random;
         }
     }
 
