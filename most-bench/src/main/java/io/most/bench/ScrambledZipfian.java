@@ -15,11 +15,12 @@ import java.util.SplittableRandom;
  * so the most popular item has the textbook frequency {@code 1 / zeta(n, theta)} (YCSB's: about
  * {@code 1 / zeta(10^10, theta)}). Computing zeta costs O(n) once, in the constructor.
  *
- * <p>Immutable and thread-safe: each caller passes its own random source.
+ * <p>Immutable and thread-safe: each caller passes its own random source. Public for the JMH
+ * benchmarks in {@code io.most.bench.jmh}.
  */
-final class ScrambledZipfian {
+public final class ScrambledZipfian {
     /** YCSB's default skew. */
-    static final double YCSB_THETA = 0.99;
+    public static final double YCSB_THETA = 0.99;
 
     private static final long FNV_OFFSET_BASIS_64 = 0xCBF29CE484222325L;
     private static final long FNV_PRIME_64 = 1099511628211L;
@@ -35,7 +36,7 @@ final class ScrambledZipfian {
      * @param items how many items, at least 2
      * @param theta skew within [0, 1): 0 is uniform, YCSB uses {@value #YCSB_THETA}
      */
-    ScrambledZipfian(long items, double theta) {
+    public ScrambledZipfian(long items, double theta) {
         if (items < 2) {
             throw new IllegalArgumentException("a zipfian distribution needs at least 2 items, got " + items);
         }
@@ -61,12 +62,12 @@ final class ScrambledZipfian {
     }
 
     /** Number of items. */
-    long items() {
+    public long items() {
         return items;
     }
 
     /** The skew. */
-    double theta() {
+    public double theta() {
         return theta;
     }
 
@@ -90,7 +91,7 @@ final class ScrambledZipfian {
     }
 
     /** The next item in [0, items): a zipfian rank, scrambled. */
-    long next(SplittableRandom random) {
+    public long next(SplittableRandom random) {
         return itemOfRank(nextRank(random));
     }
 

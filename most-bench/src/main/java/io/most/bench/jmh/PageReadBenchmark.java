@@ -1,0 +1,284 @@
+package io.most.bench.jmh;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.PageStoreStats;
+import io.most.bench.ScrambledZipfian;
+import io.most.device.MemoryDevice;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of a buffer hit against a plain off-heap access of the same bytes (the LeanStore/vmcache
+ * bar: a DRAM hit should cost about as much as an in-memory data structure access).
+ *
+ * <p>Every benchmark reads 8 bytes (a tuple's key) from a page chosen by the same precomputed YCSB-C
+ * key sequence: scrambled zipfian (theta {@code theta}) over 1 KiB tuples packed 15 per 16 KiB page,
+ * {@code pages} pages (64 MiB by default, twice this machine's L3).
+ *
+ * <ul>
+ *   <li>{@code offHeapBaseline}: {@code MemorySegment.get} at the tuple's address in one off-heap
+ *       segment laid out like the page frames.</li>
+ *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.</li>
+ *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate.</li>
+ *   <li>{@code pmHit} / {@code pmHitOptimistic}: DRAM holds 16 unrelated pages, the data lives in the
+ *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
+ *       the software path of a PM hit, not emulated Optane latency.</li>
+ * </ul>
+ *
+ * Single-threaded by design: run with the default one thread.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
+public class PageReadBenchmark {
+    static final int PAGE_SIZE = 16 * 1024;
+    static final int TUPLE_SIZE = 1024;
+    /** Keys in the precomputed sequence (a power of two): 8 MiB, read sequentially. */
+    static final int SEQUENCE = 1 << 20;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final long OFFSET_MASK = 0xFFFF_FFFFL;
+
+    /** The data set's shape and the key sequence, shared by every state. */
+    @State(Scope.Benchmark)
+    public static class Data {
+        @Param("4096")
+        public int pages;
+        @Param("0.99")
+        public double theta;
+
+        /** Packed keys: page id in the high 32 bits, payload offset of the tuple in the low 32. */
+        long[] sequence;
+        int tuplesPerPage;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            tuplesPerPage = payloadSize() / TUPLE_SIZE;
+            ScrambledZipfian zipf = new ScrambledZipfian((long) pages * tuplesPerPage, theta);
+            SplittableRandom random = new SplittableRandom(42);
+            sequence = new long[SEQUENCE];
+            for (int i = 0; i < SEQUENCE; i++) {
+                long tuple = zipf.next(random);
+                sequence[i] = (tuple / tuplesPerPage) << 32 | (tuple % tuplesPerPage) * TUPLE_SIZE;
+            }
+        }
+
+        /** What a freshly opened store reports; the header size is the store's business. */
+        static int payloadSize() {
+            try (PageStore probe = PageStore.open(PageStoreConfig.builder().dramBytes(16L * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice(64L * PAGE_SIZE)).build())) {
+                return probe.payloadSize();
+            }
+        }
+
+        /** Writes every tuple's key into a freshly allocated page. */
+        void fill(long pageId, MemorySegment payload) {
+            for (int slot = 0; slot < tuplesPerPage; slot++) {
+                payload.set(LONG, (long) slot * TUPLE_SIZE, pageId * tuplesPerPage + slot);
+            }
+        }
+    }
+
+    /** Where the thread is in the key sequence. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        long[] sequence;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            sequence = data.sequence;
+        }
+
+        long next() {
+            long key = sequence[next];
+            next = (next + 1) & (SEQUENCE - 1);
+            return key;
+        }
+    }
+
+    /** A page store whose DRAM pool holds every page (block device in memory, no PM). */
+    @State(Scope.Benchmark)
+    public static class DramStore {
+        PageStore store;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            store = PageStore.open(PageStoreConfig.builder()
+                    .pageSize(PAGE_SIZE)
+                    .dramBytes((long) (data.pages + 16) * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
+                    .policy(MigrationPolicy.eager())
+                    .build());
+            load(store, data, 0);
+            store.flush(); // every page clean: the cleaner stays idle while measuring
+            PageStoreStats before = store.stats();
+            touchAll(store, data);
+            PageStoreStats after = store.stats();
+            require(after.dramHits() - before.dramHits() == data.pages, "every page is a DRAM hit", before, after);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            store.close();
+        }
+    }
+
+    /**
+     * A page store whose data lives in PM: its 16 DRAM frames hold pages allocated after the data set
+     * (three frames' worth, so CLOCK has evicted every data page to PM, {@code Nw = 1});
+     * {@code Dr = 0} serves reads in PM.
+     */
+    @State(Scope.Benchmark)
+    public static class PmStore {
+        PageStore store;
+        Path directory;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) throws IOException {
+            Path shm = Path.of("/dev/shm");
+            directory = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty(
+                    "java.io.tmpdir")), "most-jmh-pm-");
+            int dramFrames = PageStoreConfig.MIN_DRAM_FRAMES;
+            store = PageStore.open(PageStoreConfig.builder()
+                    .pageSize(PAGE_SIZE)
+                    .dramBytes((long) dramFrames * PAGE_SIZE)
+                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 4 * dramFrames + 1) * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
+                    .policy(MigrationPolicy.of(0, 0, 1, 1))
+                    .build());
+            load(store, data, 3 * dramFrames);
+            PageStoreStats before = store.stats();
+            touchAll(store, data);
+            PageStoreStats after = store.stats();
+            require(after.pmHits() - before.pmHits() == data.pages && after.misses() == before.misses(),
+                    "every page is a PM hit", before, after);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            store.close();
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** The same bytes in one off-heap segment, laid out like the frames: the baseline. */
+    @State(Scope.Benchmark)
+    public static class PlainMemory {
+        Arena arena;
+        MemorySegment memory;
+        long headerSize;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            int payloadSize = Data.payloadSize();
+            headerSize = PAGE_SIZE - payloadSize;
+            arena = Arena.ofShared();
+            memory = arena.allocate((long) data.pages * PAGE_SIZE, 4096);
+            for (long p = 0; p < data.pages; p++) {
+                data.fill(p, memory.asSlice(p * PAGE_SIZE + headerSize, payloadSize));
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            arena.close();
+        }
+    }
+
+    static void load(PageStore store, Data data, int extraPages) {
+        for (long p = 0; p < data.pages + extraPages; p++) {
+            long id = store.allocate();
+            if (id != p) {
+                throw new IllegalStateException("expected dense page ids, got " + id + " for " + p);
+            }
+            try (Page page = store.write(id)) {
+                if (p < data.pages) {
+                    data.fill(id, page.payload());
+                }
+                page.markDirty(1);
+            }
+        }
+    }
+
+    private static void touchAll(PageStore store, Data data) {
+        for (long p = 0; p < data.pages; p++) {
+            try (Page page = store.read(p)) {
+                if (page.payload().get(LONG, 0) != p * data.tuplesPerPage) {
+                    throw new IllegalStateException("page " + p + " holds the wrong data");
+                }
+            }
+        }
+    }
+
+    private static void require(boolean condition, String what, PageStoreStats before, PageStoreStats after) {
+        if (!condition) {
+            throw new IllegalStateException("setup failed: " + what + "; before " + before + ", after " + after);
+        }
+    }
+
+    @Benchmark
+    public long offHeapBaseline(PlainMemory m, Cursor c) {
+        long key = c.next();
+        return m.memory.get(LONG, (key >>> 32) * PAGE_SIZE + m.headerSize + (key & OFFSET_MASK));
+    }
+
+    @Benchmark
+    public long dramHit(DramStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.read(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
+        }
+    }
+
+    @Benchmark
+    public long dramHitOptimistic(DramStore s, Cursor c) {
+        long key = c.next();
+        long offset = key & OFFSET_MASK;
+        return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
+    }
+
+    @Benchmark
+    public long pmHit(PmStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.read(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
+        }
+    }
+
+    @Benchmark
+    public long pmHitOptimistic(PmStore s, Cursor c) {
+        long key = c.next();
+        long offset = key & OFFSET_MASK;
+        return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
+    }
+}
