@@ -55,11 +55,14 @@ public interface Hierarchy extends Named {
      * @param directory where files go; ignored unless {@link #usesDirectory()}
      * @param dramBytes DRAM buffer pool of a page hierarchy; empty = its default
      * @param pmBytes   PM buffer pool (frames, without metadata) of a page hierarchy; empty = its default
+     * @param pmCost    whether PM accesses of a page hierarchy cost what the {@code pmem} profile says
+     *                  (false: the software path only, {@code --pm-profile none})
      */
-    record Options(long size, int blockSize, Path directory, OptionalLong dramBytes, OptionalLong pmBytes) {
+    record Options(long size, int blockSize, Path directory, OptionalLong dramBytes, OptionalLong pmBytes,
+                   boolean pmCost) {
         /** Options of a block hierarchy (no buffer pools). */
         Options(long size, int blockSize, Path directory) {
-            this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty());
+            this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty(), true);
         }
     }
 }

@@ -103,7 +103,10 @@ public final class PageTarget implements AutoCloseable {
                         tiers.ssdProfile()))
                 .policy(initialPolicy);
         if (pmFile != null) {
-            config.pm(pmFile, tiers.pmBytes() + tiers.pageSize()).pmProfile(tiers.pmProfile());
+            config.pm(pmFile, tiers.pmBytes() + tiers.pageSize());
+            if (tiers.pmProfile() != null) {
+                config.pmProfile(tiers.pmProfile());
+            }
         }
         tuningEpoch.ifPresent(config::adaptive);
         store = PageStore.open(config.build());

@@ -29,7 +29,8 @@ import java.util.Optional;
  * emulated latency.
  *
  * <p><b>PM file.</b> On /dev/shm (tmpfs): persisting is msync, which is nearly free there, so the PM
- * cost is what the {@code pmem} profile charges. Without /dev/shm the file goes to the run's
+ * cost is what the {@code pmem} profile charges ({@code --pm-profile none} charges nothing, to see the
+ * software path alone). Without /dev/shm the file goes to the run's
  * directory and the report says so.
  */
 public final class PageTiers implements AutoCloseable {
@@ -50,7 +51,7 @@ public final class PageTiers implements AutoCloseable {
     private int targets;
 
     private PageTiers(PageHierarchy hierarchy, long dataSize, int pageSize, long dramBytes, long pmBytes,
-                      Path directory, Path pmDirectory, boolean memoryBacked, PrintStream log) {
+                      Path directory, Path pmDirectory, boolean memoryBacked, boolean pmCost, PrintStream log) {
         this.hierarchy = hierarchy;
         this.dataSize = dataSize;
         this.pageSize = pageSize;
@@ -60,7 +61,7 @@ public final class PageTiers implements AutoCloseable {
         this.pmDirectory = pmDirectory;
         this.memoryBacked = memoryBacked;
         this.ssdProfile = PageHierarchy.ssdProfile();
-        this.pmProfile = PageHierarchy.pmProfile();
+        this.pmProfile = pmCost ? PageHierarchy.pmProfile() : null;
         this.log = log;
     }
 
@@ -79,7 +80,7 @@ public final class PageTiers implements AutoCloseable {
             ScratchFiles.remember(pmDirectory);
         }
         return new PageTiers(hierarchy, options.size(), options.blockSize(), hierarchy.dramBytes(options), pm,
-                options.directory(), pmDirectory, memory, log);
+                options.directory(), pmDirectory, memory, options.pmCost(), log);
     }
 
     /**
@@ -113,7 +114,8 @@ public final class PageTiers implements AutoCloseable {
                 Units.formatBytes(dramBytes), dramBytes / pageSize));
         if (pmBytes > 0) {
             s.append(String.format(Locale.ROOT, "; PM %s (%,d frames, profile %s, in %s)", Units.formatBytes(pmBytes),
-                    pmBytes / pageSize, pmProfile.name(), pmDirectory.getParent()));
+                    pmBytes / pageSize, pmProfile == null ? "none: no emulated cost" : pmProfile.name(),
+                    pmDirectory.getParent()));
         }
         s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
                 memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
@@ -173,6 +175,7 @@ public final class PageTiers implements AutoCloseable {
         return ssdProfile;
     }
 
+    /** The PM access costs, or null to charge none. */
     DeviceProfile pmProfile() {
         return pmProfile;
     }
@@ -194,8 +197,10 @@ public final class PageTiers implements AutoCloseable {
         fields.put("ssd_profile_source", ssdProfile.source());
         fields.put("ssd_backing", memoryBacked ? "memory" : "file");
         if (pmBytes > 0) {
-            fields.put("pm_profile", pmProfile.name());
-            fields.put("pm_profile_source", pmProfile.source());
+            fields.put("pm_profile", pmProfile == null ? "none" : pmProfile.name());
+            if (pmProfile != null) {
+                fields.put("pm_profile_source", pmProfile.source());
+            }
             fields.put("pm_dir", pmDirectory.getParent().toString());
         }
     }

@@ -67,7 +67,6 @@ final class RunCommand {
     }
 
     private <T> List<RunResult> runAll(Workload<T> workload, RunSpec spec) {
-        Registry<Policy<T>> policies = Policies.forLayer(workload.layer());
         OptionalDouble saturation = workload.saturationRate(spec.hierarchy(), spec.blockSize());
         LoadShape shape = spec.shape(saturation);
         err.println(describe(spec, shape));
@@ -82,9 +81,9 @@ final class RunCommand {
         List<RunResult> results = new ArrayList<>();
         Policy.Settings settings = new Policy.Settings(Duration.ofNanos(spec.epochNanos()));
         try (OpenHierarchy open = spec.hierarchy().open(new Hierarchy.Options(spec.size(), spec.blockSize(), dir,
-                spec.dramBytes(), spec.pmBytes()), err)) {
+                spec.dramBytes(), spec.pmBytes(), spec.pmCost()), err)) {
             for (String policyName : spec.policies()) {
-                Policy<T> policy = policies.get(policyName);
+                Policy<T> policy = Policies.get(workload.layer(), policyName);
                 try (Policy.Target<T> target = policy.attach(open, settings)) {
                     Workload.Session session = workload.start(target.target(), new Workload.Setup(
                             spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model(), spec.theta()));

@@ -30,11 +30,13 @@ import java.util.Set;
  * @param pmBytes     PM pool of a page hierarchy; empty = its default
  * @param epochNanos  tuning epoch of adaptive policies
  * @param theta       zipfian skew of workloads that take one; empty = the workload's default
+ * @param pmCost      whether PM accesses of a page hierarchy cost what the pmem profile says
  */
 record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
-               OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta) {
+               OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
+               boolean pmCost) {
 
     static final int MAX_THREADS = 1024;
     static final int MAX_BLOCK_SIZE = 16 << 20;
@@ -44,7 +46,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     static final long DEFAULT_EPOCH_NANOS = Policy.Settings.DEFAULTS.tuningEpoch().toNanos();
 
     static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
-            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta");
+            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile");
     static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
@@ -103,7 +105,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         if (line.value("epoch").isPresent()) {
             epoch = Units.parseDurationNanos("--epoch", line.value("epoch").get(), false);
             Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
-            if (policies.stream().noneMatch(p -> registry.get(p).usesTuningEpoch())) {
+            if (policies.stream().noneMatch(p -> Policies.get(workload.layer(), p).usesTuningEpoch())) {
                 throw new UsageException("--epoch sets the tuning epoch of adaptive policies ("
                         + String.join(", ", registry.all().stream().filter(Policy::usesTuningEpoch)
                                 .map(Policy::name).toList()) + "), and none is among --policies " + policies);
@@ -117,8 +119,22 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
             }
             theta = OptionalDouble.of(parseTheta(line.value("theta").get()));
         }
+        boolean pmCost = true;
+        if (line.value("pm-profile").isPresent()) {
+            String profile = line.value("pm-profile").get();
+            if (!(hierarchy instanceof PageHierarchy page && page.hasPm())) {
+                throw new UsageException("--pm-profile sets the PM access costs of a page hierarchy with PM"
+                        + " (dram-pm-ssd, pm-ssd); '" + hierarchy.name() + "' has no PM pool");
+            }
+            pmCost = switch (profile) {
+                case PageHierarchy.PM_PROFILE -> true;
+                case "none" -> false;
+                default -> throw new UsageException("--pm-profile '" + profile + "' must be " + PageHierarchy.PM_PROFILE
+                        + " (Optane DC PM costs, the default) or none (the software path only)");
+            };
+        }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta);
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
@@ -131,18 +147,17 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     }
 
     private static List<String> parsePolicies(CommandLine line, Workload<?> workload, Hierarchy hierarchy) {
-        Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
         String text = line.value("policies").orElse(Policies.defaultFor(workload.layer()));
         List<String> names = new ArrayList<>();
         for (String name : text.split(",", -1)) {
             String trimmed = name.trim();
             if (trimmed.isEmpty()) {
                 throw new UsageException("--policies '" + text + "' has an empty name; give a comma-separated list of: "
-                        + String.join(", ", registry.names()));
+                        + Policies.validNames(workload.layer()));
             }
-            Policy<?> policy = registry.find(trimmed).orElseThrow(() -> new UsageException("unknown policy '"
-                    + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
-                    + " layer); valid policies: " + String.join(", ", registry.names())));
+            Policy<?> policy = Policies.find(workload.layer(), trimmed).orElseThrow(() -> new UsageException(
+                    "unknown policy '" + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
+                    + " layer); valid policies: " + Policies.validNames(workload.layer())));
             policy.unsupportedReason(hierarchy).ifPresent(reason -> {
                 throw new UsageException(reason);
             });

@@ -39,6 +39,8 @@ final class Usage {
                   --epoch D           adaptive policies: time per candidate policy (default 1s; the
                                       annealer needs about 154 epochs to cool down)
                   --theta X           zipfian workloads: skew within [0, 1) (default 0.99)
+                  --pm-profile P      page hierarchies with PM: pmem (Optane DC PM access costs, the
+                                      default) or none (no emulated cost: the software path only)
                   --dir DIR           directory for file-backed hierarchies (default: a fresh temporary
                                       directory); the data file is deleted afterwards
                   --seed S            random seed; every policy sees the same requests (default 42)
@@ -58,6 +60,7 @@ final class Usage {
         list(s, Policies.forLayer(Layer.BLOCK).all());
         s.append("policies (page layer):\n");
         list(s, Policies.forLayer(Layer.PAGE).all());
+        s.append("  spitfire-Dr-Dw-Nr-Nw  explicit <Dr, Dw, Nr, Nw>, e.g. spitfire-0.01-0.01-1-1 (the paper's sweeps)\n");
         s.append(String.format(Locale.ROOT, """
 
                 Emulated profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE), so

@@ -81,6 +81,12 @@ class CommandLineValidationTest {
                 Arguments.of("theta of 1", page("dram-pm-ssd", "--theta", "1"), List.of("--theta", "[0, 1)")),
                 Arguments.of("intensity on a page workload", page("dram-pm-ssd", "--intensity", "1"),
                         List.of("--intensity", "closed loop")),
+                Arguments.of("explicit policy not a probability", page("dram-pm-ssd", "--policies", "spitfire-2-1-1-1"),
+                        List.of("spitfire-2-1-1-1", "dr must be a probability")),
+                Arguments.of("pm profile unknown", page("dram-pm-ssd", "--pm-profile", "optane"),
+                        List.of("--pm-profile", "pmem", "none")),
+                Arguments.of("pm profile without PM", page("dram-ssd", "--pm-profile", "none"),
+                        List.of("--pm-profile", "no PM pool")),
                 Arguments.of("block policy for a page workload", page("dram-pm-ssd", "--policies", "raw"),
                         List.of("'raw'", "spitfire-eager, spitfire-lazy, hymem, spitfire-adaptive")));
     }

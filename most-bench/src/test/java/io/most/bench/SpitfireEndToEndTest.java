@@ -108,6 +108,19 @@ class SpitfireEndToEndTest {
     }
 
     @Test
+    void explicitProbabilitiesAndNoPmCost() {
+        Cli cli = Cli.run("run", "--workload", "spitfire-wh", "--hierarchy", "dram-pm-ssd", "--policies",
+                "spitfire-0.01-0.01-1-1", "--pm-profile", "none", "--size", "4m", "--dram", "256k", "--pm", "1m",
+                "--warmup", "0s", "--duration", "200ms", "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        Map<String, Object> run = runs(cli.out()).getFirst();
+        assertEquals("spitfire-0.01-0.01-1-1", run.get("policy"));
+        assertEquals("<Dr=0.01, Dw=0.01, Nr=1.0, Nw=1.0>", run.get("policy_final"));
+        assertEquals("none", run.get("pm_profile"));
+        assertTrue(number(run, "pm_writes") > 0, run.toString());
+    }
+
+    @Test
     void unknownPolicyForThePageLayerListsTheValidOnes() {
         Cli cli = Cli.run("run", "--workload", "spitfire-ro", "--hierarchy", "dram-pm-ssd", "--policies",
                 "spitfire-lazy,raw");
