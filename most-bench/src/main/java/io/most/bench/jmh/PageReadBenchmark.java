@@ -16,6 +16,9 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -49,7 +52,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       the software path of a PM hit, not emulated Optane latency.</li>
  * </ul>
  *
- * Single-threaded by design: run with the default one thread.
+ * The {@code hitPath*} benchmarks run a replica of the DRAM-hit path over the baseline's memory and
+ * take one piece away at a time (counter, latch, checks and handle), to show what each costs.
+ *
+ * <p>Single-threaded by design: run with the default one thread.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -215,6 +221,99 @@ public class PageReadBenchmark {
         }
     }
 
+    /**
+     * A replica of the DRAM-hit path's data structures (the same kinds the buffer manager uses: an
+     * AtomicIntegerArray mapping, AtomicLongArray latch words and page ids, a reference byte per frame,
+     * a LongAdder hit counter, an allocation bitmap, a handle object per access) over the baseline's
+     * memory, so that the {@code hitPath*} benchmarks can take one piece away at a time and show what
+     * each costs. Frame {@code f} holds page {@code f}.
+     */
+    @State(Scope.Benchmark)
+    public static class HitPathReplica {
+        static final long SHARED_MASK = 0xFFFF;
+        static final long EXCLUSIVE = 1L << 16;
+        AtomicIntegerArray frameOf;
+        AtomicLongArray latch;
+        AtomicLongArray pageOf;
+        AtomicLongArray lsn;
+        AtomicLongArray allocated;
+        byte[] referenced;
+        LongAdder hits;
+        MemorySegment[] payloads;
+        volatile boolean closed;
+
+        @Setup(Level.Trial)
+        public void setup(Data data, PlainMemory memory) {
+            int n = data.pages;
+            frameOf = new AtomicIntegerArray(n);
+            latch = new AtomicLongArray(n);
+            pageOf = new AtomicLongArray(n);
+            lsn = new AtomicLongArray(n);
+            allocated = new AtomicLongArray((n + 63) / 64);
+            referenced = new byte[n];
+            hits = new LongAdder();
+            payloads = new MemorySegment[n];
+            for (int f = 0; f < n; f++) {
+                frameOf.set(f, f);
+                pageOf.set(f, f);
+                long bit = 1L << f;
+                allocated.getAndUpdate(f >>> 6, w -> w | bit);
+                payloads[f] = memory.memory.asSlice((long) f * PAGE_SIZE + memory.headerSize,
+                        PAGE_SIZE - memory.headerSize).asReadOnly();
+            }
+        }
+
+        boolean isAllocated(long page) {
+            return (allocated.get((int) (page >>> 6)) & (1L << page)) != 0;
+        }
+
+        void latchShared(int f) {
+            while (true) {
+                long s = latch.get(f);
+                if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) != SHARED_MASK && latch.compareAndSet(f, s, s + 1)) {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
+
+        void touch(int f) {
+            if (referenced[f] == 0) {
+                referenced[f] = 1;
+            }
+        }
+    }
+
+    /** What the buffer manager hands out per access ({@code LatchedPage} has these fields). */
+    static final class Handle {
+        final HitPathReplica replica;
+        final int frame;
+        final long page;
+        final long lsn;
+        boolean closed;
+
+        Handle(HitPathReplica replica, int frame, long page) {
+            this.replica = replica;
+            this.frame = frame;
+            this.page = page;
+            this.lsn = replica.lsn.get(frame);
+        }
+
+        MemorySegment payload() {
+            if (closed) {
+                throw new IllegalStateException("closed");
+            }
+            return replica.payloads[frame];
+        }
+
+        void close() {
+            if (!closed) {
+                closed = true;
+                replica.latch.decrementAndGet(frame);
+            }
+        }
+    }
+
     static void load(PageStore store, Data data, int extraPages) {
         for (long p = 0; p < data.pages + extraPages; p++) {
             long id = store.allocate();
@@ -265,6 +364,88 @@ public class PageReadBenchmark {
         long key = c.next();
         long offset = key & OFFSET_MASK;
         return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
+    }
+
+    /** The replica's full hit path: checks, mapping, latch CAS, counter, handle, read, unlatch. */
+    @Benchmark
+    public long hitPathFull(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        r.latchShared(f);
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        r.hits.increment();
+        Handle h = new Handle(r, f, page);
+        long value = h.payload().get(LONG, key & OFFSET_MASK);
+        h.close();
+        return value;
+    }
+
+    /** {@link #hitPathFull} without the LongAdder hit counter. */
+    @Benchmark
+    public long hitPathNoCounter(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        r.latchShared(f);
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        Handle h = new Handle(r, f, page);
+        long value = h.payload().get(LONG, key & OFFSET_MASK);
+        h.close();
+        return value;
+    }
+
+    /** {@link #hitPathFull} with an optimistic version check instead of the latch CAS and decrement. */
+    @Benchmark
+    public long hitPathNoLatch(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        long stamp = r.latch.get(f) & ~HitPathReplica.SHARED_MASK;
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
+        if ((r.latch.get(f) & ~HitPathReplica.SHARED_MASK) != stamp) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        r.hits.increment();
+        return value;
+    }
+
+    /** Mapping lookup, latch CAS, read, unlatch: no checks, counter or handle. */
+    @Benchmark
+    public long hitPathLatchOnly(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        int f = r.frameOf.get((int) (key >>> 32));
+        r.latchShared(f);
+        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
+        r.latch.decrementAndGet(f);
+        return value;
+    }
+
+    /** Mapping lookup and read through the frame's payload segment: the floor of any buffer manager. */
+    @Benchmark
+    public long hitPathMappingOnly(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        int f = r.frameOf.get((int) (key >>> 32));
+        return r.payloads[f].get(LONG, key & OFFSET_MASK);
     }
 
     @Benchmark
