@@ -41,6 +41,7 @@ final class RunCommand {
         if (spec.dir().isPresent() && !spec.hierarchy().usesDirectory()) {
             err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
         }
+        noteShortAnnealing(spec);
         List<RunResult> results = runAll(spec.workload(), spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
@@ -100,6 +101,19 @@ final class RunCommand {
             }
         }
         return results;
+    }
+
+    /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
+    private void noteShortAnnealing(RunSpec spec) {
+        boolean adaptive = spec.policies().stream()
+                .anyMatch(p -> Policies.get(spec.workload().layer(), p).usesTuningEpoch());
+        long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
+        if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
+            err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"
+                            + " lasts %s, so the adaptive policy's final policy is still mid-search%n",
+                    SpitfireWorkload.ANNEALING_EPOCHS, formatSeconds(needed), formatSeconds(spec.epochNanos()),
+                    formatSeconds(spec.warmupNanos() + spec.durationNanos()));
+        }
     }
 
     private static String describe(RunSpec spec, LoadShape shape) {
