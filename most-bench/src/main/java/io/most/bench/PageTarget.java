@@ -11,6 +11,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,7 @@ public final class PageTarget implements AutoCloseable {
     private final BlockDevice backing;
     private final Path backingFile;
     private final Path pmFile;
+    private final List<Runnable> closeHooks = new ArrayList<>();
     private PageStore store;
     private long openedAtNanos;
     private double loadSeconds;
@@ -137,6 +140,11 @@ public final class PageTarget implements AutoCloseable {
         return openedAtNanos;
     }
 
+    /** Runs {@code hook} first thing in {@link #close()} (a workload's helper threads stop there). */
+    void whenClosed(Runnable hook) {
+        closeHooks.add(hook);
+    }
+
     /** Adds the target's configuration to a run's fields. */
     void describe(Map<String, Object> fields) {
         tiers.describe(fields);
@@ -154,6 +162,13 @@ public final class PageTarget implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
+        for (Runnable hook : closeHooks) {
+            try {
+                hook.run();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
         try {
             if (store != null) {
                 store.close();

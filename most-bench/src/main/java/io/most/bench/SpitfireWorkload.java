@@ -162,6 +162,7 @@ final class SpitfireWorkload implements Workload<PageTarget> {
                     e.toNanos(), reads, updates)).orElse(null);
             if (sampler != null) {
                 sampler.start();
+                target.whenClosed(sampler::stop); // also when the run fails before report()
             }
         }
 
