@@ -156,9 +156,10 @@ public class PageReadBenchmark {
     }
 
     /**
-     * A page store whose data lives in PM: its 16 DRAM frames hold pages allocated after the data set
-     * (three frames' worth, so CLOCK has evicted every data page to PM, {@code Nw = 1});
-     * {@code Dr = 0} serves reads in PM.
+     * A page store whose data lives in PM: its 16 DRAM frames hold pages allocated after the data set,
+     * which made CLOCK evict every data page to PM ({@code Nw = 1}); {@code Dr = 0} serves reads in PM.
+     * CLOCK skips a frame the cleaner holds at that moment, so the setup allocates filler pages (and
+     * frees the previous ones) until a read of every data page is a PM hit.
      */
     @State(Scope.Benchmark)
     public static class PmStore {
@@ -178,12 +179,42 @@ public class PageReadBenchmark {
                     .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
                     .policy(MigrationPolicy.of(0, 0, 1, 1))
                     .build());
-            load(store, data, 3 * dramFrames);
-            PageStoreStats before = store.stats();
-            touchAll(store, data);
-            PageStoreStats after = store.stats();
-            require(after.pmHits() - before.pmHits() == data.pages && after.misses() == before.misses(),
-                    "every page is a PM hit", before, after);
+            try {
+                load(store, data, 0);
+                long[] fillers = allocateFillers(store, 3 * dramFrames);
+                for (int round = 0; ; round++) {
+                    PageStoreStats before = store.stats();
+                    touchAll(store, data);
+                    PageStoreStats after = store.stats();
+                    if (after.pmHits() - before.pmHits() == data.pages && after.misses() == before.misses()) {
+                        break;
+                    }
+                    require(round < 10, "every page is a PM hit", before, after);
+                    long[] next = allocateFillers(store, 3 * dramFrames);
+                    for (long id : fillers) {
+                        store.free(id);
+                    }
+                    fillers = next;
+                }
+            } catch (RuntimeException e) {
+                try {
+                    tearDown();
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+
+        private static long[] allocateFillers(PageStore store, int count) {
+            long[] ids = new long[count];
+            for (int i = 0; i < count; i++) {
+                ids[i] = store.allocate();
+                try (Page page = store.write(ids[i])) {
+                    page.markDirty(1);
+                }
+            }
+            return ids;
         }
 
         @TearDown(Level.Trial)
