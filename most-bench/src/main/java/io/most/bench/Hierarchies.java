@@ -1,11 +1,13 @@
 package io.most.bench;
 
 import io.most.device.DeviceProfiles;
+import java.util.List;
 
 /**
  * The hierarchies the command line knows: {@code direct-file}, {@code pmem-file}, {@code memory} and
- * one emulated device per {@link DeviceProfiles} name. Multi-tier hierarchies ({@code dram-pm-ssd},
- * {@code optane-nvme}) register here too.
+ * one emulated device per {@link DeviceProfiles} name (block layer); {@code dram-pm-ssd},
+ * {@code dram-ssd} and {@code pm-ssd} (page layer). Multi-device block hierarchies
+ * ({@code optane-nvme}) register here too.
  */
 public final class Hierarchies {
     private static final Registry<Hierarchy> REGISTRY = new Registry<>("hierarchy", "hierarchies");
@@ -17,9 +19,17 @@ public final class Hierarchies {
         for (String profile : DeviceProfiles.names()) {
             REGISTRY.register(MemoryHierarchy.emulated(profile));
         }
+        REGISTRY.register(new PageHierarchy("dram-pm-ssd", PageHierarchy.Kind.DRAM_PM_SSD));
+        REGISTRY.register(new PageHierarchy("dram-ssd", PageHierarchy.Kind.DRAM_SSD));
+        REGISTRY.register(new PageHierarchy("pm-ssd", PageHierarchy.Kind.PM_SSD));
     }
 
     private Hierarchies() {
+    }
+
+    /** Names of the hierarchies of {@code layer}, in registration order. */
+    public static List<String> namesOfLayer(Layer<?> layer) {
+        return REGISTRY.all().stream().filter(h -> h.layer() == layer).map(Hierarchy::name).toList();
     }
 
     /** All known hierarchies; {@link Registry#register} adds one. */

@@ -5,7 +5,8 @@ import io.most.device.BlockDevice;
 /**
  * The interface a workload drives and a policy provides. {@link #BLOCK} is a {@link BlockDevice}:
  * one raw device now, a tiered volume (MOST, HeMem, striping...) later, since a tiered volume is a
- * block device too. A page layer (the Spitfire buffer manager) is added the same way. Workloads and
+ * block device too. {@link #PAGE} is a {@link io.most.PageStore} (the Spitfire buffer manager) over a
+ * page hierarchy, wrapped in a {@link PageTarget} that loads it before the run. Workloads and
  * policies of different layers cannot be paired: the type parameter says so to the compiler and
  * {@link Policies#forLayer} keys its registries by layer.
  *
@@ -14,6 +15,8 @@ import io.most.device.BlockDevice;
 public final class Layer<T> {
     /** Block reads and writes against a {@link BlockDevice}. */
     public static final Layer<BlockDevice> BLOCK = new Layer<>("block", BlockDevice.class);
+    /** Page reads and updates against a page store over DRAM, PM and an SSD. */
+    public static final Layer<PageTarget> PAGE = new Layer<>("page", PageTarget.class);
 
     private final String name;
     private final Class<T> type;

@@ -1,11 +1,12 @@
 package io.most.bench;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * How data is placed on a hierarchy's devices: {@code raw} (one device, no placement) for the block
- * layer now; MOST, HeMem, BATMAN, striping (block layer) and the Spitfire presets (page layer) later.
- * A run attaches each requested policy in turn to the same opened hierarchy.
+ * layer (MOST, HeMem, BATMAN, striping later); the Spitfire migration presets and the adaptive tuner
+ * for the page layer. A run attaches each requested policy in turn to the same opened hierarchy.
  *
  * @param <T> the target the policy builds, see {@link Layer}
  */
@@ -20,11 +21,26 @@ public interface Policy<T> extends Named {
      */
     Optional<String> unsupportedReason(Hierarchy hierarchy);
 
+    /** Whether the policy takes {@code --epoch} (the adaptive ones). */
+    default boolean usesTuningEpoch() {
+        return false;
+    }
+
     /**
      * Builds the target over the opened hierarchy. Closing the result releases what the policy built
      * but leaves the hierarchy's devices open for the next policy.
      */
-    Target<T> attach(OpenHierarchy hierarchy);
+    Target<T> attach(OpenHierarchy hierarchy, Settings settings);
+
+    /**
+     * Run options that policies may use.
+     *
+     * @param tuningEpoch how long an adaptive policy measures each candidate ({@code --epoch})
+     */
+    record Settings(Duration tuningEpoch) {
+        /** The defaults: a 1 s tuning epoch. */
+        static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1));
+    }
 
     /**
      * What a workload runs against, and how to detach it.

@@ -82,8 +82,7 @@ final class RandomBlockWorkload implements Workload<BlockDevice> {
 
         @Override
         public Client newClient(int thread) {
-            // the golden-ratio step spreads thread seeds apart; same seed and thread = same requests
-            SplittableRandom random = new SplittableRandom(setup.seed() + 0x9e3779b97f4a7c15L * (thread + 1));
+            SplittableRandom random = setup.randomFor(thread);
             Arena arena = Arena.ofConfined();
             MemorySegment buffer = device.allocate(arena, setup.blockSize());
             for (long i = 0; i + Long.BYTES <= buffer.byteSize(); i += Long.BYTES) {

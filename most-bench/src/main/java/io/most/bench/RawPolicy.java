@@ -24,12 +24,16 @@ final class RawPolicy implements Policy<BlockDevice> {
 
     @Override
     public Optional<String> unsupportedReason(Hierarchy hierarchy) {
+        if (hierarchy.layer() != Layer.BLOCK) {
+            return Optional.of("policy 'raw' drives a block device, but hierarchy '" + hierarchy.name() + "' is a "
+                    + hierarchy.layer() + "-layer hierarchy");
+        }
         return hierarchy.devices() == 1 ? Optional.empty() : Optional.of("policy 'raw' drives a single device, but"
                 + " hierarchy '" + hierarchy.name() + "' has " + hierarchy.devices() + "; choose a placement policy");
     }
 
     @Override
-    public Target<BlockDevice> attach(OpenHierarchy hierarchy) {
+    public Target<BlockDevice> attach(OpenHierarchy hierarchy, Settings settings) {
         return new Target<>(hierarchy.devices().getFirst(), () -> { });
     }
 }

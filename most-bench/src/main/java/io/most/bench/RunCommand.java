@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,10 +41,11 @@ final class RunCommand {
         if (spec.dir().isPresent() && !spec.hierarchy().usesDirectory()) {
             err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
         }
+        noteShortAnnealing(spec);
         List<RunResult> results = runAll(spec.workload(), spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
-        tableStream.print(table(results));
+        tableStream.print(spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
         tableStream.flush();
         if (spec.json().isPresent()) {
             String json = report(results);
@@ -66,7 +68,6 @@ final class RunCommand {
     }
 
     private <T> List<RunResult> runAll(Workload<T> workload, RunSpec spec) {
-        Registry<Policy<T>> policies = Policies.forLayer(workload.layer());
         OptionalDouble saturation = workload.saturationRate(spec.hierarchy(), spec.blockSize());
         LoadShape shape = spec.shape(saturation);
         err.println(describe(spec, shape));
@@ -79,13 +80,14 @@ final class RunCommand {
             dir = scratch;
         }
         List<RunResult> results = new ArrayList<>();
-        try (OpenHierarchy open = spec.hierarchy().open(
-                new Hierarchy.Options(spec.size(), spec.blockSize(), dir), err)) {
+        Policy.Settings settings = new Policy.Settings(Duration.ofNanos(spec.epochNanos()));
+        try (OpenHierarchy open = spec.hierarchy().open(new Hierarchy.Options(spec.size(), spec.blockSize(), dir,
+                spec.dramBytes(), spec.pmBytes(), spec.pmCost()), err)) {
             for (String policyName : spec.policies()) {
-                Policy<T> policy = policies.get(policyName);
-                try (Policy.Target<T> target = policy.attach(open)) {
+                Policy<T> policy = Policies.get(workload.layer(), policyName);
+                try (Policy.Target<T> target = policy.attach(open, settings)) {
                     Workload.Session session = workload.start(target.target(), new Workload.Setup(
-                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model()));
+                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model(), spec.theta()));
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);
@@ -101,15 +103,29 @@ final class RunCommand {
         return results;
     }
 
+    /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
+    private void noteShortAnnealing(RunSpec spec) {
+        boolean adaptive = spec.policies().stream()
+                .anyMatch(p -> Policies.get(spec.workload().layer(), p).usesTuningEpoch());
+        long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
+        if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
+            err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"
+                            + " lasts %s, so the adaptive policy's final policy is still mid-search%n",
+                    SpitfireWorkload.ANNEALING_EPOCHS, formatSeconds(needed), formatSeconds(spec.epochNanos()),
+                    formatSeconds(spec.warmupNanos() + spec.durationNanos()));
+        }
+    }
+
     private static String describe(RunSpec spec, LoadShape shape) {
         String loop = shape.openLoop()
                 ? String.format(Locale.ROOT, "open loop at %.2fx model max = %,.0f ops/s", spec.intensity().getAsDouble(),
                         shape.rate().getAsDouble())
                 : "closed loop";
-        return String.format(Locale.ROOT, "%s on %s: %s data set, %s blocks, %d thread%s, %s, %s + %s warm-up per"
+        return String.format(Locale.ROOT, "%s on %s: %s data set, %s %s, %d thread%s, %s, %s + %s warm-up per"
                         + " policy, seed %d, %d cores",
                 spec.workload().name(), spec.hierarchy().name(), Units.formatBytes(spec.size()),
-                Units.formatBytes(spec.blockSize()), spec.threads(), spec.threads() == 1 ? "" : "s", loop,
+                Units.formatBytes(spec.blockSize()), spec.hierarchy().layer() == Layer.PAGE ? "pages" : "blocks",
+                spec.threads(), spec.threads() == 1 ? "" : "s", loop,
                 formatSeconds(spec.durationNanos()), formatSeconds(spec.warmupNanos()), spec.seed(),
                 Runtime.getRuntime().availableProcessors());
     }
@@ -158,6 +174,29 @@ final class RunCommand {
                     RunResult.cell(model, 0), RunResult.cell(ratio, 3));
         }
         return table.toString();
+    }
+
+    /**
+     * The console table of page-layer runs: where accesses were served, how much was written to PM,
+     * the inclusivity of the buffers and the policy in force at the end.
+     */
+    static String pageTable(List<RunResult> results) {
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "ops/s", "mean us", "p99 us",
+                "DRAM hit", "PM hit", "miss", "incl.", "PM wr/op", "SSD rd/op", "errors", "policy at end");
+        for (RunResult r : results) {
+            table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"),
+                    RunResult.cell(r.number("throughput_ops"), 0), RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p99_us"), 1), percent(r.number("dram_hit_ratio")),
+                    percent(r.number("pm_hit_ratio")), percent(r.number("miss_ratio")),
+                    RunResult.cell(r.number("inclusivity"), 3), RunResult.cell(r.number("pm_writes_per_op"), 3),
+                    RunResult.cell(r.number("ssd_reads_per_op"), 3), r.text("measured_errors"),
+                    r.text("policy_final"));
+        }
+        return table.toString();
+    }
+
+    private static String percent(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.1f%%", ratio * 100);
     }
 
     private static void write(Path file, String json) {

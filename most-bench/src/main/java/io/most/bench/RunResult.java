@@ -1,5 +1,6 @@
 package io.most.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -43,6 +44,12 @@ final class RunResult {
         f.put("p999_us", Units.round(m.latency().percentileNanos(0.999) / 1e3, 1));
         f.put("measured_ops", m.ops());
         f.put("measured_errors", m.errors());
+        // this machine has two cores and may be shared: a load average well above the driver's threads
+        // means other processes competed for the CPU during the run
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        if (load >= 0) {
+            f.put("load_average_1m", Units.round(load, 2));
+        }
         session.report(f);
         return new RunResult(f);
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -25,19 +26,27 @@ import java.util.Set;
  * @param seed        base random seed
  * @param json        where to write the JSON report ("-" = stdout); empty = none
  * @param progress    whether to force the progress line
+ * @param dramBytes   DRAM pool of a page hierarchy; empty = its default
+ * @param pmBytes     PM pool of a page hierarchy; empty = its default
+ * @param epochNanos  tuning epoch of adaptive policies
+ * @param theta       zipfian skew of workloads that take one; empty = the workload's default
+ * @param pmCost      whether PM accesses of a page hierarchy cost what the pmem profile says
  */
 record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
-               Optional<Path> dir, long seed, Optional<String> json, boolean progress) {
+               Optional<Path> dir, long seed, Optional<String> json, boolean progress,
+               OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
+               boolean pmCost) {
 
     static final int MAX_THREADS = 1024;
     static final int MAX_BLOCK_SIZE = 16 << 20;
     static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
     static final long DEFAULT_WARMUP_NANOS = 2_000_000_000L;
     static final long DEFAULT_SEED = 42;
+    static final long DEFAULT_EPOCH_NANOS = Policy.Settings.DEFAULTS.tuningEpoch().toNanos();
 
     static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
-            "warmup", "intensity", "size", "block-size", "dir", "seed", "json");
+            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile");
     static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
@@ -46,13 +55,29 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
         Hierarchy hierarchy = Hierarchies.registry().get(
                 line.required("hierarchy", "(one of: " + String.join(", ", Hierarchies.registry().names()) + ")"));
+        if (workload.layer() != hierarchy.layer()) {
+            throw new UsageException("workload '" + workload.name() + "' runs on " + workload.layer()
+                    + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.layer()))
+                    + "); '" + hierarchy.name() + "' is a " + hierarchy.layer() + "-layer hierarchy");
+        }
         List<String> policies = parsePolicies(line, workload, hierarchy);
         int threads = parseThreads(line.value("threads").orElse("1"));
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
                 .orElse(DEFAULT_DURATION_NANOS);
         long warmup = line.value("warmup").map(v -> Units.parseDurationNanos("--warmup", v, true))
                 .orElse(DEFAULT_WARMUP_NANOS);
-        int blockSize = parseBlockSize(line.value("block-size").orElse("4096"));
+        int blockSize = line.value("block-size").map(RunSpec::parseBlockSize).orElse(hierarchy.defaultBlockSize());
+        OptionalLong dram = line.value("dram").map(v -> OptionalLong.of(Units.parseSize("--dram", v)))
+                .orElse(OptionalLong.empty());
+        OptionalLong pm = line.value("pm").map(v -> OptionalLong.of(Units.parseSize("--pm", v)))
+                .orElse(OptionalLong.empty());
+        if (hierarchy instanceof PageHierarchy page) {
+            page.validate(blockSize, dram, pm);
+        } else if (dram.isPresent() || pm.isPresent()) {
+            throw new UsageException((dram.isPresent() ? "--dram" : "--pm") + " sizes a buffer pool of a page"
+                    + " hierarchy (" + String.join(", ", Hierarchies.namesOfLayer(Layer.PAGE)) + "); '"
+                    + hierarchy.name() + "' has none");
+        }
         long size = line.value("size").map(v -> Units.parseSize("--size", v)).orElse(hierarchy.defaultSize());
         if (size % blockSize != 0) {
             throw new UsageException("--size " + size + " bytes is not a multiple of the block size " + blockSize
@@ -61,6 +86,10 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         OptionalDouble intensity = OptionalDouble.empty();
         if (line.value("intensity").isPresent()) {
             intensity = OptionalDouble.of(parseIntensity(line.value("intensity").get()));
+            if (workload.layer() == Layer.PAGE) {
+                throw new UsageException("--intensity: page-layer workloads run closed loop only (a buffer manager"
+                        + " has no service model that says what load saturates it); use --threads");
+            }
             if (workload.saturationRate(hierarchy, blockSize).isEmpty()) {
                 throw new UsageException("--intensity needs a hierarchy with a device model: it means a multiple of"
                         + " the model's max IOPS, and '" + hierarchy.name() + "' is a real device whose max is not"
@@ -72,8 +101,40 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         long seed = line.value("seed").map(RunSpec::parseSeed).orElse(DEFAULT_SEED);
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
+        long epoch = DEFAULT_EPOCH_NANOS;
+        if (line.value("epoch").isPresent()) {
+            epoch = Units.parseDurationNanos("--epoch", line.value("epoch").get(), false);
+            Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
+            if (policies.stream().noneMatch(p -> Policies.get(workload.layer(), p).usesTuningEpoch())) {
+                throw new UsageException("--epoch sets the tuning epoch of adaptive policies ("
+                        + String.join(", ", registry.all().stream().filter(Policy::usesTuningEpoch)
+                                .map(Policy::name).toList()) + "), and none is among --policies " + policies);
+            }
+        }
+        OptionalDouble theta = OptionalDouble.empty();
+        if (line.value("theta").isPresent()) {
+            if (!workload.takesTheta()) {
+                throw new UsageException("--theta sets the zipfian skew of " + String.join(", ", zipfianNames())
+                        + "; workload '" + workload.name() + "' draws no zipfian keys");
+            }
+            theta = OptionalDouble.of(parseTheta(line.value("theta").get()));
+        }
+        boolean pmCost = true;
+        if (line.value("pm-profile").isPresent()) {
+            String profile = line.value("pm-profile").get();
+            if (!(hierarchy instanceof PageHierarchy page && page.hasPm())) {
+                throw new UsageException("--pm-profile sets the PM access costs of a page hierarchy with PM"
+                        + " (dram-pm-ssd, pm-ssd); '" + hierarchy.name() + "' has no PM pool");
+            }
+            pmCost = switch (profile) {
+                case PageHierarchy.PM_PROFILE -> true;
+                case "none" -> false;
+                default -> throw new UsageException("--pm-profile '" + profile + "' must be " + PageHierarchy.PM_PROFILE
+                        + " (Optane DC PM costs, the default) or none (the software path only)");
+            };
+        }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"));
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
@@ -86,18 +147,17 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     }
 
     private static List<String> parsePolicies(CommandLine line, Workload<?> workload, Hierarchy hierarchy) {
-        Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
         String text = line.value("policies").orElse(Policies.defaultFor(workload.layer()));
         List<String> names = new ArrayList<>();
         for (String name : text.split(",", -1)) {
             String trimmed = name.trim();
             if (trimmed.isEmpty()) {
                 throw new UsageException("--policies '" + text + "' has an empty name; give a comma-separated list of: "
-                        + String.join(", ", registry.names()));
+                        + Policies.validNames(workload.layer()));
             }
-            Policy<?> policy = registry.find(trimmed).orElseThrow(() -> new UsageException("unknown policy '"
-                    + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
-                    + " layer); valid policies: " + String.join(", ", registry.names())));
+            Policy<?> policy = Policies.find(workload.layer(), trimmed).orElseThrow(() -> new UsageException(
+                    "unknown policy '" + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
+                    + " layer); valid policies: " + Policies.validNames(workload.layer())));
             policy.unsupportedReason(hierarchy).ifPresent(reason -> {
                 throw new UsageException(reason);
             });
@@ -141,6 +201,23 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         }
         throw new UsageException("--intensity '" + text + "' must be a number greater than 0 (1.0 = the model's"
                 + " max IOPS, e.g. 0.5, 1, 1.2)");
+    }
+
+    private static double parseTheta(String text) {
+        try {
+            double value = Double.parseDouble(text.trim());
+            if (value >= 0 && value < 1) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--theta '" + text + "' must be a number within [0, 1): 0 is uniform, YCSB uses"
+                + " 0.99 (e.g. 0.3, 0.9, 0.99)");
+    }
+
+    private static List<String> zipfianNames() {
+        return Workloads.registry().all().stream().filter(Workload::takesTheta).map(Workload::name).toList();
     }
 
     private static Path parseDir(String text) {

@@ -22,7 +22,8 @@ final class Usage {
                 run options:
                   --workload W        what to run (required, see below)
                   --hierarchy H       where to run it (required, see below)
-                  --policies a,b      policies to compare, one run each (default: the layer's default, raw)
+                  --policies a,b      policies to compare, one run each (default: the layer's default,
+                                      raw for block workloads, spitfire-lazy for page workloads)
                   --threads N         driver threads, 1..1024 (default 1)
                   --duration D        measured time per policy: 500ms, 20s, 2m (default 10s)
                   --warmup D          unmeasured time before it, may be 0s (default 2s)
@@ -30,8 +31,16 @@ final class Usage {
                                       latency counts from each operation's intended start (emulated
                                       hierarchies only; default: closed loop)
                   --size S            data set: 64k, 256m, 1g, a multiple of the block size
-                                      (default 256m for files, 64m in memory)
-                  --block-size B      bytes per I/O, a power of two from 512 (default 4096)
+                                      (default 256m for files, 64m in memory, 2g for page hierarchies)
+                  --block-size B      bytes per I/O, a power of two from 512 (default 4096); on page
+                                      hierarchies the page size, 4k..64k (default 16k)
+                  --dram S            page hierarchies: DRAM buffer pool (default 64m)
+                  --pm S              page hierarchies: PM buffer pool (default 256m, DRAM:PM = 1:4)
+                  --epoch D           adaptive policies: time per candidate policy (default 1s; the
+                                      annealer needs about 154 epochs to cool down)
+                  --theta X           zipfian workloads: skew within [0, 1) (default 0.99)
+                  --pm-profile P      page hierarchies with PM: pmem (Optane DC PM access costs, the
+                                      default) or none (no emulated cost: the software path only)
                   --dir DIR           directory for file-backed hierarchies (default: a fresh temporary
                                       directory); the data file is deleted afterwards
                   --seed S            random seed; every policy sees the same requests (default 42)
@@ -49,10 +58,16 @@ final class Usage {
         list(s, Hierarchies.registry().all());
         s.append("policies (block layer):\n");
         list(s, Policies.forLayer(Layer.BLOCK).all());
+        s.append("policies (page layer):\n");
+        list(s, Policies.forLayer(Layer.PAGE).all());
+        s.append("  spitfire-Dr-Dw-Nr-Nw  explicit <Dr, Dw, Nr, Nw>, e.g. spitfire-0.01-0.01-1-1 (the paper's sweeps)\n");
         s.append(String.format(Locale.ROOT, """
 
                 Emulated profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE), so
-                that this VM's late wake-ups stay small against their service times.
+                that this VM's late wake-ups stay small against their service times; on page hierarchies
+                the PM access costs (pmem profile) are scaled alike, DRAM is not.
+                Page workloads load the data set first (untimed), then warm up: give a --warmup long
+                enough to fill the buffers (e.g. 10s for the defaults).
                 Exit codes: 0 ok, 1 the run failed, 2 bad command line.
                 """, DeviceProfiles.DEFAULT_SCALE));
         return s.toString();

@@ -4,10 +4,12 @@ import io.most.device.DeviceProfile;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.SplittableRandom;
 
 /**
- * A named stream of operations against the target of one {@link Layer}: random block reads now;
- * YCSB, hot-set and burst workloads against tiered volumes and buffer managers later. The
+ * A named stream of operations against the target of one {@link Layer}: random block reads and
+ * writes; Spitfire's YCSB mixes against a page store; hot-set and burst workloads against tiered
+ * volumes later. The
  * {@link LoadDriver} owns threads, timing and latency; a workload only says what one operation is,
  * what to reset after warm-up and what to add to the report.
  *
@@ -28,15 +30,41 @@ public interface Workload<T> extends Named {
     /** Prepares a run against {@code target}. */
     Session start(T target, Setup setup);
 
+    /** Whether the workload draws keys from a zipfian distribution whose skew {@code --theta} sets. */
+    default boolean takesTheta() {
+        return false;
+    }
+
     /**
      * What a run is set up with.
      *
      * @param dataSize  bytes the workload spreads its operations over
-     * @param blockSize bytes per block operation
+     * @param blockSize bytes per block operation (page size on the page layer)
      * @param seed      base seed; each thread derives its own, so every policy sees the same requests
      * @param model     the hierarchy's service model, if emulated
+     * @param theta     zipfian skew ({@code --theta}); empty = the workload's default
      */
-    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
+    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta) {
+        /** A setup without a skew. */
+        Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
+            this(dataSize, blockSize, seed, model, OptionalDouble.empty());
+        }
+
+        /**
+         * The random source of driver thread {@code thread}: the {@code thread}-th split of one seeded
+         * root, so threads draw independent streams and the same seed and thread give the same
+         * requests. (Seeding thread {@code t} with {@code seed + t * 0x9e3779b97f4a7c15L} would not do:
+         * that is SplittableRandom's own increment, so every thread would replay thread 0's stream a
+         * few steps behind it.)
+         */
+        SplittableRandom randomFor(int thread) {
+            SplittableRandom root = new SplittableRandom(seed);
+            SplittableRandom random = root.split();
+            for (int i = 0; i < thread; i++) {
+                random = root.split();
+            }
+            return random;
+        }
     }
 
     /** One run of a workload against one target. */

@@ -1,8 +1,9 @@
 package io.most.bench;
 
 /**
- * The workloads the command line knows. Block-device workloads now; buffer-manager and tiering
- * workloads (YCSB A-F, most-rand-read, hot-set, bursts) register here under their own names.
+ * The workloads the command line knows: block-device workloads, Spitfire's YCSB mixes on a page
+ * store; tiering workloads (YCSB A-F, most-rand-read, hot-set, bursts) register here under their own
+ * names.
  */
 public final class Workloads {
     private static final Registry<Workload<?>> REGISTRY = new Registry<>("workload", "workloads");
@@ -11,6 +12,9 @@ public final class Workloads {
         REGISTRY.register(new RandomBlockWorkload("device-rand-read", 0.0));
         REGISTRY.register(new RandomBlockWorkload("device-rand-write", 1.0));
         REGISTRY.register(new RandomBlockWorkload("device-rand-rw", 0.5));
+        REGISTRY.register(new SpitfireWorkload("spitfire-ro", 0.0, "YCSB-RO, 100% reads"));
+        REGISTRY.register(new SpitfireWorkload("spitfire-ba", 0.5, "YCSB-BA, 50% reads / 50% updates"));
+        REGISTRY.register(new SpitfireWorkload("spitfire-wh", 0.9, "YCSB-WH, 10% reads / 90% updates"));
     }
 
     private Workloads() {

@@ -58,7 +58,43 @@ class CommandLineValidationTest {
                 Arguments.of("missing dir", base("--dir", "/no/such/dir"), List.of("--dir", "create it")),
                 Arguments.of("json in missing dir", base("--json", "/no/such/dir/out.json"), List.of("--json", "does not exist")),
                 Arguments.of("bad seed", base("--seed", "x"), List.of("--seed", "whole number")),
-                Arguments.of("demo option unknown", List.of("demo", "--threads", "2"), List.of("--threads", "valid options")));
+                Arguments.of("demo option unknown", List.of("demo", "--threads", "2"), List.of("--threads", "valid options")),
+                // page layer
+                Arguments.of("block workload on a page hierarchy", List.of("run", "--workload", "device-rand-read",
+                        "--hierarchy", "dram-pm-ssd"), List.of("'device-rand-read'", "block-layer", "memory")),
+                Arguments.of("page workload on a block hierarchy", List.of("run", "--workload", "spitfire-ro",
+                        "--hierarchy", "memory"), List.of("'spitfire-ro'", "dram-pm-ssd, dram-ssd, pm-ssd")),
+                Arguments.of("dram on a block hierarchy", base("--dram", "64m"), List.of("--dram", "dram-pm-ssd")),
+                Arguments.of("dram not page aligned", page("dram-pm-ssd", "--dram", "100k"),
+                        List.of("--dram", "multiple of the page size 16 KiB", "16 pages")),
+                Arguments.of("dram below 16 pages", page("dram-pm-ssd", "--dram", "128k"), List.of("--dram", "16 pages")),
+                Arguments.of("dram on pm-ssd", page("pm-ssd", "--dram", "64m"), List.of("--dram", "smallest DRAM pool")),
+                Arguments.of("pm on dram-ssd", page("dram-ssd", "--pm", "256m"), List.of("--pm", "no PM tier")),
+                Arguments.of("page size too large", page("dram-pm-ssd", "--block-size", "128k"),
+                        List.of("--block-size", "page size", "4k to 64k")),
+                Arguments.of("epoch without an adaptive policy", page("dram-pm-ssd", "--epoch", "1s"),
+                        List.of("--epoch", "spitfire-adaptive")),
+                Arguments.of("bad epoch", page("dram-pm-ssd", "--policies", "spitfire-adaptive", "--epoch", "1"),
+                        List.of("--epoch", "ms, s, m")),
+                Arguments.of("theta on a block workload", base("--theta", "0.9"),
+                        List.of("--theta", "spitfire-ro", "'device-rand-read'")),
+                Arguments.of("theta of 1", page("dram-pm-ssd", "--theta", "1"), List.of("--theta", "[0, 1)")),
+                Arguments.of("intensity on a page workload", page("dram-pm-ssd", "--intensity", "1"),
+                        List.of("--intensity", "closed loop")),
+                Arguments.of("explicit policy not a probability", page("dram-pm-ssd", "--policies", "spitfire-2-1-1-1"),
+                        List.of("spitfire-2-1-1-1", "dr must be a probability")),
+                Arguments.of("pm profile unknown", page("dram-pm-ssd", "--pm-profile", "optane"),
+                        List.of("--pm-profile", "pmem", "none")),
+                Arguments.of("pm profile without PM", page("dram-ssd", "--pm-profile", "none"),
+                        List.of("--pm-profile", "no PM pool")),
+                Arguments.of("block policy for a page workload", page("dram-pm-ssd", "--policies", "raw"),
+                        List.of("'raw'", "spitfire-eager, spitfire-lazy, hymem, spitfire-adaptive")));
+    }
+
+    private static List<String> page(String hierarchy, String... more) {
+        List<String> args = new ArrayList<>(List.of("run", "--workload", "spitfire-ro", "--hierarchy", hierarchy));
+        args.addAll(List.of(more));
+        return args;
     }
 
     private static List<String> base(String... more) {

@@ -1,0 +1,168 @@
+package io.most.bench;
+
+import io.most.PageStoreConfig;
+import io.most.device.DeviceProfile;
+import io.most.device.DeviceProfiles;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The buffer tiers of a page store (Spitfire's storage hierarchies, paper section 6): a DRAM pool, a
+ * PM pool on a file under /dev/shm whose accesses cost what Optane DC PM costs ({@code pmem} profile),
+ * and an SSD emulated with the {@code optane-ssd} profile (Spitfire used an Optane DC P4800X). Both
+ * profiles run at {@link DeviceProfiles#DEFAULT_SCALE}, like every emulated device of the bench.
+ *
+ * <ul>
+ *   <li>{@code dram-pm-ssd}: DRAM:PM = 1:4 by default, as in paper section 6.3;</li>
+ *   <li>{@code dram-ssd}: no PM (the classic two-tier buffer);</li>
+ *   <li>{@code pm-ssd}: the smallest DRAM pool a page store accepts
+ *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer.</li>
+ * </ul>
+ *
+ * Nothing is shared between policies: each one gets a fresh store from {@link PageTiers}, loaded
+ * with the same data set.
+ */
+final class PageHierarchy implements Hierarchy {
+    /** Which tiers the hierarchy has. */
+    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD }
+
+    static final String SSD_PROFILE = "optane-ssd";
+    static final String PM_PROFILE = "pmem";
+    static final int DEFAULT_PAGE_SIZE = 16 * 1024;
+    static final long DEFAULT_DRAM_BYTES = 64L << 20;
+    static final long DEFAULT_PM_BYTES = 4 * DEFAULT_DRAM_BYTES;
+    /** 6.4x the default buffers (paper 6.3: 100 GB over 12.5 + 50 GB, 1.6x; "several times larger" here). */
+    static final long DEFAULT_SIZE = 2L << 30;
+
+    private final String name;
+    private final Kind kind;
+
+    PageHierarchy(String name, Kind kind) {
+        this.name = name;
+        this.kind = kind;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        String ssd = "emulated Optane SSD (x" + (int) DeviceProfiles.DEFAULT_SCALE + ")";
+        return switch (kind) {
+            case DRAM_PM_SSD -> "page store: DRAM pool (--dram, default 64m) + PM pool on /dev/shm costed as Optane"
+                    + " DC PM (--pm, default 256m = 4x DRAM) + " + ssd + "; 16k pages, default 2g data set";
+            case DRAM_SSD -> "page store: DRAM pool (--dram, default 64m) + " + ssd + ", no PM; 16k pages,"
+                    + " default 2g data set";
+            case PM_SSD -> "page store: minimal DRAM (" + PageStoreConfig.MIN_DRAM_FRAMES + " pages) + PM pool (--pm,"
+                    + " default 256m) + " + ssd + "; 16k pages, default 2g data set";
+        };
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    boolean hasPm() {
+        return kind != Kind.DRAM_SSD;
+    }
+
+    @Override
+    public int devices() {
+        return kind == Kind.DRAM_SSD ? 2 : 3;
+    }
+
+    @Override
+    public Layer<?> layer() {
+        return Layer.PAGE;
+    }
+
+    @Override
+    public int defaultBlockSize() {
+        return DEFAULT_PAGE_SIZE;
+    }
+
+    /** None for the hierarchy as a whole: the report names the SSD and PM profiles it used. */
+    @Override
+    public Optional<DeviceProfile> model() {
+        return Optional.empty();
+    }
+
+    @Override
+    public long defaultSize() {
+        return DEFAULT_SIZE;
+    }
+
+    /** For the SSD's backing file when the data set is too large to keep in memory. */
+    @Override
+    public boolean usesDirectory() {
+        return true;
+    }
+
+    /** The SSD's service model. */
+    static DeviceProfile ssdProfile() {
+        return DeviceProfiles.get(SSD_PROFILE);
+    }
+
+    /** The PM access costs. */
+    static DeviceProfile pmProfile() {
+        return DeviceProfiles.get(PM_PROFILE);
+    }
+
+    /**
+     * Checks the page size and pool sizes before anything is opened.
+     *
+     * @throws UsageException naming the option and what is valid
+     */
+    void validate(int pageSize, OptionalLong dram, OptionalLong pm) {
+        if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+            throw new UsageException("--block-size " + pageSize + ": on page hierarchies it is the page size, a power"
+                    + " of two from 4k to 64k (default 16k)");
+        }
+        if (dram.isPresent()) {
+            if (kind == Kind.PM_SSD) {
+                throw new UsageException("--dram: '" + name + "' runs with the smallest DRAM pool ("
+                        + PageStoreConfig.MIN_DRAM_FRAMES + " pages); use dram-pm-ssd to choose a DRAM size");
+            }
+            checkPool("--dram", dram.getAsLong(), pageSize);
+        }
+        if (pm.isPresent()) {
+            if (!hasPm()) {
+                throw new UsageException("--pm: '" + name + "' has no PM tier; use dram-pm-ssd or pm-ssd");
+            }
+            checkPool("--pm", pm.getAsLong(), pageSize);
+        }
+    }
+
+    private static void checkPool(String option, long bytes, int pageSize) {
+        long min = (long) PageStoreConfig.MIN_DRAM_FRAMES * pageSize;
+        if (bytes % pageSize != 0 || bytes < min) {
+            throw new UsageException(option + " " + Units.formatBytes(bytes) + " must be a multiple of the page size "
+                    + Units.formatBytes(pageSize) + " and hold at least " + PageStoreConfig.MIN_DRAM_FRAMES
+                    + " pages (" + Units.formatBytes(min) + ")");
+        }
+    }
+
+    /** DRAM pool bytes for {@code options}. */
+    long dramBytes(Options options) {
+        if (kind == Kind.PM_SSD) {
+            return (long) PageStoreConfig.MIN_DRAM_FRAMES * options.blockSize();
+        }
+        return options.dramBytes().orElse(DEFAULT_DRAM_BYTES);
+    }
+
+    /** PM pool bytes (frames only, without the PM file's metadata page) for {@code options}; 0 without PM. */
+    long pmBytes(Options options) {
+        return hasPm() ? options.pmBytes().orElse(DEFAULT_PM_BYTES) : 0;
+    }
+
+    @Override
+    public OpenHierarchy open(Options options, PrintStream log) {
+        PageTiers tiers = PageTiers.create(this, options, log);
+        log.printf(Locale.ROOT, "%s: %s%n", name, tiers.summary());
+        return new OpenHierarchy(this, tiers);
+    }
+}
