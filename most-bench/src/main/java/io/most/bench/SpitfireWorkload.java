@@ -38,8 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Report.</b> Counts over the measured window: {@code dram_hits}, {@code pm_hits}, {@code misses},
  * {@code ssd_reads}, {@code ssd_writes} and {@code migrations} per path as the store counts them;
- * {@code pm_writes} = every page image written to PM, i.e. the store's own count plus the SSD-to-PM
- * installs it leaves out ({@code pm_writes_counted_by_store} is the raw value); hit ratios per
+ * {@code pm_writes} = every page image written to PM (write-backs, writes in PM and SSD-to-PM
+ * installs, as the store counts them); hit ratios per
  * operation; gauges at the end: {@code inclusivity} (pages in both DRAM and PM / pages in either),
  * frames used, {@code policy_final}. Adaptive runs add the tuner's {@code timeline}.
  */
@@ -211,15 +211,10 @@ final class SpitfireWorkload implements Workload<PageTarget> {
             for (MigrationPath path : MigrationPath.values()) {
                 migrations.put(path.tag(), now.migrations(path) - base.migrations(path));
             }
-            // the store's pmWrites leaves out pages installed in PM from the SSD (path ssd-to-pm); the
-            // paper's NVM writes (Figure 8) include them, so pm_writes adds them. If the store ever counts
-            // them itself, drop the addition.
-            long pmWritesByStore = now.pmWrites() - base.pmWrites();
-            long pmWrites = pmWritesByStore + (long) migrations.get(MigrationPath.SSD_TO_PM.tag());
+            long pmWrites = now.pmWrites() - base.pmWrites();
             long ssdReads = now.ssdReads() - base.ssdReads();
             long ssdWrites = now.ssdWrites() - base.ssdWrites();
             fields.put("pm_writes", pmWrites);
-            fields.put("pm_writes_counted_by_store", pmWritesByStore);
             fields.put("ssd_reads", ssdReads);
             fields.put("ssd_writes", ssdWrites);
             fields.put("pm_writes_per_op", ratio(pmWrites, ops));
