@@ -41,6 +41,7 @@ final class BlockStore {
     private int activeBitmapCrc;
     /** Every write sequence handed out so far is below this; persisted in the superblock. */
     private long sequenceLease;
+    private boolean unformatted;
 
     private BlockStore(BlockDevice device, int pageSize) {
         this.device = device;
@@ -82,7 +83,7 @@ final class BlockStore {
             storeId = UUID.randomUUID();
             generation = 0;
             activeBitmap = 1;
-            persistAllocations(); // writes bitmap copy 0 and superblock generation 1
+            unformatted = true; // written by commitFormat(), once every other check has passed
             return;
         }
         if (best.pageSize != pageSize) {
@@ -135,6 +136,17 @@ final class BlockStore {
     private boolean isBlank(int slot) {
         device.read((long) slot * pageSize, superBuffer);
         return superBuffer.mismatch(MemorySegment.ofArray(new byte[pageSize])) == -1;
+    }
+
+    /**
+     * Formats a blank device (bitmap copy 0, superblock generation 1). Deferred from {@link #open} so
+     * that a store refused for another reason (a PM file of another store, say) writes nothing.
+     */
+    synchronized void commitFormat() {
+        if (unformatted) {
+            persistAllocations();
+            unformatted = false;
+        }
     }
 
     /** Makes the current allocation state durable (see the class comment). */

@@ -29,16 +29,19 @@ final class PmArea {
     }
 
     /**
-     * Opens the PM file for the store {@code storeId}, formatting it when new.
+     * Opens the PM file for the store {@code storeId}, formatting it when new. {@code beforeWrite} runs
+     * once all checks passed and before the PM superblock is first written (the store formats its
+     * block device there, so that a crash in between never leaves a PM file naming a store that does
+     * not exist yet).
      *
      * @throws ConfigurationException if it belongs to another store, has another page size, or was
      *                                created larger than {@code bytes}
      */
-    static PmArea open(Path path, long bytes, int pageSize, UUID storeId) {
+    static PmArea open(Path path, long bytes, int pageSize, UUID storeId, Runnable beforeWrite) {
         PmemDevice device = PmemDevice.open(path, bytes, 4096);
         try {
             PmArea area = new PmArea(device, pageSize);
-            area.checkOrFormat(path, storeId, bytes / pageSize - 1);
+            area.checkOrFormat(path, storeId, bytes / pageSize - 1, beforeWrite);
             return area;
         } catch (RuntimeException e) {
             device.close();
@@ -46,7 +49,7 @@ final class PmArea {
         }
     }
 
-    private void checkOrFormat(Path path, UUID storeId, long frameCount) {
+    private void checkOrFormat(Path path, UUID storeId, long frameCount, Runnable beforeWrite) {
         MemorySegment sb = device.segment();
         long magic = sb.get(LONG, 0);
         if (magic == 0) {
@@ -54,6 +57,7 @@ final class PmArea {
                 throw new ConfigurationException("PM file '" + path + "' holds data that is not a MOST PM buffer:"
                         + " point pm() at another file or delete it");
             }
+            beforeWrite.run();
             writeSuperblock(storeId, frameCount);
             return;
         }
@@ -64,8 +68,8 @@ final class PmArea {
         UUID owner = new UUID(sb.get(LONG, 24), sb.get(LONG, 32));
         if (!owner.equals(storeId)) {
             throw new ConfigurationException("PM file '" + path + "' belongs to another store (" + owner
-                    + ", this store is " + storeId + "): use that store's block device, or delete the PM file"
-                    + " to start this store's PM buffer empty");
+                    + ", this store is " + storeId + ") and may hold that store's only copy of some pages:"
+                    + " open it with that store's block device, or give this store another PM file");
         }
         int version = sb.get(INT, 8);
         if (version != FORMAT_VERSION) {
@@ -83,6 +87,7 @@ final class PmArea {
                     + " least " + (fileFrames + 1) * pageSize + " PM bytes so that none of its pages is lost");
         }
         if (fileFrames < frameCount) {
+            beforeWrite.run();
             writeSuperblock(storeId, frameCount); // grown: the new frames are blank
         }
     }

@@ -123,9 +123,11 @@ public final class SpitfireBufferManager implements PageStore {
         PmArea pmArea = null;
         try {
             if (config.hasPm()) {
-                pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId());
+                pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId(),
+                        ssd::commitFormat);
             }
             SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
+            ssd.commitFormat();
             store.startBackgroundThreads();
             return store;
         } catch (RuntimeException | Error e) {
@@ -163,11 +165,11 @@ public final class SpitfireBufferManager implements PageStore {
         for (int m = 0; m < pm.frames; m++) {
             MemorySegment frame = pm.frame(m);
             PageHeader.Check check = PageHeader.check(frame);
-            if (check == PageHeader.Check.NEVER_WRITTEN) {
-                continue;
+            if (check == PageHeader.Check.NEVER_WRITTEN || check == PageHeader.Check.UNSEALED) {
+                continue; // free: never written, invalidated earlier, or a write that never reached its seal
             }
             long pageId = PageHeader.pageId(frame);
-            if (check == PageHeader.Check.UNSEALED || !allocations.isAllocated(pageId)) {
+            if (!allocations.isAllocated(pageId)) {
                 discard(m);
                 discarded++;
                 continue;
