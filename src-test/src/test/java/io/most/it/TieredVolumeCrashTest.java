@@ -58,11 +58,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Randomness comes from one seed, printed and in every failure message; rerun with
  * {@code -Dmost.crash.seed=<seed>}. {@code -Dmost.crash.kills=<n>} sets the kills per variant
- * (default 4; a soak run uses 30 or more).
+ * (default 4 plain and 6 with faults, one per kind of fault, taken in turn; a soak run uses 30 or more).
  */
 class TieredVolumeCrashTest {
     private static final int BLOCKS = 4096;
     private static final int KILLS = Integer.getInteger("most.crash.kills", 4);
+    private static final TieredVolumeWriterMain.Fault[] FAULTS = TieredVolumeWriterMain.Fault.values();
+    /** Kills with faults: at least one per kind of fault. */
+    private static final int FAULT_KILLS = Math.max(KILLS, FAULTS.length);
     private static final int SIGKILL_EXIT = 128 + 9;
     private static final Duration PATIENCE = Duration.ofSeconds(40);
     private static final List<String> CHILD_JVM_OPTIONS =
@@ -87,8 +90,12 @@ class TieredVolumeCrashTest {
         killAndVerify(false, iteration);
     }
 
+    static Stream<Integer> faultKills() {
+        return IntStream.range(0, FAULT_KILLS).boxed();
+    }
+
     @ParameterizedTest(name = "kill #{0}")
-    @MethodSource("kills")
+    @MethodSource("faultKills")
     void killedAfterAnInjectedDeviceFaultLosesNoForcedWrite(int iteration) throws Exception {
         killAndVerify(true, iteration);
     }
@@ -97,22 +104,24 @@ class TieredVolumeCrashTest {
         SplittableRandom random = new SplittableRandom(SEED * 31 + (faults ? 7_000 : 0) + iteration);
         long childSeed = random.nextLong();
         long run = random.nextLong();
-        String where = "[seed " + SEED + ", " + (faults ? "FAULT" : "PLAIN") + " kill #" + iteration + "]";
+        TieredVolumeWriterMain.Fault fault = faults ? FAULTS[(int) Math.floorMod(SEED + iteration, (long) FAULTS.length)]
+                : null;
+        String where = "[seed " + SEED + ", " + (faults ? fault : "PLAIN") + " kill #" + iteration + "]";
         Path perfFile = dir.resolve("perf.dev");
         Path capFile = dir.resolve("cap.dev");
 
         String killPoint;
         List<String> transcript;
         try (ForkedJvm child = ForkedJvm.start(CHILD_JVM_OPTIONS, TieredVolumeWriterMain.class, List.of(
-                faults ? "FAULT" : "PLAIN", perfFile.toString(), capFile.toString(), Integer.toString(BLOCKS),
+                fault == null ? "PLAIN" : fault.name(), perfFile.toString(), capFile.toString(), Integer.toString(BLOCKS),
                 Long.toString(childSeed), Long.toString(run)))) {
             child.awaitLine("READY"::equals, PATIENCE);
             child.awaitLine("MIRRORING"::equals, PATIENCE);
             if (faults) {
-                String fault = child.awaitLine(line -> line.startsWith("FAULT "), PATIENCE);
+                String faultLine = child.awaitLine(line -> line.startsWith("FAULT "), PATIENCE);
                 int delayMillis = random.nextInt(150);
                 Thread.sleep(delayMillis);
-                killPoint = delayMillis + " ms after '" + fault + "'";
+                killPoint = delayMillis + " ms after '" + faultLine + "'";
                 assertTrue(child.isAlive(), where + " child " + child + " died before its kill; standard error:\n"
                         + child.stderrTail());
                 assertEquals(SIGKILL_EXIT, child.kill(), where + " exit status of killed child " + child);
@@ -291,7 +300,7 @@ class TieredVolumeCrashTest {
 
     /** MOST, except that mirrored reads go to the copy the test chooses. */
     private static final class RoutedReads implements PlacementPolicy {
-        private final MostPolicy most = new MostPolicy(MostPolicy.Settings.defaults().withMaxOffloadRatio(0.5));
+        private final MostPolicy most = new MostPolicy(TieredVolumeWriterMain.settings());
         volatile Tier route = Tier.PERFORMANCE;
 
         @Override

@@ -32,9 +32,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link DirectFileDevice} files, each behind an {@link EmulatedDevice} whose profile makes the
  * performance device the loaded one (one channel of a 10x-scaled PCIe 3 NVMe drive against a 10x-scaled
  * Optane SSD), so that MOST raises its offload ratio, mirrors hot segments onto the capacity device,
- * cleans and checkpoints while the child writes. Segments are 64 KiB and the optimizer runs every 5 ms.
+ * cleans and checkpoints while the child writes. Segments are 64 KiB, the optimizer runs every 5 ms,
+ * the journal is 128 KiB (a checkpoint every few dozen commits) and the cleaner re-mirrors subpages read
+ * 4 times since their last write.
  *
- * <p>Arguments: {@code <PLAIN|FAULT> <perf file> <cap file> <blocks> <seed> <run id>}. Writer threads
+ * <p>Arguments: {@code <PLAIN|fault kind> <perf file> <cap file> <blocks> <seed> <run id>}. Writer threads
  * own disjoint sets of blocks ({@code block % WRITERS}), so each block's generations grow by one in
  * one thread; reader threads check what they read against the generations issued and completed.
  * Protocol, one line each (several lines of one thread may come in one write):
@@ -94,12 +96,18 @@ public final class TieredVolumeWriterMain {
                 .optimizerInterval(Duration.ofMillis(5))
                 .journalBytes(128 * 1024)
                 .migrationBytesPerSecond(64L << 20)
-                .policy(() -> new MostPolicy(MostPolicy.Settings.defaults().withMaxOffloadRatio(0.5)));
+                .policy(() -> new MostPolicy(settings()));
+    }
+
+    /** MOST's settings: offloading capped at half (mirroring starts sooner), cleaning from 4 reads between writes. */
+    static MostPolicy.Settings settings() {
+        return MostPolicy.Settings.defaults().withMaxOffloadRatio(0.5).withMinRewriteDistance(4);
     }
 
     public static void main(String[] args) throws Exception {
         ForkedJvm.exitWhenParentDies();
-        boolean faultVariant = args[0].equals("FAULT");
+        Fault chosenFault = args[0].equals("PLAIN") ? null : Fault.valueOf(args[0]);
+        boolean faultVariant = chosenFault != null;
         Path perfFile = Path.of(args[1]);
         Path capFile = Path.of(args[2]);
         int blocks = Integer.parseInt(args[3]);
@@ -149,8 +157,7 @@ public final class TieredVolumeWriterMain {
             }
             if (tap != null && faultAt >= 0 && System.nanoTime() >= faultAt) {
                 faultAt = -1;
-                Fault fault = Fault.values()[faultRandom.nextInt(Fault.values().length)];
-                tap.arm(fault, 1 + faultRandom.nextInt(CheckedBlock.SIZE - 1));
+                tap.arm(chosenFault, 1 + faultRandom.nextInt(CheckedBlock.SIZE - 1));
             }
         }
         System.err.println("TieredVolumeWriterMain ran out of time without being killed");
