@@ -56,14 +56,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * or was silently torn, which may hold anything its writes could have left but must still read the
  * same on every route.
  *
+ * <p>The DOUBLE variant kills a second child too, which only reopens the volume and reads, at a random
+ * moment during or soon after its recovery, and checks the same against the first child's transcript
+ * (recovery settles the same way when it is cut short).
+ *
  * <p>Randomness comes from one seed, printed and in every failure message; rerun with
  * {@code -Dmost.crash.seed=<seed>}. {@code -Dmost.crash.kills=<n>} sets the kills per variant
- * (default 4 plain and 6 with faults, one per kind of fault, taken in turn; a soak run uses 30 or more).
+ * (default 4 plain, 6 with faults, one per kind of fault, taken in turn, and 2 double kills; a soak run
+ * uses 30 or more).
  */
 class TieredVolumeCrashTest {
     private static final int BLOCKS = 4096;
     private static final int KILLS = Integer.getInteger("most.crash.kills", 4);
     private static final TieredVolumeWriterMain.Fault[] FAULTS = TieredVolumeWriterMain.Fault.values();
+    /** Double kills: once while writing, once more during or soon after recovery. */
+    private static final int RECOVERY_KILLS = Math.max(1, KILLS / 2);
     /** Kills with faults: at least one per kind of fault. */
     private static final int FAULT_KILLS = Math.max(KILLS, FAULTS.length);
     private static final int SIGKILL_EXIT = 128 + 9;
@@ -100,13 +107,24 @@ class TieredVolumeCrashTest {
         killAndVerify(true, iteration);
     }
 
+    @ParameterizedTest(name = "kill #{0}")
+    @MethodSource("recoveryKills")
+    void killedAgainDuringRecoveryLosesNoForcedWrite(int iteration) throws Exception {
+        killAndVerify(false, iteration + 10_000);
+    }
+
+    static Stream<Integer> recoveryKills() {
+        return IntStream.range(0, RECOVERY_KILLS).boxed();
+    }
+
     private void killAndVerify(boolean faults, int iteration) throws Exception {
         SplittableRandom random = new SplittableRandom(SEED * 31 + (faults ? 7_000 : 0) + iteration);
         long childSeed = random.nextLong();
         long run = random.nextLong();
         TieredVolumeWriterMain.Fault fault = faults ? FAULTS[(int) Math.floorMod(SEED + iteration, (long) FAULTS.length)]
                 : null;
-        String where = "[seed " + SEED + ", " + (faults ? fault : "PLAIN") + " kill #" + iteration + "]";
+        String where = "[seed " + SEED + ", " + (faults ? fault : iteration >= 10_000 ? "DOUBLE" : "PLAIN")
+                + " kill #" + iteration + "]";
         Path perfFile = dir.resolve("perf.dev");
         Path capFile = dir.resolve("cap.dev");
 
@@ -143,6 +161,23 @@ class TieredVolumeCrashTest {
                 killPoint = delayMillis + " ms after mirroring began";
             }
             transcript = child.lines();
+        }
+
+        if (iteration >= 10_000) {
+            // a second crash: during recovery or while the optimizer and cleaner work on what it left
+            try (ForkedJvm again = ForkedJvm.start(CHILD_JVM_OPTIONS, TieredVolumeWriterMain.class, List.of(
+                    "RECOVER", perfFile.toString(), capFile.toString(), Integer.toString(BLOCKS),
+                    Long.toString(childSeed)))) {
+                again.awaitLine("OPENING"::equals, PATIENCE);
+                int delayMillis = random.nextInt(120);
+                Thread.sleep(delayMillis);
+                assertTrue(again.isAlive(), where + " recovering child " + again + " died before its kill; standard"
+                        + " error:\n" + again.stderrTail());
+                assertEquals(SIGKILL_EXIT, again.kill(), where + " exit status of killed child " + again);
+                boolean recovered = again.lines().contains("READY");
+                killPoint += ", then again " + delayMillis + " ms after reopening began ("
+                        + (recovered ? "after" : "before") + " open returned)";
+            }
         }
 
         Transcript t = Transcript.parse(transcript, faults, where);

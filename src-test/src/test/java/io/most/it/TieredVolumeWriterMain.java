@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * the journal is 128 KiB (a checkpoint every few dozen commits) and the cleaner re-mirrors subpages read
  * 4 times since their last write.
  *
- * <p>Arguments: {@code <PLAIN|fault kind> <perf file> <cap file> <blocks> <seed> <run id>}. Writer threads
+ * <p>Arguments: {@code <PLAIN|fault kind|RECOVER> <perf file> <cap file> <blocks> <seed> <run id>}. Writer threads
  * own disjoint sets of blocks ({@code block % WRITERS}), so each block's generations grow by one in
  * one thread; reader threads check what they read against the generations issued and completed.
  * Protocol, one line each (several lines of one thread may come in one write):
@@ -106,6 +106,10 @@ public final class TieredVolumeWriterMain {
 
     public static void main(String[] args) throws Exception {
         ForkedJvm.exitWhenParentDies();
+        if (args[0].equals("RECOVER")) {
+            recoverAndRead(Path.of(args[1]), Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
+            return;
+        }
         Fault chosenFault = args[0].equals("PLAIN") ? null : Fault.valueOf(args[0]);
         boolean faultVariant = chosenFault != null;
         Path perfFile = Path.of(args[1]);
@@ -158,6 +162,33 @@ public final class TieredVolumeWriterMain {
             if (tap != null && faultAt >= 0 && System.nanoTime() >= faultAt) {
                 faultAt = -1;
                 tap.arm(chosenFault, 1 + faultRandom.nextInt(CheckedBlock.SIZE - 1));
+            }
+        }
+        System.err.println("TieredVolumeWriterMain ran out of time without being killed");
+        System.exit(2);
+    }
+
+    /**
+     * The RECOVER mode: prints {@code OPENING}, recovers the volume (to be killed during recovery or
+     * soon after), prints {@code READY} and then only reads (with the emulated devices and the
+     * optimizer running, so the cleaner re-mirrors what recovery left on one copy) until killed.
+     */
+    private static void recoverAndRead(Path perfFile, Path capFile, int blocks, long seed) {
+        ForkedJvm.LineWriter out = ForkedJvm.lineWriter();
+        BlockDevice perf = new EmulatedDevice("perf", DirectFileDevice.open(perfFile, PERF_BYTES),
+                DeviceProfiles.get("nvme-pcie3").withChannels(1));
+        BlockDevice cap = new EmulatedDevice("cap", DirectFileDevice.open(capFile, CAP_BYTES),
+                DeviceProfiles.get("optane-ssd"));
+        out.println("OPENING");
+        TieredVolume volume = TieredVolume.open(perf, cap, config().build());
+        out.println("READY");
+        SplittableRandom random = new SplittableRandom(seed);
+        long start = System.nanoTime();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = volume.allocate(arena, CheckedBlock.SIZE);
+            while (System.nanoTime() - start < MAX_RUN_NANOS) {
+                int block = random.nextInt(10) < 9 ? random.nextInt(HOT_BLOCKS) : random.nextInt(blocks);
+                volume.read((long) block * CheckedBlock.SIZE, buffer);
             }
         }
         System.err.println("TieredVolumeWriterMain ran out of time without being killed");
