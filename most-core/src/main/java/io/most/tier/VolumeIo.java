@@ -33,6 +33,8 @@ final class VolumeIo {
     private static final int NEED_INTENT = 2;
     private static final int NEED_ROUTE = 3;
 
+    /** Per thread: a write of this thread fell back from the performance to the capacity copy. */
+    private final ThreadLocal<boolean[]> retriedAwayFromPerformance = ThreadLocal.withInitial(() -> new boolean[1]);
     private final VolumeLayout layout;
     private final SegmentTable table;
     private final BlockDevice[] devices;
@@ -180,6 +182,7 @@ final class VolumeIo {
             boolean exclusive = route != null && (partial || route == MirroredWrite.BOTH);
             int outcome = tryWrite(segment, offset, source, route, exclusive);
             if (outcome == DONE || (outcome == ALLOCATE && allocate(segment, offset, source))) {
+                commitIfRetriedAwayFromPerformance();
                 return;
             }
         }
@@ -303,6 +306,20 @@ final class VolumeIo {
         }
         m.setState(kFrom, kTo, MirrorState.onlyOn(other));
         counters.writeRetries.increment();
+        if (failed == Tier.PERFORMANCE) {
+            // recovery trusts the performance copy of a segment with an intent, and that copy may now
+            // hold a torn write: the "valid on capacity only" state must be durable before the ack
+            retriedAwayFromPerformance.get()[0] = true;
+        }
+    }
+
+    /** Commits the metadata (holding no segment lock) if this thread's write needs it before it is acknowledged. */
+    private void commitIfRetriedAwayFromPerformance() {
+        boolean[] flag = retriedAwayFromPerformance.get();
+        if (flag[0]) {
+            flag[0] = false;
+            log.commit();
+        }
     }
 
     // ---------------------------------------------------------------- allocation

@@ -16,7 +16,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,15 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * recovery settles the segment (it has a current intent) by declaring every subpage the journal calls
  * clean valid on the <em>performance</em> copy only, which holds the torn half-write: the block then
  * reads as neither its old nor its new value, although the write was acknowledged and the block read
- * back correctly before the crash.
+ * back correctly before the crash — as it did before the fix below.
  *
- * <p>Bug in most-core {@code io.most.tier.VolumeIo.writeOther} (the retry after a failed copy): the
- * failed copy's staleness lives only in memory until the next commit, but recovery trusts the
- * performance copy. Suggested fix: when the failed copy is the performance copy (the one intent
- * settling prefers), make the new state durable before acknowledging the write, e.g. mark the segment
- * dirty and run {@code MetadataLog.commit()} after the stripe lock is released (as intents are), or
- * journal a record that the subpages are stale on the performance copy; alternatively settle intent
- * segments towards a copy that cannot hold a failed write.
+ * <p>It found a bug in {@code io.most.tier.VolumeIo.writeOther} (the retry after a failed copy): the
+ * failed copy's staleness lived only in memory until the next commit, while recovery trusts the
+ * performance copy. Fixed by committing the metadata before such a write is acknowledged.
  */
 class TieredVolumeTornRetryTest {
     private static final long PERF_BYTES = 8L << 20;
@@ -44,8 +39,6 @@ class TieredVolumeTornRetryTest {
     private static final long RUN = 0x7EA2L;
 
     @Test
-    @Disabled("most-core bug: a mirrored write retried on the capacity copy after a reported torn write on the"
-            + " performance copy reads back torn after a crash before force() (VolumeIo.writeOther; see class comment)")
     void unforcedWriteRetriedAfterTornPerformanceWriteReadsOldOrNewAfterCrash(@TempDir Path dir) {
         Path perfFile = dir.resolve("perf.dev");
         Path capFile = dir.resolve("cap.dev");
