@@ -17,6 +17,8 @@ public final class Hierarchies {
         for (String profile : DeviceProfiles.names()) {
             REGISTRY.register(MemoryHierarchy.emulated(profile));
         }
+        REGISTRY.register(new TierHierarchy("optane-nvme", "optane-ssd", "nvme-pcie3"));
+        REGISTRY.register(new TierHierarchy("nvme-sata", "nvme-pcie3", "sata-ssd"));
     }
 
     private Hierarchies() {

@@ -15,6 +15,9 @@ public final class Layer<T> {
     /** Block reads and writes against a {@link BlockDevice}. */
     public static final Layer<BlockDevice> BLOCK = new Layer<>("block", BlockDevice.class);
 
+    /** Block reads and writes against a two-device {@link io.most.tier.TieredVolume} and its placement policy. */
+    public static final Layer<io.most.tier.TieredVolume> TIER = new Layer<>("tier", io.most.tier.TieredVolume.class);
+
     private final String name;
     private final Class<T> type;
 

@@ -14,6 +14,10 @@ public final class Policies {
     static {
         Registry<Policy<io.most.device.BlockDevice>> block = addLayer(Layer.BLOCK, RawPolicy.NAME);
         block.register(new RawPolicy());
+        Registry<Policy<io.most.tier.TieredVolume>> tier = addLayer(Layer.TIER, "most");
+        for (TierPolicy p : TierPolicy.all()) {
+            tier.register(p);
+        }
     }
 
     private Policies() {

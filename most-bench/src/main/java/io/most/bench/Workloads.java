@@ -11,6 +11,9 @@ public final class Workloads {
         REGISTRY.register(new RandomBlockWorkload("device-rand-read", 0.0));
         REGISTRY.register(new RandomBlockWorkload("device-rand-write", 1.0));
         REGISTRY.register(new RandomBlockWorkload("device-rand-rw", 0.5));
+        for (TierWorkload w : TierWorkload.all()) {
+            REGISTRY.register(w);
+        }
     }
 
     private Workloads() {
