@@ -18,6 +18,9 @@ public final class Layer<T> {
     /** Page reads and updates against a page store over DRAM, PM and an SSD. */
     public static final Layer<PageTarget> PAGE = new Layer<>("page", PageTarget.class);
 
+    /** Block reads and writes against a two-device {@link io.most.tier.TieredVolume} and its placement policy. */
+    public static final Layer<io.most.tier.TieredVolume> TIER = new Layer<>("tier", io.most.tier.TieredVolume.class);
+
     private final String name;
     private final Class<T> type;
 

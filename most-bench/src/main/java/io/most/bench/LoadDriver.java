@@ -225,8 +225,12 @@ final class LoadDriver {
             double interval = shape.threads() * 1e9 / shape.rate().getAsDouble();
             // stagger threads evenly within one interval so the total arrival stream is smooth
             double first = timeline.startAt + interval * index / shape.threads();
-            for (long k = 0; !timeline.abort; k++) {
-                long intended = (long) (first + k * interval);
+            long total = endAt - timeline.startAt;
+            double next = first;
+            while (!timeline.abort) {
+                long intended = (long) next;
+                double factor = session.rateFactor(intended - timeline.startAt, total);
+                next += factor == 1 ? interval : interval / Math.max(1e-3, factor);
                 if (intended >= endAt) {
                     return;
                 }

@@ -29,6 +29,10 @@ public final class Policies {
         page.register(SpitfirePolicy.adaptive("spitfire-adaptive", MigrationPolicy.eager(),
                 "simulated annealing from the eager policy (paper 6.4: T0 800, alpha 0.9), --epoch per candidate"));
         FAMILIES.put(Layer.PAGE, new Family<>(SpitfirePolicy.FAMILY_PATTERN, SpitfirePolicy::parse));
+        Registry<Policy<io.most.tier.TieredVolume>> tier = addLayer(Layer.TIER, "most");
+        for (TierPolicy p : TierPolicy.all()) {
+            tier.register(p);
+        }
     }
 
     /**

@@ -75,6 +75,15 @@ public interface Workload<T> extends Named {
          */
         Client newClient(int thread);
 
+        /**
+         * The open-loop rate at {@code elapsedNanos} since the start of a run of {@code totalNanos}
+         * (warm-up included), as a multiple of the configured rate; must be positive. Default 1: a
+         * constant rate. Bursty workloads vary it.
+         */
+        default double rateFactor(long elapsedNanos, long totalNanos) {
+            return 1;
+        }
+
         /** Warm-up is over: forget what the target counted so far. */
         void beginMeasurement();
 

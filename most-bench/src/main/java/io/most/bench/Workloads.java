@@ -15,6 +15,9 @@ public final class Workloads {
         REGISTRY.register(new SpitfireWorkload("spitfire-ro", 0.0, "YCSB-RO, 100% reads"));
         REGISTRY.register(new SpitfireWorkload("spitfire-ba", 0.5, "YCSB-BA, 50% reads / 50% updates"));
         REGISTRY.register(new SpitfireWorkload("spitfire-wh", 0.9, "YCSB-WH, 10% reads / 90% updates"));
+        for (TierWorkload w : TierWorkload.all()) {
+            REGISTRY.register(w);
+        }
     }
 
     private Workloads() {

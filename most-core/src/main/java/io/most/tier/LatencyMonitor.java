@@ -56,6 +56,11 @@ final class LatencyMonitor {
         }
     }
 
+    /** Foreground requests {@code tier} has completed since open. Any thread. */
+    long requests(Tier tier) {
+        return count[tier.ordinal()].sum();
+    }
+
     /** The average latency of {@code tier} in nanoseconds, NaN before its first request. */
     double nanos(Tier tier) {
         synchronized (published) {

@@ -73,6 +73,15 @@ public interface PolicyContext {
      */
     double latencyNanos(Tier tier);
 
+    /**
+     * Foreground requests the device has completed since the volume opened (the counter behind
+     * {@link #latencyNanos}); policies that optimise throughput take differences per interval.
+     * Zero for contexts that do not count.
+     */
+    default long requests(Tier tier) {
+        return 0;
+    }
+
     /** Data segments (slots) the device holds. */
     int slots(Tier tier);
 

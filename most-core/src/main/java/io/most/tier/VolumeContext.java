@@ -150,6 +150,11 @@ final class VolumeContext implements PolicyContext {
     }
 
     @Override
+    public long requests(Tier tier) {
+        return latency.requests(tier);
+    }
+
+    @Override
     public int slots(Tier tier) {
         return pools[tier.ordinal()].slots();
     }

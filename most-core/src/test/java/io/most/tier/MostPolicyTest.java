@@ -17,6 +17,7 @@ class MostPolicyTest {
     static final class FakeContext implements PolicyContext {
         final SegmentClass[] classes;
         final int[] heat;
+        final int[] writes;
         double lp = Double.NaN;
         double lc = Double.NaN;
         int perfSlots = 10;
@@ -28,6 +29,7 @@ class MostPolicyTest {
             classes = new SegmentClass[segments];
             Arrays.fill(classes, SegmentClass.UNALLOCATED);
             heat = new int[segments];
+            writes = new int[segments];
         }
 
         private int used(Tier t) {
@@ -43,7 +45,7 @@ class MostPolicyTest {
         @Override public int segmentBytes() { return 1 << 21; }
         @Override public SegmentClass segmentClass(int s) { return classes[s]; }
         @Override public int readHeat(int s) { return heat[s]; }
-        @Override public int writeHeat(int s) { return 0; }
+        @Override public int writeHeat(int s) { return writes[s]; }
         @Override public boolean isHot(int s) { return heat[s] >= 8; }
         @Override public double rewriteDistance(int s) { return 0; }
         @Override public int readsSinceWrite(int s) { return 0; }

@@ -1,0 +1,102 @@
+package io.most.tier;
+
+import io.most.ConfigurationException;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * Colloid (Vuppalapati and Agarwal, SOSP'24; MOST paper 4, built on HeMem with a 200 ms quantum):
+ * balances access latency instead of maximising hits on the fast tier. New segments go to the
+ * performance device. Every interval, from the volume's latency EWMAs {@code L_P} and {@code L_C}: if
+ * {@code L_P > (1+θ)·L_C}, the hottest performance segments move to the capacity device; if
+ * {@code L_C > (1+θ)·L_P}, the hottest capacity segments move up (HeMem-style, displacing colder
+ * ones); within θ nothing moves. The amount moved per interval follows Colloid's access-probability
+ * shift: segments whose heat sums to at most {@code |L_P−L_C|/(L_P+L_C)} of the total (at least one).
+ *
+ * <p><b>Colloid</b> counts reads only (ranking and access shares use read heat), so write-hot data
+ * is never rebalanced; <b>Colloid+</b> ({@link #plus()}) counts reads and writes, as the MOST paper's
+ * variant does. Simplifications: the latency signal is the volume's per-device mean over reads and
+ * writes together (Colloid measures loaded read latency per tier from hardware counters), and the
+ * shift is bounded by the migration budget rather than by Colloid's per-quantum page limit.
+ */
+public final class ColloidPolicy implements PlacementPolicy {
+    private static final int CANDIDATES = 64;
+    private final boolean countWrites;
+    private final double theta;
+
+    /** Colloid: reads only, θ = 0.05. */
+    public ColloidPolicy() {
+        this(false, 0.05);
+    }
+
+    /** Colloid+: reads and writes, θ = 0.05. */
+    public static ColloidPolicy plus() {
+        return new ColloidPolicy(true, 0.05);
+    }
+
+    /**
+     * @param countWrites whether writes count as accesses (Colloid+)
+     * @param theta       relative latency difference treated as balanced (Colloid++: 0.2)
+     */
+    public ColloidPolicy(boolean countWrites, double theta) {
+        if (!(theta >= 0 && theta < 1)) {
+            throw new ConfigurationException("Colloid theta must be within [0, 1), got " + theta);
+        }
+        this.countWrites = countWrites;
+        this.theta = theta;
+    }
+
+    @Override
+    public String name() {
+        return countWrites ? "colloid+" : "colloid";
+    }
+
+    @Override
+    public Tier placeNewSegment(int segment) {
+        return Tier.PERFORMANCE;
+    }
+
+    @Override
+    public Tier routeMirroredRead(int segment) {
+        return Tier.PERFORMANCE; // never mirrors
+    }
+
+    @Override
+    public MirroredWrite routeMirroredWrite(int segment) {
+        return MirroredWrite.PERFORMANCE;
+    }
+
+    @Override
+    public void optimize(PolicyContext context) {
+        double lp = context.latencyNanos(Tier.PERFORMANCE);
+        double lc = context.latencyNanos(Tier.CAPACITY);
+        if (Double.isNaN(lp) || Double.isNaN(lc)) {
+            return; // Colloid needs both latencies; an unused capacity device has nothing to balance
+        }
+        IntUnaryOperator score = countWrites ? context::heat : context::readHeat;
+        boolean demote = lp > (1 + theta) * lc;
+        if (!demote && !(lc > (1 + theta) * lp)) {
+            return;
+        }
+        long total = Ranking.sum(context, SegmentClass.TIERED_PERFORMANCE, score)
+                + Ranking.sum(context, SegmentClass.TIERED_CAPACITY, score);
+        double shift = Math.abs(lp - lc) / (lp + lc) * total;
+        SegmentClass from = demote ? SegmentClass.TIERED_PERFORMANCE : SegmentClass.TIERED_CAPACITY;
+        int[] hot = Ranking.hottest(context, from, score, CANDIDATES);
+        int n = 0;
+        double moved = 0;
+        while (n < hot.length && (n == 0 || moved + score.applyAsInt(hot[n]) <= shift)) {
+            moved += score.applyAsInt(hot[n]);
+            n++;
+        }
+        int[] chosen = java.util.Arrays.copyOf(hot, n);
+        if (demote) {
+            for (int segment : chosen) {
+                if (!context.move(segment, Tier.CAPACITY)) {
+                    return;
+                }
+            }
+        } else {
+            HememPolicy.promote(context, chosen, false);
+        }
+    }
+}
