@@ -91,6 +91,11 @@ final class TierHierarchy implements Hierarchy {
     }
 
     @Override
+    public Layer<?> layer() {
+        return Layer.TIER;
+    }
+
+    @Override
     public boolean usesDirectory() {
         return false;
     }
