@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * here heat per 2 MiB segment with cooling stands for access share, and the ratio is configured (the
  * bench computes it from the device profiles), not measured.
  */
-public final class BatmanPolicy implements PlacementPolicy {
+public final class BatmanPolicy extends SingleCopyPolicy {
     private static final int CANDIDATES = 64;
     private final double target;
     private final double tolerance;
@@ -59,16 +59,6 @@ public final class BatmanPolicy implements PlacementPolicy {
     @Override
     public Tier placeNewSegment(int segment) {
         return ThreadLocalRandom.current().nextDouble() < target ? Tier.CAPACITY : Tier.PERFORMANCE;
-    }
-
-    @Override
-    public Tier routeMirroredRead(int segment) {
-        return Tier.PERFORMANCE; // never mirrors
-    }
-
-    @Override
-    public MirroredWrite routeMirroredWrite(int segment) {
-        return MirroredWrite.PERFORMANCE;
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.function.IntUnaryOperator;
  * writes together (Colloid measures loaded read latency per tier from hardware counters), and the
  * shift is bounded by the migration budget rather than by Colloid's per-quantum page limit.
  */
-public final class ColloidPolicy implements PlacementPolicy {
+public final class ColloidPolicy extends SingleCopyPolicy {
     private static final int CANDIDATES = 64;
     private final boolean countWrites;
     private final double theta;
@@ -53,16 +53,6 @@ public final class ColloidPolicy implements PlacementPolicy {
     @Override
     public Tier placeNewSegment(int segment) {
         return Tier.PERFORMANCE;
-    }
-
-    @Override
-    public Tier routeMirroredRead(int segment) {
-        return Tier.PERFORMANCE; // never mirrors
-    }
-
-    @Override
-    public MirroredWrite routeMirroredWrite(int segment) {
-        return MirroredWrite.PERFORMANCE;
     }
 
     @Override

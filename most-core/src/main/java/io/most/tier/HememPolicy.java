@@ -12,7 +12,7 @@ package io.most.tier;
  * budget. Simplification: HeMem's 10 ms quantum is the volume's optimizer interval (200 ms, as the
  * MOST paper configures it), and a promotion only displaces a segment that is not hot and is colder.
  */
-public final class HememPolicy implements PlacementPolicy {
+public final class HememPolicy extends SingleCopyPolicy {
     private static final int CANDIDATES = 64;
 
     @Override
@@ -23,16 +23,6 @@ public final class HememPolicy implements PlacementPolicy {
     @Override
     public Tier placeNewSegment(int segment) {
         return Tier.PERFORMANCE;
-    }
-
-    @Override
-    public Tier routeMirroredRead(int segment) {
-        return Tier.PERFORMANCE; // never mirrors
-    }
-
-    @Override
-    public MirroredWrite routeMirroredWrite(int segment) {
-        return MirroredWrite.PERFORMANCE;
     }
 
     @Override

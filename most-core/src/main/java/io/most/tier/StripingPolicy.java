@@ -13,7 +13,7 @@ import io.most.ConfigurationException;
  * <p>Simplification: the stripe unit is the volume's segment (2 MiB), not a configurable chunk; if
  * the chosen device is full the volume falls back to the other one.
  */
-public final class StripingPolicy implements PlacementPolicy {
+public final class StripingPolicy extends SingleCopyPolicy {
     private final double configuredShare;
     private volatile double share = 0.5;
 
@@ -54,16 +54,6 @@ public final class StripingPolicy implements PlacementPolicy {
     public Tier placeNewSegment(int segment) {
         double f = share;
         return Math.floor((segment + 1.0) * f) > Math.floor(segment * f) ? Tier.PERFORMANCE : Tier.CAPACITY;
-    }
-
-    @Override
-    public Tier routeMirroredRead(int segment) {
-        return Tier.PERFORMANCE; // never mirrors
-    }
-
-    @Override
-    public MirroredWrite routeMirroredWrite(int segment) {
-        return MirroredWrite.PERFORMANCE;
     }
 
     @Override
