@@ -21,10 +21,6 @@ final class AllocationMap {
         this.words = new AtomicLongArray((int) ((pages + 63) / 64));
     }
 
-    long pages() {
-        return pages;
-    }
-
     boolean isAllocated(long pageId) {
         return pageId >= 0 && pageId < pages && (words.get((int) (pageId >>> 6)) & (1L << pageId)) != 0;
     }
@@ -86,10 +82,5 @@ final class AllocationMap {
             allocated += Long.bitCount(x);
         }
         dirty = false;
-    }
-
-    /** Bytes {@link #writeTo} needs. */
-    long byteSize() {
-        return (long) words.length() * 8;
     }
 }

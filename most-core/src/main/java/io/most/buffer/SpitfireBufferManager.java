@@ -960,10 +960,6 @@ public final class SpitfireBufferManager implements PageStore {
         return dram.dirtyCount();
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     // ---- helpers ------------------------------------------------------------------------------
 
     private static boolean draw(double probability) {

@@ -73,27 +73,27 @@ final class VolumeIo {
     }
 
     void read(long offset, MemorySegment destination) {
-        long length = destination.byteSize();
-        for (long done = 0; done < length; ) {
-            long at = offset + done;
-            int segment = (int) (at / segmentSize);
-            long inSegment = at % segmentSize;
-            long n = Math.min(length - done, segmentSize - inSegment);
-            MemorySegment piece = n == length ? destination : destination.asSlice(done, n);
-            readSegment(segment, inSegment, piece);
-            done += n;
-        }
+        bySegment(offset, destination, false);
     }
 
     void write(long offset, MemorySegment source) {
-        long length = source.byteSize();
+        bySegment(offset, source, true);
+    }
+
+    /** Splits a request at segment boundaries and serves each piece (a flag, not a lambda: no allocation). */
+    private void bySegment(long offset, MemorySegment buffer, boolean write) {
+        long length = buffer.byteSize();
         for (long done = 0; done < length; ) {
             long at = offset + done;
             int segment = (int) (at / segmentSize);
             long inSegment = at % segmentSize;
             long n = Math.min(length - done, segmentSize - inSegment);
-            MemorySegment piece = n == length ? source : source.asSlice(done, n);
-            writeSegment(segment, inSegment, piece);
+            MemorySegment piece = n == length ? buffer : buffer.asSlice(done, n);
+            if (write) {
+                writeSegment(segment, inSegment, piece);
+            } else {
+                readSegment(segment, inSegment, piece);
+            }
             done += n;
         }
     }
