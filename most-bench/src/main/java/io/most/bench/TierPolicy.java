@@ -31,10 +31,12 @@ final class TierPolicy implements Policy<TieredVolume> {
     static List<TierPolicy> all() {
         return List.of(
                 new TierPolicy("most", "MOST: mirrored hot class, routing by offload ratio (Algorithm 1)"),
+                new TierPolicy("most-paper", "MOST with the paper's fixed ratio step (0.02 per 200 ms)"),
                 new TierPolicy("hemem", "classic hotness tiering (HeMem): hot on performance, no offloading"),
                 new TierPolicy("batman", "fixed access ratio to the capacity device (BATMAN), from the profiles"),
                 new TierPolicy("colloid", "migrate hot data to equalise read latency (Colloid)"),
                 new TierPolicy("colloid+", "Colloid counting writes too (Colloid+)"),
+                new TierPolicy("colloid++", "Colloid+ with theta 0.2, alpha 0.01: robust to latency spikes"),
                 new TierPolicy("striping", "static striping in proportion to capacity, no migration"),
                 new TierPolicy("orthus", "non-hierarchical caching (Orthus NHC): data_admit, load_admit"));
     }

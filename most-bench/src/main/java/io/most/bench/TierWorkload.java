@@ -38,9 +38,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@code --intensity 1} is the performance device's model max IOPS for the workload's op mix.
  * Reports add the volume's tier counters for the measured period ({@code migrated_bytes},
- * {@code mirrored_bytes}, bytes written per device, which include migration) and an
- * {@code offload_ratio_timeline}: {@code [seconds since start, offload ratio, mirrored segments]} every
- * 200 ms from the start of the run (warm-up included).
+ * {@code mirrored_bytes}, bytes written per device, which include migration) and a {@code timeline}
+ * sampled every 200 ms from the start of the run (warm-up included), one row per sample with the
+ * columns named in {@code timeline_columns} ({@link #TIMELINE_COLUMNS}: time, intended load factor,
+ * offload ratio, mirrored segments, latency EWMAs, bytes migrated each way and operations served
+ * since the start). Runs with load changes ({@code most-burst}) add {@code offload_ratio_settling}:
+ * per change {@code [s, load before, load after, settle s, final ratio]} ({@link RatioSettling}).
  */
 final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }
@@ -48,6 +51,9 @@ final class TierWorkload implements Workload<TieredVolume> {
     static final double HOT_SET = 0.2;
     static final double HOT_SHARE = 0.9;
     private static final long SAMPLE_NANOS = 200_000_000L;
+    static final List<String> TIMELINE_COLUMNS = List.of("s", "load_factor", "offload_ratio", "mirrored_segments",
+            "performance_latency_us", "capacity_latency_us", "migrated_bytes_to_performance",
+            "migrated_bytes_to_capacity", "served_ops");
 
     private final String name;
     private final Kind kind;
@@ -156,6 +162,8 @@ final class TierWorkload implements Workload<TieredVolume> {
         private final Thread sampler;
         private final long startNanos = System.nanoTime();
         private volatile boolean stopped;
+        /** The load factor of the operation most recently scheduled (open loop), for the timeline. */
+        private volatile double loadFactor = 1;
         private TierStats atStart;
         private long measureStart = System.nanoTime();
 
@@ -172,9 +180,15 @@ final class TierWorkload implements Workload<TieredVolume> {
             while (!stopped) {
                 try {
                     TierStats s = volume.tierStats();
+                    DeviceStats served = volume.stats();
+                    List<Double> row = List.of(Units.round((System.nanoTime() - startNanos) / 1e9, 2), loadFactor,
+                            Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments(),
+                            Units.round(s.performanceLatencyNanos() / 1e3, 1),
+                            Units.round(s.capacityLatencyNanos() / 1e3, 1),
+                            (double) s.migratedBytesToPerformance(), (double) s.migratedBytesToCapacity(),
+                            (double) (served.ops(IoOp.READ) + served.ops(IoOp.WRITE)));
                     synchronized (timeline) {
-                        timeline.add(List.of(Units.round((System.nanoTime() - startNanos) / 1e9, 2),
-                                Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments()));
+                        timeline.add(row);
                     }
                     Thread.sleep(SAMPLE_NANOS / 1_000_000);
                 } catch (InterruptedException | RuntimeException e) {
@@ -185,12 +199,14 @@ final class TierWorkload implements Workload<TieredVolume> {
 
         @Override
         public double rateFactor(long elapsedNanos, long totalNanos) {
-            if (kind != Kind.BURST || elapsedNanos < 0.3 * totalNanos) {
-                return 1;
+            double factor = 1;
+            if (kind == Kind.BURST && elapsedNanos >= 0.3 * totalNanos) {
+                double cycle = 0.2 * totalNanos;
+                double into = (elapsedNanos - 0.3 * totalNanos) % cycle;
+                factor = into < cycle / 4 ? 1 : 0.25;
             }
-            double cycle = 0.2 * totalNanos;
-            double into = (elapsedNanos - 0.3 * totalNanos) % cycle;
-            return into < cycle / 4 ? 1 : 0.25;
+            loadFactor = factor;
+            return factor;
         }
 
         @Override
@@ -293,8 +309,25 @@ final class TierWorkload implements Workload<TieredVolume> {
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
             synchronized (timeline) {
-                fields.put("offload_ratio_timeline", List.copyOf(timeline));
+                fields.put("timeline_columns", TIMELINE_COLUMNS);
+                fields.put("timeline", List.copyOf(timeline));
+                if (kind == Kind.BURST) {
+                    fields.put("offload_ratio_settling", settling());
+                }
             }
+        }
+
+        private List<List<Double>> settling() {
+            int n = timeline.size();
+            double[] seconds = new double[n];
+            double[] factors = new double[n];
+            double[] ratios = new double[n];
+            for (int i = 0; i < n; i++) {
+                seconds[i] = timeline.get(i).get(0);
+                factors[i] = timeline.get(i).get(1);
+                ratios[i] = timeline.get(i).get(2);
+            }
+            return RatioSettling.changes(seconds, factors, ratios).stream().map(RatioSettling.Change::row).toList();
         }
 
         private static void device(Map<String, Object> fields, String role, BlockDevice device) {

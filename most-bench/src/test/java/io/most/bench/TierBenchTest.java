@@ -39,9 +39,16 @@ class TierBenchTest {
             assertTrue((Double) run.get("ops") > 0, run.toString());
             assertEquals(0.0, run.get("errors"));
             assertEquals(0.0, run.get("background_errors"));
-            List<Object> timeline = MiniJson.array(run.get("offload_ratio_timeline"));
+            List<Object> timeline = MiniJson.array(run.get("timeline"));
             assertFalse(timeline.isEmpty(), "sampled from the start of the run");
-            assertEquals(3, MiniJson.array(timeline.getFirst()).size(), "[seconds, ratio, mirrored segments]");
+            List<Object> columns = MiniJson.array(run.get("timeline_columns"));
+            assertEquals(List.of("s", "load_factor", "offload_ratio"), columns.subList(0, 3));
+            assertEquals(columns.size(), MiniJson.array(timeline.getFirst()).size());
+            if (workload.equals("most-burst")) {
+                for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
+                    assertEquals(5, MiniJson.array(change).size(), "[s, from, to, settle s, final ratio]");
+                }
+            }
             assertTrue((Double) run.get("performance_bytes") < (Double) run.get("size_bytes"),
                     "the performance device is smaller than the data set");
         }
@@ -63,8 +70,8 @@ class TierBenchTest {
     void unknownTierPolicyListsTheValidOnes() {
         Cli cli = Cli.run("run", "--workload", "most-rand-read", "--hierarchy", "optane-nvme", "--policies", "lru");
         assertEquals(2, cli.exitCode());
-        assertTrue(cli.err().contains("'lru'") && cli.err().contains("most, hemem, batman, colloid, colloid+, striping,"
-                + " orthus"), cli.err());
+        assertTrue(cli.err().contains("'lru'") && cli.err().contains("most, most-paper, hemem, batman, colloid, colloid+,"
+                + " colloid++, striping, orthus"), cli.err());
     }
 
     @Test

@@ -14,7 +14,9 @@ import java.util.function.IntUnaryOperator;
  *
  * <p><b>Colloid</b> counts reads only (ranking and access shares use read heat), so write-hot data
  * is never rebalanced; <b>Colloid+</b> ({@link #plus()}) counts reads and writes, as the MOST paper's
- * variant does. Simplifications: the latency signal is the volume's per-device mean over reads and
+ * variant does. <b>Colloid++</b> ({@link #plusPlus()}) is Colloid+ with the MOST paper's robust
+ * parameters, θ = 0.2 and α = 0.01: α weighs each interval's latencies into the policy's own moving
+ * average, on top of the volume's, so short latency spikes do not trigger migration. Simplifications: the latency signal is the volume's per-device mean over reads and
  * writes together (Colloid measures loaded read latency per tier from hardware counters), and the
  * shift is bounded by the migration budget rather than by Colloid's per-quantum page limit.
  */
@@ -22,6 +24,9 @@ public final class ColloidPolicy extends SingleCopyPolicy {
     private static final int CANDIDATES = 64;
     private final boolean countWrites;
     private final double theta;
+    private final double alpha;
+    private double smoothedLp = Double.NaN;
+    private double smoothedLc = Double.NaN;
 
     /** Colloid: reads only, θ = 0.05. */
     public ColloidPolicy() {
@@ -33,21 +38,37 @@ public final class ColloidPolicy extends SingleCopyPolicy {
         return new ColloidPolicy(true, 0.05);
     }
 
+    /** Colloid++: Colloid+ with θ = 0.2 and α = 0.01 (MOST paper section 4). */
+    public static ColloidPolicy plusPlus() {
+        return new ColloidPolicy(true, 0.2, 0.01);
+    }
+
+    /** Colloid or Colloid+ on the volume's latency averages alone (α = 1). */
+    public ColloidPolicy(boolean countWrites, double theta) {
+        this(countWrites, theta, 1);
+    }
+
     /**
      * @param countWrites whether writes count as accesses (Colloid+)
      * @param theta       relative latency difference treated as balanced (Colloid++: 0.2)
+     * @param alpha       weight of the newest interval in the policy's own latency average, within (0, 1];
+     *                    1 uses the volume's averages as they are (Colloid++: 0.01)
      */
-    public ColloidPolicy(boolean countWrites, double theta) {
+    public ColloidPolicy(boolean countWrites, double theta, double alpha) {
         if (!(theta >= 0 && theta < 1)) {
             throw new ConfigurationException("Colloid theta must be within [0, 1), got " + theta);
         }
+        if (!(alpha > 0 && alpha <= 1)) {
+            throw new ConfigurationException("Colloid alpha must be within (0, 1], got " + alpha);
+        }
         this.countWrites = countWrites;
         this.theta = theta;
+        this.alpha = alpha;
     }
 
     @Override
     public String name() {
-        return countWrites ? "colloid+" : "colloid";
+        return !countWrites ? "colloid" : alpha < 1 ? "colloid++" : "colloid+";
     }
 
     @Override
@@ -57,8 +78,10 @@ public final class ColloidPolicy extends SingleCopyPolicy {
 
     @Override
     public void optimize(PolicyContext context) {
-        double lp = context.latencyNanos(Tier.PERFORMANCE);
-        double lc = context.latencyNanos(Tier.CAPACITY);
+        smoothedLp = smooth(smoothedLp, context.latencyNanos(Tier.PERFORMANCE));
+        smoothedLc = smooth(smoothedLc, context.latencyNanos(Tier.CAPACITY));
+        double lp = smoothedLp;
+        double lc = smoothedLc;
         if (Double.isNaN(lp) || Double.isNaN(lc)) {
             return; // Colloid needs both latencies; an unused capacity device has nothing to balance
         }
@@ -88,5 +111,9 @@ public final class ColloidPolicy extends SingleCopyPolicy {
         } else {
             HememPolicy.promote(context, chosen, false);
         }
+    }
+
+    private double smooth(double average, double sample) {
+        return Double.isNaN(average) ? sample : Double.isNaN(sample) ? average : alpha * sample + (1 - alpha) * average;
     }
 }

@@ -14,14 +14,19 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li><b>Dynamic write allocation</b> (3.2.2): a new segment lands on the capacity device with
  *       probability {@code offloadRatio}.</li>
  *   <li><b>Optimizer</b> (Algorithm 1), every interval, from the latencies the volume measured:
- *       if {@code L_P > (1+θ)·L_C}, raise {@code offloadRatio} by {@code ratioStep}; once it is at its
+ *       if {@code L_P > (1+θ)·L_C}, raise {@code offloadRatio} by one step; once it is at its
  *       maximum, enlarge the mirrored class with the hottest tiered segments of the performance device
  *       (up to {@code maxMirroredFraction} of all slots, keeping {@code reclaimWatermark} free), and when
  *       the class is full, swap its coldest segment for a tiered one that is hotter by
  *       {@code swapMargin} — migrating only towards the capacity device. If {@code L_P < (1-θ)·L_C},
  *       lower the ratio, and once it is 0 promote hot segments from the capacity device (demoting a
  *       clearly colder one if the performance device is full) — migrating only towards the performance
- *       device. Otherwise the devices are balanced and nothing migrates.</li>
+ *       device. Otherwise the devices are balanced and nothing migrates. The paper's step is a fixed
+ *       {@code ratioStep}, which needs 10 s to cross from 0 to 1 at 200 ms intervals; here the step grows
+ *       with the imbalance, {@code ratioStep · ln(L_P/L_C) / ln(1+θ)}, capped at {@code maxRatioStep}: a
+ *       small imbalance moves the ratio as in the paper, a large one up to {@code maxRatioStep} per
+ *       interval, so the ratio settles within about two seconds of a load change
+ *       ({@code maxRatioStep = ratioStep} is the paper's fixed step).</li>
  *   <li><b>Reclaim</b> (3.2.3): while free slots are below {@code reclaimWatermark}, the coldest mirrored
  *       segment gives up a copy (the capacity copy if the performance copy is valid, else the other).</li>
  *   <li><b>Selective cleaning</b> (3.2.4): a mirrored segment's stale subpages are re-mirrored only if
@@ -42,7 +47,10 @@ public final class MostPolicy implements PlacementPolicy {
      * MOST's tuning knobs.
      *
      * @param theta               relative latency difference treated as equal (paper: 0.05)
-     * @param ratioStep           change of {@code offloadRatio} per interval (paper: 0.02)
+     * @param ratioStep           change of {@code offloadRatio} per interval at the edge of balance
+     *                            (paper: 0.02, its only step)
+     * @param maxRatioStep        largest change per interval, taken when the latencies differ by far
+     *                            (default 0.16; equal to {@code ratioStep}: the paper's fixed step)
      * @param maxOffloadRatio     cap on {@code offloadRatio}, for tail latency protection (default 1)
      * @param maxMirroredFraction largest mirrored class, as a fraction of all data slots (paper: 0.2)
      * @param reclaimWatermark    free fraction of all data slots below which mirrors are reclaimed
@@ -52,46 +60,59 @@ public final class MostPolicy implements PlacementPolicy {
      * @param swapMargin          how much hotter (reads + writes) a tiered segment must be than the
      *                            coldest mirrored one to replace it (default 4: avoids swapping equals)
      */
-    public record Settings(double theta, double ratioStep, double maxOffloadRatio, double maxMirroredFraction,
-                           double reclaimWatermark, double minRewriteDistance, int swapMargin) {
+    public record Settings(double theta, double ratioStep, double maxRatioStep, double maxOffloadRatio,
+                           double maxMirroredFraction, double reclaimWatermark, double minRewriteDistance,
+                           int swapMargin) {
 
         public Settings {
             if (!(theta >= 0 && theta < 1) || !(ratioStep > 0 && ratioStep <= 1)
+                    || !(maxRatioStep >= ratioStep && maxRatioStep <= 1)
                     || !(maxOffloadRatio >= 0 && maxOffloadRatio <= 1)
                     || !(maxMirroredFraction >= 0 && maxMirroredFraction <= 1)
                     || !(reclaimWatermark >= 0 && reclaimWatermark < 0.5)
                     || !(minRewriteDistance >= 0) || swapMargin < 0) {
                 throw new ConfigurationException("MOST settings out of range: need 0 <= theta < 1, 0 < ratioStep <= 1,"
-                        + " maxOffloadRatio and maxMirroredFraction within [0, 1], 0 <= reclaimWatermark < 0.5,"
+                        + " ratioStep <= maxRatioStep <= 1, maxOffloadRatio and maxMirroredFraction within [0, 1], 0 <= reclaimWatermark < 0.5,"
                         + " minRewriteDistance >= 0, swapMargin >= 0; got " + this);
             }
         }
 
-        /** The paper's values. */
+        /** The paper's values, with steps that grow with the imbalance up to 0.16. */
         public static Settings defaults() {
-            return new Settings(0.05, 0.02, 1.0, 0.20, 0.025, 32, 4);
+            return new Settings(0.05, 0.02, 0.16, 1.0, 0.20, 0.025, 32, 4);
+        }
+
+        /** The paper's values exactly: a fixed step of 0.02 per interval. */
+        public static Settings paper() {
+            return defaults().withMaxRatioStep(0.02);
+        }
+
+        /** A copy with another largest step per interval. */
+        public Settings withMaxRatioStep(double step) {
+            return new Settings(theta, ratioStep, step, maxOffloadRatio, maxMirroredFraction, reclaimWatermark,
+                    minRewriteDistance, swapMargin);
         }
 
         /** A copy with another cap on {@code offloadRatio} (tail latency protection, paper 3.2.5). */
         public Settings withMaxOffloadRatio(double max) {
-            return new Settings(theta, ratioStep, max, maxMirroredFraction, reclaimWatermark, minRewriteDistance,
-                    swapMargin);
+            return new Settings(theta, ratioStep, maxRatioStep, max, maxMirroredFraction, reclaimWatermark,
+                    minRewriteDistance, swapMargin);
         }
 
         /** A copy with another maximum size of the mirrored class. */
         public Settings withMaxMirroredFraction(double fraction) {
-            return new Settings(theta, ratioStep, maxOffloadRatio, fraction, reclaimWatermark, minRewriteDistance,
-                    swapMargin);
+            return new Settings(theta, ratioStep, maxRatioStep, maxOffloadRatio, fraction, reclaimWatermark,
+                    minRewriteDistance, swapMargin);
         }
 
         /** A copy with another cleaning threshold. */
         public Settings withMinRewriteDistance(double reads) {
-            return new Settings(theta, ratioStep, maxOffloadRatio, maxMirroredFraction, reclaimWatermark, reads,
-                    swapMargin);
+            return new Settings(theta, ratioStep, maxRatioStep, maxOffloadRatio, maxMirroredFraction,
+                    reclaimWatermark, reads, swapMargin);
         }
     }
 
-    /** MOST with the paper's settings. */
+    /** MOST with the default settings. */
     public MostPolicy() {
         this(Settings.defaults());
     }
@@ -106,7 +127,7 @@ public final class MostPolicy implements PlacementPolicy {
 
     @Override
     public String name() {
-        return "most";
+        return settings.maxRatioStep() == settings.ratioStep() ? "most-paper" : "most";
     }
 
     @Override
@@ -159,16 +180,26 @@ public final class MostPolicy implements PlacementPolicy {
                     improveMirroredClass(context);
                 }
             } else {
-                offloadRatio = Math.min(max, ratio + settings.ratioStep());
+                offloadRatio = Math.min(max, ratio + step(lp, lc));
             }
         } else if (lp < (1 - settings.theta()) * lc) {
             if (ratio <= EPSILON) {
                 offloadRatio = 0;
                 promote(context);
             } else {
-                offloadRatio = Math.max(0, ratio - settings.ratioStep());
+                offloadRatio = Math.max(0, ratio - step(lp, lc));
             }
         }
+    }
+
+    /**
+     * The change of {@code offloadRatio} for latencies this far apart: {@code ratioStep} at the edge of
+     * balance, growing with the logarithm of their ratio (a proportional controller: large steps far
+     * from balance, the paper's small ones near it, so it neither crawls nor oscillates).
+     */
+    private double step(double lp, double lc) {
+        double imbalance = Math.abs(Math.log(lp / lc)) / Math.log1p(Math.max(settings.theta(), EPSILON));
+        return Math.min(settings.maxRatioStep(), settings.ratioStep() * Math.max(1, imbalance));
     }
 
     /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */

@@ -41,7 +41,7 @@ class BaselinePoliciesTest {
             assertEquals(name, PlacementPolicies.named(name).get().name());
         }
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> PlacementPolicies.named("lru"));
-        assertTrue(e.getMessage().contains("most, striping, hemem, batman, colloid, colloid+, orthus"), e.getMessage());
+        assertTrue(e.getMessage().contains("most, most-paper, striping, hemem, batman, colloid, colloid+, colloid++, orthus"), e.getMessage());
         assertInstanceOf(ColloidPolicy.class, PlacementPolicies.named("colloid+").get());
     }
 
@@ -138,6 +138,27 @@ class BaselinePoliciesTest {
         assertEquals(List.of(), ctx.actions, "Colloid ignores writes");
         ColloidPolicy.plus().optimize(ctx);
         assertEquals(List.of("move 2 to CAPACITY"), ctx.actions);
+    }
+
+    @Test
+    void colloidPlusPlusRidesOutALatencySpikeThatMovesColloidPlus() {
+        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(4);
+        for (int s = 0; s < 4; s++) {
+            ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
+            ctx.heat[s] = 10;
+        }
+        ColloidPolicy robust = ColloidPolicy.plusPlus();
+        assertEquals("colloid++", robust.name());
+        assertInstanceOf(ColloidPolicy.class, PlacementPolicies.named("colloid++").get());
+        ctx.lp = 1000;
+        ctx.lc = 1000;
+        robust.optimize(ctx); // balanced history
+        ctx.lp = 5000; // one interval's spike: the 0.01-weighted average moves by 4%, under theta 0.2
+        robust.optimize(ctx);
+        assertEquals(List.of(), ctx.actions, "Colloid++ ignores the spike");
+        ColloidPolicy.plus().optimize(ctx);
+        assertEquals(List.of("move 0 to CAPACITY"), ctx.actions.subList(0, 1), "Colloid+ migrates on it");
+        assertThrows(ConfigurationException.class, () -> new ColloidPolicy(true, 0.2, 0));
     }
 
     @Test

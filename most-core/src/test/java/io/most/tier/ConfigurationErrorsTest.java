@@ -151,6 +151,7 @@ class ConfigurationErrorsTest {
         refused(() -> TierConfig.builder().latencyEwmaAlpha(0).build(), "alpha");
         refused(() -> TierConfig.builder().migrationBytesPerSecond(0).build(), "migration rate");
         refused(() -> TierConfig.builder().optimizerInterval(Duration.ofMillis(-1)).build(), "interval");
-        refused(() -> new MostPolicy.Settings(0.05, 0, 1, 0.2, 0.025, 32, 4), "ratioStep");
+        refused(() -> new MostPolicy.Settings(0.05, 0, 0.16, 1, 0.2, 0.025, 32, 4), "ratioStep");
+        refused(() -> MostPolicy.Settings.defaults().withMaxRatioStep(0.01), "maxRatioStep");
     }
 }

@@ -107,7 +107,8 @@ class MostPolicyTest {
         }
     }
 
-    private final MostPolicy policy = new MostPolicy();
+    /** The paper's fixed step, so that intervals count ratio steps; {@link #stepsGrowWithTheImbalance} covers the default. */
+    private final MostPolicy policy = new MostPolicy(MostPolicy.Settings.paper());
     private final FakeContext ctx = new FakeContext(20);
 
     private void optimize(int times) {
@@ -177,6 +178,45 @@ class MostPolicyTest {
     }
 
     @Test
+    void stepsGrowWithTheImbalance() {
+        MostPolicy adaptive = new MostPolicy();
+        ctx.lp = 1051; // just past theta: about the paper's step
+        ctx.lc = 1000;
+        adaptive.optimize(ctx);
+        double first = adaptive.offloadRatio();
+        assertEquals(0.02, first, 1e-3);
+        ctx.lp = 1200; // ln(1.2)/ln(1.05) = 3.7 steps
+        adaptive.optimize(ctx);
+        double second = first + 0.02 * Math.log(1.2) / Math.log(1.05);
+        assertEquals(second, adaptive.offloadRatio(), 1e-9);
+        ctx.lp = 4000; // far apart: capped at maxRatioStep
+        adaptive.optimize(ctx);
+        assertEquals(second + 0.16, adaptive.offloadRatio(), 1e-9);
+        ctx.lp = 250; // the other way, capped too
+        adaptive.optimize(ctx);
+        assertEquals(second, adaptive.offloadRatio(), 1e-9);
+        for (int i = 0; i < 5; i++) {
+            adaptive.optimize(ctx);
+        }
+        assertEquals(0, adaptive.offloadRatio(), "never below 0");
+        assertEquals("most", adaptive.name());
+        assertEquals("most-paper", policy.name());
+    }
+
+    @Test
+    void theRatioCrossesFromZeroToOneInTwoSecondsOfIntervalsUnderHeavyOverload() {
+        MostPolicy adaptive = new MostPolicy();
+        ctx.lp = 3000;
+        ctx.lc = 1000;
+        int intervals = 0;
+        while (adaptive.offloadRatio() < 1) {
+            adaptive.optimize(ctx);
+            intervals++;
+        }
+        assertEquals(7, intervals, "ceil(1 / 0.16): 1.4 s at 200 ms, where the paper's step takes 50 intervals");
+    }
+
+    @Test
     void balancedDevicesStopAllMigration() {
         for (int s = 0; s < 5; s++) {
             ctx.classes[s] = SegmentClass.TIERED_CAPACITY;
@@ -206,7 +246,7 @@ class MostPolicyTest {
 
     @Test
     void maxOffloadRatioCapsTheRatioAndMirroringStartsThere() {
-        MostPolicy capped = new MostPolicy(MostPolicy.Settings.defaults().withMaxOffloadRatio(0.3));
+        MostPolicy capped = new MostPolicy(MostPolicy.Settings.paper().withMaxOffloadRatio(0.3));
         ctx.classes[0] = SegmentClass.TIERED_PERFORMANCE;
         ctx.heat[0] = 5;
         ctx.lp = 2000;
@@ -228,7 +268,7 @@ class MostPolicyTest {
         optimize(1);
         assertEquals(0.02, policy.offloadRatio(), 1e-9, "offloading is how the capacity device gets measured");
         ctx.lp = Double.NaN;
-        MostPolicy fresh = new MostPolicy();
+        MostPolicy fresh = new MostPolicy(MostPolicy.Settings.paper());
         fresh.optimize(ctx);
         assertEquals(0, fresh.offloadRatio(), "nothing measured: nothing to do");
     }
