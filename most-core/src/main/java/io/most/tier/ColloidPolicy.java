@@ -25,8 +25,8 @@ public final class ColloidPolicy extends SingleCopyPolicy {
     private final boolean countWrites;
     private final double theta;
     private final double alpha;
-    private double smoothedLp = Double.NaN;
-    private double smoothedLc = Double.NaN;
+    private volatile double smoothedLp = Double.NaN;
+    private volatile double smoothedLc = Double.NaN;
 
     /** Colloid: reads only, θ = 0.05. */
     public ColloidPolicy() {
@@ -76,10 +76,15 @@ public final class ColloidPolicy extends SingleCopyPolicy {
         return Tier.PERFORMANCE;
     }
 
+    /** Folds this interval's latencies into the policy's own average (Colloid++; α = 1 copies them). */
     @Override
-    public void optimize(PolicyContext context) {
+    public void tune(PolicyContext context) {
         smoothedLp = smooth(smoothedLp, context.latencyNanos(Tier.PERFORMANCE));
         smoothedLc = smooth(smoothedLc, context.latencyNanos(Tier.CAPACITY));
+    }
+
+    @Override
+    public void optimize(PolicyContext context) {
         double lp = smoothedLp;
         double lc = smoothedLc;
         if (Double.isNaN(lp) || Double.isNaN(lc)) {

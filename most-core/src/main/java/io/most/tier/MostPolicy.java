@@ -40,8 +40,12 @@ public final class MostPolicy implements PlacementPolicy {
     private static final double EPSILON = 1e-9;
     private static final int CANDIDATES = 64;
 
+    /** What the latest {@link #tune} asks migration to do. */
+    private enum Migration { NONE, TO_CAPACITY, TO_PERFORMANCE }
+
     private final Settings settings;
     private volatile double offloadRatio;
+    private volatile Migration migration = Migration.NONE;
 
     /**
      * MOST's tuning knobs.
@@ -160,9 +164,9 @@ public final class MostPolicy implements PlacementPolicy {
         return distance >= settings.minRewriteDistance() ? distance : 0;
     }
 
+    /** Algorithm 1's routing half: moves {@code offloadRatio} and decides which way migration may go. */
     @Override
-    public void optimize(PolicyContext context) {
-        reclaim(context);
+    public void tune(PolicyContext context) {
         double lp = context.latencyNanos(Tier.PERFORMANCE);
         double lc = context.latencyNanos(Tier.CAPACITY);
         if (Double.isNaN(lp)) {
@@ -173,22 +177,41 @@ public final class MostPolicy implements PlacementPolicy {
         }
         double ratio = offloadRatio;
         double max = settings.maxOffloadRatio();
+        Migration next = Migration.NONE;
         if (lp > (1 + settings.theta()) * lc) {
             if (ratio >= max - EPSILON) {
                 offloadRatio = max;
-                if (!enlargeMirroredClass(context)) {
-                    improveMirroredClass(context);
-                }
+                next = Migration.TO_CAPACITY;
             } else {
                 offloadRatio = Math.min(max, ratio + step(lp, lc));
             }
         } else if (lp < (1 - settings.theta()) * lc) {
             if (ratio <= EPSILON) {
                 offloadRatio = 0;
-                promote(context);
+                next = Migration.TO_PERFORMANCE;
             } else {
                 offloadRatio = Math.max(0, ratio - step(lp, lc));
             }
+        }
+        migration = next;
+    }
+
+    /**
+     * Algorithm 1's migration half, as the latest {@link #tune} left it: mirror towards the capacity
+     * device, promote towards the performance device, or nothing (balanced, or the ratio still moving).
+     * Reclaims mirrored space first in any case.
+     */
+    @Override
+    public void optimize(PolicyContext context) {
+        reclaim(context);
+        switch (migration) {
+            case TO_CAPACITY -> {
+                if (!enlargeMirroredClass(context)) {
+                    improveMirroredClass(context);
+                }
+            }
+            case TO_PERFORMANCE -> promote(context);
+            case NONE -> { }
         }
     }
 

@@ -3,10 +3,21 @@ package io.most.tier;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The volume's background thread: every interval it samples device latency, lets the policy tune
- * and migrate, runs the cleaner, and takes a checkpoint when the journal is half full (MOST paper
- * 3.3: "the optimizer runs on a single thread during each interval"). Errors are counted and logged
- * (at most every ten seconds) and the thread carries on; foreground I/O reports its own errors.
+ * The volume's background work, on two threads (MOST paper 3.3: "the optimizer runs on a single
+ * thread during each interval"; here that thread's I/O is split off so it cannot stall routing):
+ *
+ * <ul>
+ *   <li><b>control</b>, every interval: samples device latency and lets the policy
+ *       {@linkplain PlacementPolicy#tune tune} its routing. It never does I/O, so routing follows a load
+ *       change within an interval even while a migration waits behind a saturated device;</li>
+ *   <li><b>migration</b>, woken after each control step: lets the policy
+ *       {@linkplain PlacementPolicy#optimize migrate}, runs the cleaner, and takes a checkpoint when the
+ *       journal is half full. Wake-ups that arrive while it is busy coalesce into one, so it always
+ *       acts on the newest measurements and never queues stale work.</li>
+ * </ul>
+ *
+ * Errors are counted and logged (at most every ten seconds) and the threads carry on; foreground I/O
+ * reports its own errors.
  */
 final class Optimizer {
     private static final System.Logger LOG = System.getLogger(Optimizer.class.getName());
@@ -20,8 +31,12 @@ final class Optimizer {
     private final Cleaner cleaner;
     private final MetadataLog log;
     private final Counters counters;
+    private final Object controlLock = new Object();
+    private final Object migrationLock = new Object();
     private volatile boolean stopping;
-    private Thread thread;
+    private volatile boolean migrationDue;
+    private Thread control;
+    private Thread migration;
     private long lastWarning = System.nanoTime() - WARN_EVERY_NANOS;
 
     Optimizer(String name, long intervalNanos, LatencyMonitor latency, PlacementPolicy policy, PolicyContext context,
@@ -36,27 +51,45 @@ final class Optimizer {
         this.counters = counters;
     }
 
-    /** One interval's work, on the calling thread. */
-    synchronized void tick() {
-        latency.sample();
-        policy.optimize(context);
-        cleaner.run(policy, context);
-        if (log.checkpointDue()) {
-            log.checkpoint();
+    /** One interval's work, control then migration, on the calling thread. */
+    void tick() {
+        control();
+        migrate();
+    }
+
+    private void control() {
+        synchronized (controlLock) {
+            latency.sample();
+            policy.tune(context);
         }
     }
 
-    /** Starts the background thread, unless the interval is zero. */
+    private void migrate() {
+        synchronized (migrationLock) {
+            policy.optimize(context);
+            cleaner.run(policy, context);
+            if (log.checkpointDue()) {
+                log.checkpoint();
+            }
+        }
+    }
+
+    /** Starts the background threads, unless the interval is zero. */
     void start() {
         if (intervalNanos > 0) {
-            thread = Thread.ofPlatform().daemon().name("most-tier-optimizer[" + name + "]").start(this::loop);
+            migration = Thread.ofPlatform().daemon().name("most-tier-migration[" + name + "]").start(this::migrationLoop);
+            control = Thread.ofPlatform().daemon().name("most-tier-optimizer[" + name + "]").start(this::controlLoop);
         }
     }
 
-    /** Stops the background thread and waits for its current interval to end. */
+    /** Stops the background threads and waits for their current steps to end. */
     void stop() {
         stopping = true;
-        Thread t = thread;
+        join(control);
+        join(migration);
+    }
+
+    private static void join(Thread t) {
         if (t == null || t == Thread.currentThread()) {
             return;
         }
@@ -74,7 +107,7 @@ final class Optimizer {
         }
     }
 
-    private void loop() {
+    private void controlLoop() {
         long next = System.nanoTime() + intervalNanos;
         while (!stopping) {
             long wait = next - System.nanoTime();
@@ -82,18 +115,35 @@ final class Optimizer {
                 LockSupport.parkNanos(this, wait);
                 continue;
             }
-            try {
-                tick();
-            } catch (RuntimeException e) {
-                if (!stopping) {
-                    warn(e);
-                }
-            }
+            guarded(this::control);
+            migrationDue = true;
+            LockSupport.unpark(migration);
             next = Math.max(next + intervalNanos, System.nanoTime());
         }
     }
 
-    private void warn(RuntimeException e) {
+    private void migrationLoop() {
+        while (!stopping) {
+            if (!migrationDue) {
+                LockSupport.park(this);
+                continue;
+            }
+            migrationDue = false;
+            guarded(this::migrate);
+        }
+    }
+
+    private void guarded(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            if (!stopping) {
+                warn(e);
+            }
+        }
+    }
+
+    private synchronized void warn(RuntimeException e) {
         counters.backgroundErrors.increment();
         long now = System.nanoTime();
         if (now - lastWarning >= WARN_EVERY_NANOS) {

@@ -10,9 +10,10 @@ package io.most.tier;
  *
  * <p><b>Threads.</b> {@link #placeNewSegment}, {@link #routeMirroredRead} and
  * {@link #routeMirroredWrite} run on the I/O path of any caller thread, concurrently: they must be
- * fast, thread-safe and must not block. {@link #optimize} and {@link #cleaningPriority} run on the
- * volume's single optimizer thread. Randomised decisions should be drawn per call (for example from
- * {@link java.util.concurrent.ThreadLocalRandom}).
+ * fast, thread-safe and must not block. {@link #tune} runs on the volume's control thread, and
+ * {@link #optimize} and {@link #cleaningPriority} on its migration thread, concurrently with each
+ * other: state shared between them must be safe to publish (volatile or immutable). Randomised
+ * decisions should be drawn per call (for example from {@link java.util.concurrent.ThreadLocalRandom}).
  *
  * <p>A policy instance serves one volume: {@link TierConfig#policy()} supplies a fresh one per open.
  */
@@ -44,8 +45,18 @@ public interface PlacementPolicy {
     MirroredWrite routeMirroredWrite(int segment);
 
     /**
-     * Periodic tuning, every {@link TierConfig#optimizerInterval()} after the volume has sampled device
-     * latency: adjust routing, and migrate, mirror or unmirror segments through {@code context}.
+     * Routing, every {@link TierConfig#optimizerInterval()} right after the volume has sampled device
+     * latency: adjust knobs such as an offload ratio from {@code context}'s latencies. Must not migrate
+     * or block: it runs on schedule even while {@link #optimize} waits for a migration, which is what
+     * lets routing follow a load change within an interval. The default does nothing.
+     */
+    default void tune(PolicyContext context) {
+    }
+
+    /**
+     * Migration, after each {@link #tune} unless the previous call is still running (then once, after
+     * it): migrate, mirror or unmirror segments through {@code context}. May block on device I/O; the
+     * volume's migration budget bounds how much it copies.
      */
     void optimize(PolicyContext context);
 

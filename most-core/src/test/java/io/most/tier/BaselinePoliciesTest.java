@@ -93,12 +93,12 @@ class BaselinePoliciesTest {
             ctx.heat[s] = 10;
         }
         BatmanPolicy policy = new BatmanPolicy(0.3, 0.02);
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertEquals(List.of("move 0 to CAPACITY", "move 1 to CAPACITY", "move 2 to CAPACITY"), ctx.actions);
         ctx.actions.clear();
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertEquals(List.of(), ctx.actions, "at the target nothing moves");
-        new BatmanPolicy(0.0, 0.02).optimize(ctx);
+        MostPolicyTest.interval(new BatmanPolicy(0.0, 0.02), ctx);
         assertEquals(3, ctx.actions.size(), "a lower target promotes: " + ctx.actions);
         assertTrue(ctx.actions.stream().allMatch(a -> a.endsWith("to PERFORMANCE")), ctx.actions.toString());
     }
@@ -113,15 +113,15 @@ class BaselinePoliciesTest {
         ColloidPolicy colloid = new ColloidPolicy();
         ctx.lp = 3000;
         ctx.lc = 1000; // shift half of the heat (43) away: the two hottest performance segments
-        colloid.optimize(ctx);
+        MostPolicyTest.interval(colloid, ctx);
         assertEquals(List.of("move 0 to CAPACITY", "move 1 to CAPACITY"), ctx.actions);
         ctx.actions.clear();
         ctx.lp = 1020;
-        colloid.optimize(ctx);
+        MostPolicyTest.interval(colloid, ctx);
         assertEquals(List.of(), ctx.actions, "within theta nothing moves");
         ctx.lp = 1000;
         ctx.lc = 3000;
-        colloid.optimize(ctx);
+        MostPolicyTest.interval(colloid, ctx);
         assertTrue(ctx.actions.contains("move 0 to PERFORMANCE"), ctx.actions.toString());
     }
 
@@ -134,9 +134,9 @@ class BaselinePoliciesTest {
         ctx.writes[2] = 30; // write-hot only
         ctx.lp = 3000;
         ctx.lc = 1000;
-        new ColloidPolicy().optimize(ctx);
+        MostPolicyTest.interval(new ColloidPolicy(), ctx);
         assertEquals(List.of(), ctx.actions, "Colloid ignores writes");
-        ColloidPolicy.plus().optimize(ctx);
+        MostPolicyTest.interval(ColloidPolicy.plus(), ctx);
         assertEquals(List.of("move 2 to CAPACITY"), ctx.actions);
     }
 
@@ -152,11 +152,11 @@ class BaselinePoliciesTest {
         assertInstanceOf(ColloidPolicy.class, PlacementPolicies.named("colloid++").get());
         ctx.lp = 1000;
         ctx.lc = 1000;
-        robust.optimize(ctx); // balanced history
+        MostPolicyTest.interval(robust, ctx); // balanced history
         ctx.lp = 5000; // one interval's spike: the 0.01-weighted average moves by 4%, under theta 0.2
-        robust.optimize(ctx);
+        MostPolicyTest.interval(robust, ctx);
         assertEquals(List.of(), ctx.actions, "Colloid++ ignores the spike");
-        ColloidPolicy.plus().optimize(ctx);
+        MostPolicyTest.interval(ColloidPolicy.plus(), ctx);
         assertEquals(List.of("move 0 to CAPACITY"), ctx.actions.subList(0, 1), "Colloid+ migrates on it");
         assertThrows(ConfigurationException.class, () -> new ColloidPolicy(true, 0.2, 0));
     }
@@ -173,23 +173,23 @@ class BaselinePoliciesTest {
         assertEquals(MirroredWrite.BOTH, policy.routeMirroredWrite(0));
         ctx.lp = 1000;
         ctx.lc = 2000;
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertEquals(List.of("mirror 0", "mirror 1", "mirror 2"), ctx.actions, "data_admit: hot segments cached");
         assertEquals(0, policy.loadAdmit());
         assertEquals(Tier.PERFORMANCE, policy.routeMirroredRead(0), "classic caching serves hits from the cache");
-        policy.optimize(ctx);
-        policy.optimize(ctx); // hit rate stable: state 2, data_admit off, probing load_admit -2%, 0, +2%
+        MostPolicyTest.interval(policy, ctx);
+        MostPolicyTest.interval(policy, ctx); // hit rate stable: state 2, data_admit off, probing load_admit -2%, 0, +2%
         assertFalse(policy.dataAdmit());
         assertEquals(0, policy.loadAdmit(), "0 - 2% is clamped");
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertEquals(0, policy.loadAdmit());
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertEquals(0.02, policy.loadAdmit(), 1e-9);
         assertEquals(3, ctx.actions.size(), "no admissions in state 2: " + ctx.actions);
         ctx.heat[0] = 0;
         ctx.heat[1] = 0;
         ctx.heat[5] = 60; // locality changed: the cache's hit rate drops
-        policy.optimize(ctx);
+        MostPolicyTest.interval(policy, ctx);
         assertTrue(policy.dataAdmit(), "falls back to classic caching");
         assertEquals(0, policy.loadAdmit());
     }

@@ -107,13 +107,19 @@ class MostPolicyTest {
         }
     }
 
+    /** One optimizer interval: routing, then migration, as the volume's two threads run them. */
+    static void interval(PlacementPolicy policy, PolicyContext context) {
+        policy.tune(context);
+        policy.optimize(context);
+    }
+
     /** The paper's fixed step, so that intervals count ratio steps; {@link #stepsGrowWithTheImbalance} covers the default. */
     private final MostPolicy policy = new MostPolicy(MostPolicy.Settings.paper());
     private final FakeContext ctx = new FakeContext(20);
 
     private void optimize(int times) {
         for (int i = 0; i < times; i++) {
-            policy.optimize(ctx);
+            interval(policy, ctx);
         }
     }
 
@@ -182,21 +188,21 @@ class MostPolicyTest {
         MostPolicy adaptive = new MostPolicy();
         ctx.lp = 1051; // just past theta: about the paper's step
         ctx.lc = 1000;
-        adaptive.optimize(ctx);
+        interval(adaptive, ctx);
         double first = adaptive.offloadRatio();
         assertEquals(0.02, first, 1e-3);
         ctx.lp = 1200; // ln(1.2)/ln(1.05) = 3.7 steps
-        adaptive.optimize(ctx);
+        interval(adaptive, ctx);
         double second = first + 0.02 * Math.log(1.2) / Math.log(1.05);
         assertEquals(second, adaptive.offloadRatio(), 1e-9);
         ctx.lp = 4000; // far apart: capped at maxRatioStep
-        adaptive.optimize(ctx);
+        interval(adaptive, ctx);
         assertEquals(second + 0.16, adaptive.offloadRatio(), 1e-9);
         ctx.lp = 250; // the other way, capped too
-        adaptive.optimize(ctx);
+        interval(adaptive, ctx);
         assertEquals(second, adaptive.offloadRatio(), 1e-9);
         for (int i = 0; i < 5; i++) {
-            adaptive.optimize(ctx);
+            interval(adaptive, ctx);
         }
         assertEquals(0, adaptive.offloadRatio(), "never below 0");
         assertEquals("most", adaptive.name());
@@ -210,7 +216,7 @@ class MostPolicyTest {
         ctx.lc = 1000;
         int intervals = 0;
         while (adaptive.offloadRatio() < 1) {
-            adaptive.optimize(ctx);
+            interval(adaptive, ctx);
             intervals++;
         }
         assertEquals(7, intervals, "ceil(1 / 0.16): 1.4 s at 200 ms, where the paper's step takes 50 intervals");
@@ -252,12 +258,12 @@ class MostPolicyTest {
         ctx.lp = 2000;
         ctx.lc = 1000;
         for (int i = 0; i < 15; i++) {
-            capped.optimize(ctx);
+            interval(capped, ctx);
             assertTrue(capped.offloadRatio() <= 0.3 + 1e-9);
         }
         assertEquals(0.3, capped.offloadRatio(), 1e-9);
         assertTrue(ctx.actions.isEmpty());
-        capped.optimize(ctx); // at its maximum: enlarge the mirrored class instead
+        interval(capped, ctx); // at its maximum: enlarge the mirrored class instead
         assertEquals(0.3, capped.offloadRatio(), 1e-9);
         assertEquals(List.of("mirror 0"), ctx.actions);
     }
@@ -269,7 +275,7 @@ class MostPolicyTest {
         assertEquals(0.02, policy.offloadRatio(), 1e-9, "offloading is how the capacity device gets measured");
         ctx.lp = Double.NaN;
         MostPolicy fresh = new MostPolicy(MostPolicy.Settings.paper());
-        fresh.optimize(ctx);
+        interval(fresh, ctx);
         assertEquals(0, fresh.offloadRatio(), "nothing measured: nothing to do");
     }
 

@@ -378,6 +378,11 @@ class TieredVolumeCrashTest {
         }
 
         @Override
+        public void tune(PolicyContext context) {
+            most.tune(context);
+        }
+
+        @Override
         public void optimize(PolicyContext context) {
             most.optimize(context);
         }
