@@ -184,33 +184,43 @@ class MostPolicyTest {
     }
 
     @Test
-    void stepsGrowWithTheImbalance() {
+    void stepsDoubleWhileTheRatioKeepsMovingOneWayAndTheImbalanceAllows() {
         MostPolicy adaptive = new MostPolicy();
-        ctx.lp = 1051; // just past theta: about the paper's step
         ctx.lc = 1000;
-        interval(adaptive, ctx);
-        double first = adaptive.offloadRatio();
-        assertEquals(0.02, first, 1e-3);
-        ctx.lp = 1200; // ln(1.2)/ln(1.05) = 3.7 steps
-        interval(adaptive, ctx);
-        double second = first + 0.02 * Math.log(1.2) / Math.log(1.05);
-        assertEquals(second, adaptive.offloadRatio(), 1e-9);
-        ctx.lp = 4000; // far apart: capped at maxRatioStep
-        interval(adaptive, ctx);
-        assertEquals(second + 0.16, adaptive.offloadRatio(), 1e-9);
-        ctx.lp = 250; // the other way, capped too
-        interval(adaptive, ctx);
-        assertEquals(second, adaptive.offloadRatio(), 1e-9);
-        for (int i = 0; i < 5; i++) {
+        double[] lps = {1051, 4000, 4000, 4000, 4000, 1100, 250, 250};
+        // 0.02 at the edge of balance; 0.04, 0.08, 0.16 doubling; capped at 0.16; 0.02 * ln(1.1)/ln(1.05)
+        // where the imbalance allows less than the streak; then a reversal starts again at 0.02
+        double[] steps = {0.02, 0.04, 0.08, 0.16, 0.16,
+                0.02 * Math.log(1.1) / Math.log(1.05), -0.02, -0.04};
+        double expected = 0;
+        for (int i = 0; i < lps.length; i++) {
+            ctx.lp = lps[i];
             interval(adaptive, ctx);
+            expected += steps[i];
+            assertEquals(expected, adaptive.offloadRatio(), 1e-9, "interval " + i);
         }
-        assertEquals(0, adaptive.offloadRatio(), "never below 0");
         assertEquals("most", adaptive.name());
         assertEquals("most-paper", policy.name());
     }
 
     @Test
-    void theRatioCrossesFromZeroToOneInTwoSecondsOfIntervalsUnderHeavyOverload() {
+    void noiseAroundBalanceMovesTheRatioByTheSmallStepOnly() {
+        MostPolicy adaptive = new MostPolicy();
+        ctx.lc = 1000;
+        ctx.lp = 3000;
+        for (int i = 0; i < 4; i++) {
+            interval(adaptive, ctx); // 0.30
+        }
+        double before = adaptive.offloadRatio();
+        for (int i = 0; i < 10; i++) {
+            ctx.lp = i % 2 == 0 ? 700 : 1400; // far outside theta, but flipping every interval
+            interval(adaptive, ctx);
+            assertEquals(before + (i % 2 == 0 ? -0.02 : 0), adaptive.offloadRatio(), 1e-9, "interval " + i);
+        }
+    }
+
+    @Test
+    void theRatioCrossesFromZeroToOneInUnderTwoSecondsOfIntervalsUnderHeavyOverload() {
         MostPolicy adaptive = new MostPolicy();
         ctx.lp = 3000;
         ctx.lc = 1000;
@@ -219,7 +229,16 @@ class MostPolicyTest {
             interval(adaptive, ctx);
             intervals++;
         }
-        assertEquals(7, intervals, "ceil(1 / 0.16): 1.4 s at 200 ms, where the paper's step takes 50 intervals");
+        assertEquals(9, intervals, "0.02, 0.04, 0.08, then 0.16 each: 1.8 s at 200 ms; the paper's step takes 50");
+        interval(adaptive, ctx);
+        interval(adaptive, ctx);
+        ctx.lp = 300; // the load drops
+        intervals = 0;
+        while (adaptive.offloadRatio() > 0) {
+            interval(adaptive, ctx);
+            intervals++;
+        }
+        assertEquals(9, intervals, "and back as fast");
     }
 
     @Test
