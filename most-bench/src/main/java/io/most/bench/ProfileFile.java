@@ -32,7 +32,7 @@ final class ProfileFile {
      */
     static void save(DeviceProfile profile, Path file, List<String> comment) {
         StringBuilder s = new StringBuilder();
-        comment.forEach(line -> s.append("# ").append(line).append('\n'));
+        comment.forEach(line -> s.append("# ").append(line.replaceAll("[\r\n]", " ")).append('\n'));
         // Properties.store would reorder the keys and add a date; write them in record order instead
         List<Object> values = List.of(profile.name(), profile.source(), profile.readLatencyNanos(),
                 profile.writeLatencyNanos(), profile.transferNanosPerKiB(), profile.channels(), profile.readBandwidth(),

@@ -2,6 +2,7 @@ package io.most.bench;
 
 import io.most.device.DeviceProfile;
 import io.most.device.IoOp;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.LinkedHashMap;
@@ -19,8 +20,9 @@ import java.util.function.Predicate;
  *       large read was not slower.</li>
  *   <li>{@code channels}: Little's law, the best random-read IOPS over the thread counts times the
  *       queue-depth-1 read latency: how many reads the device serves at once at saturation. Sync
- *       threads keep at most one request each in flight, so this is at most the largest thread count:
- *       a lower bound when the device saturates later.</li>
+ *       threads keep at most one request each in flight, so it is capped at the thread count of that
+ *       best measurement (a slow outlier in the queue-depth-1 mean could otherwise inflate it): a
+ *       lower bound when the device saturates later than the largest {@code --threads}.</li>
  *   <li>{@code readBandwidth}, {@code writeBandwidth}: the best bytes per second of any read (write)
  *       measurement, sequential large blocks or random 4 KiB.</li>
  *   <li>{@code writeInterference}, spikes: not measured (0); they need a mixed or long run.</li>
@@ -49,9 +51,10 @@ final class ProfileMapping {
         long writeLatency = Math.max(1, Math.round(writeQd1.meanNanos()));
         double extraKiB = (seqQd1.blockSize() - SMALL_BLOCK) / 1024.0;
         long transfer = Math.max(0, Math.round((seqQd1.meanNanos() - readQd1.meanNanos()) / extraKiB));
-        double bestReadIops = rows.stream().filter(r -> !r.sequential() && r.op() == IoOp.READ
-                && r.blockSize() == SMALL_BLOCK).mapToDouble(ProbeRow::opsPerSecond).max().orElseThrow();
-        int channels = (int) Math.max(1, Math.round(bestReadIops * readQd1.meanNanos() / 1e9));
+        ProbeRow bestRead = rows.stream().filter(r -> !r.sequential() && r.op() == IoOp.READ
+                && r.blockSize() == SMALL_BLOCK).max(Comparator.comparingDouble(ProbeRow::opsPerSecond)).orElseThrow();
+        long inFlight = Math.round(bestRead.opsPerSecond() * readQd1.meanNanos() / 1e9);
+        int channels = (int) Math.clamp(inFlight, 1, bestRead.threads());
         long readBandwidth = bestBandwidth(rows, IoOp.READ);
         long writeBandwidth = bestBandwidth(rows, IoOp.WRITE);
         return new DeviceProfile(name, source, readLatency, writeLatency, transfer, channels, readBandwidth,
