@@ -1,5 +1,6 @@
 package io.most.bench;
 
+import io.most.device.DeviceProfiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -104,8 +105,8 @@ final class DemoCommand {
                   workload: %s, 50%% reads / 50%% updates of 1 KiB tuples, zipfian 0.99 over %s;
                   %d threads, %s warm-up + %s measured per run, %d runs, about %.0f s on %d cores
                 """, Units.formatBytes(DRAM_BYTES), Units.formatBytes(PM_BYTES),
-                io.most.device.DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
-                PageHierarchy.CAPACITY_PROFILE, io.most.device.DeviceProfiles.DEFAULT_SCALE, WORKLOAD,
+                DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
+                PageHierarchy.CAPACITY_PROFILE, DeviceProfiles.DEFAULT_SCALE, WORKLOAD,
                 Units.formatBytes(SIZE), THREADS, seconds(shape.warmupNanos()), seconds(shape.durationNanos()),
                 STEPS.size(), total, Runtime.getRuntime().availableProcessors());
     }

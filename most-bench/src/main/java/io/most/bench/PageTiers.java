@@ -25,6 +25,9 @@ import java.util.Optional;
  * (against 180 us modelled) and its tail, and anyone else using the disk, would leak into the
  * emulated latency.
  *
+ * <p><b>Tiered hierarchies</b> ({@code dram-pm-most}, {@code dram-pm-hemem}) keep both devices of their
+ * tiered volume in memory ({@link MostBlockTier}) and refuse a data set too large for that.
+ *
  * <p><b>PM file.</b> On /dev/shm (tmpfs): persisting is msync, which is nearly free there, so the PM
  * cost is what the {@code pmem} profile charges ({@code --pm-profile none} charges nothing, to see the
  * software path alone). Without /dev/shm the file goes to the run's
