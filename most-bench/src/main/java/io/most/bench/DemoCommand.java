@@ -1,7 +1,5 @@
 package io.most.bench;
 
-import io.most.device.BlockDevice;
-import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,28 +11,46 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
- * {@code demo}: checks each emulated device profile against its own model with random 4 KiB reads:
- * one thread (queue depth 1) for latency, and three times the profile's channels (at most 64) for
- * throughput at saturation; then the same two runs on this machine's disk for reference. Byte-addressable
- * PM is listed separately: its microsecond service time is spun, not parked, so only its latency is
- * measured. Takes about 30 s.
+ * {@code demo}: every layer of MOST in one page store, in a temporary directory. A DRAM pool, a PM
+ * pool on a mapped file costed as Optane DC PM, and a MOST tiered volume over an emulated Optane SSD
+ * and NVMe flash pair as the block device ({@code dram-pm-most}) run Spitfire's YCSB-BA mix (50%
+ * updates, zipfian 0.99). The demo prints where each tier served it ({@link TierBreakdown}), then runs
+ * the same workload with the eager migration policy, with HeMem's placement on the block tier, and on
+ * a classic DRAM + SSD store over the capacity device alone ({@code dram-nvme}), and compares them as
+ * ratios to that baseline ({@link PolicyComparison}).
  *
- * <p>Threads: the saturation runs use up to 64 threads on two cores. That is fine because an emulated
- * device parks its callers until their virtual completion time; only the last few microseconds spin.
+ * <p>Sizes: a 128 MiB data set over 8 MiB of DRAM and 32 MiB of PM (1:4, as Spitfire), so all three
+ * tiers serve part of the load. Four runs of 5 s warm-up and 10 s measured take about 70 s on two
+ * cores; {@code --duration} shortens them (warm-up is half of it). Everything it creates is deleted at
+ * the end, on failure, and on Ctrl-C ({@link ScratchFiles}).
  */
 final class DemoCommand {
-    private static final long SIZE = 64L << 20;
-    private static final int BLOCK = 4096;
-    private static final int MAX_THREADS = 64;
-    /**
-     * Closed-loop threads per channel at saturation. A thread wakes up to ~100 us after its operation
-     * completes, about one Optane service time, so two per channel barely keep every channel busy.
-     */
-    private static final int THREADS_PER_CHANNEL = 3;
-    private static final int DISK_THREADS = 8;
-    private static final long MS = 1_000_000L;
+    static final Set<String> VALUE_OPTIONS = Set.of("json", "duration");
+    static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
+    static final String WORKLOAD = "spitfire-ba";
+    static final long SIZE = 128L << 20;
+    static final long DRAM_BYTES = 8L << 20;
+    static final long PM_BYTES = 32L << 20;
+    static final int THREADS = 4;
+    static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
+    /** Loading the data set, opening and checkpointing the store: time per run beyond the driver's. */
+    private static final double SETUP_SECONDS_PER_RUN = 1.5;
+
+    /** One run: a short label, the hierarchy and the page policy. */
+    private record Step(String label, String hierarchy, String policy) {
+    }
+
+    /** The first run is the one whose tiers are shown; the last is the baseline. */
+    private static final List<Step> STEPS = List.of(
+            new Step("most-lazy", "dram-pm-most", "spitfire-lazy"),
+            new Step("most-eager", "dram-pm-most", "spitfire-eager"),
+            new Step("hemem-lazy", "dram-pm-hemem", "spitfire-lazy"),
+            new Step("baseline", "dram-nvme", "spitfire-lazy"));
 
     private final PrintStream out;
     private final PrintStream err;
@@ -46,99 +62,103 @@ final class DemoCommand {
 
     int execute(CommandLine line) {
         Optional<String> json = line.value("json");
-        json.filter(j -> !j.equals("-")).ifPresent(j -> {
-            Path parent = Path.of(j).toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent)) {
-                throw new UsageException("--json '" + j + "': directory " + parent + " does not exist");
-            }
-        });
+        json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
+        long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
+                .orElse(DEFAULT_DURATION_NANOS);
+        LoadShape shape = LoadShape.closed(THREADS, duration / 2, duration);
+        PrintStream text = json.filter(j -> j.equals("-")).isPresent() ? err : out;
         Progress progress = Progress.forTerminal(err, line.flag("progress"));
-        err.printf(Locale.ROOT, "demo: random 4 KiB reads on each device profile, queue depth 1 and at saturation;"
-                + " %d cores, about 30 s%n", Runtime.getRuntime().availableProcessors());
-        Workload<BlockDevice> reads = blockReads();
+        text.print(header(shape));
+        text.flush();
+        Path scratch = ScratchFiles.createTempDirectory("most-demo-");
+        err.println("demo: working in " + scratch + " (deleted at the end)");
         List<RunResult> runs = new ArrayList<>();
-        TextTable table = new TextTable("profile", "source", "model lat us", "QD1 mean us", "QD1 p50 us",
-                "mean/model", "model IOPS", "threads", "IOPS", "IOPS/model");
-        List<String> notes = new ArrayList<>();
-        Path scratch = ScratchFiles.createTempDirectory("most-bench-demo-");
         try {
-            for (String name : DeviceProfiles.names()) {
-                DeviceProfile p = DeviceProfiles.get(name);
-                boolean byteAddressable = p.pmLoadNanosPer4KiB() > 0;
-                Hierarchy h = Hierarchies.registry().get(name);
-                double modelLatency = ModelExpectation.readLatencyMicros(p);
-                double modelIops = ModelExpectation.maxIops(p, 0, BLOCK);
-                try (OpenHierarchy open = h.open(new Hierarchy.Options(SIZE, BLOCK, scratch), err)) {
-                    BlockDevice device = open.devices().getFirst();
-                    RunResult qd1 = measure(reads, device, h, p, 1, byteAddressable ? 200 : 300,
-                            byteAddressable ? 1000 : 2000, progress);
-                    runs.add(qd1);
-                    if (byteAddressable) {
-                        table.row(name, source(p), cell(modelLatency, 1), cell(qd1.number("mean_us"), 1),
-                                cell(qd1.number("p50_us"), 1), ratio(qd1.number("mean_us"), modelLatency),
-                                cell(modelIops, 0), "-", "-", "-");
-                        notes.add(String.format(Locale.ROOT, "%s: %.1f us service time is below what a park can"
-                                + " wait, so the device spins; saturating its %,.0f IOPS would take far more than"
-                                + " %d cores, so only latency is measured.", name, modelLatency, modelIops,
-                                Runtime.getRuntime().availableProcessors()));
-                        continue;
-                    }
-                    int threads = Math.min(MAX_THREADS, THREADS_PER_CHANNEL * p.channels());
-                    RunResult sat = measure(reads, device, h, p, threads, 500, 3000, progress);
-                    runs.add(sat);
-                    table.row(name, source(p), cell(modelLatency, 1), cell(qd1.number("mean_us"), 1),
-                            cell(qd1.number("p50_us"), 1), ratio(qd1.number("mean_us"), modelLatency),
-                            cell(modelIops, 0), threads, cell(sat.number("throughput_ops"), 0),
-                            ratio(sat.number("throughput_ops"), modelIops));
+            for (int i = 0; i < STEPS.size(); i++) {
+                RunResult run = run(STEPS.get(i), i, scratch, shape, progress);
+                runs.add(run);
+                if (i == 0) {
+                    text.printf(Locale.ROOT, "%nWhere each tier served %s on %s (%s measured):%n", run.text("policy"),
+                            run.text("hierarchy"), seconds(duration));
+                    text.print(TierBreakdown.of(run));
+                    text.flush();
                 }
-            }
-            Hierarchy disk = Hierarchies.registry().get("direct-file");
-            try (OpenHierarchy open = disk.open(new Hierarchy.Options(SIZE, BLOCK, scratch), err)) {
-                BlockDevice device = open.devices().getFirst();
-                RunResult qd1 = measure(reads, device, disk, null, 1, 300, 2000, progress);
-                RunResult many = measure(reads, device, disk, null, DISK_THREADS, 300, 2000, progress);
-                runs.add(qd1);
-                runs.add(many);
-                table.row("direct-file", "this machine's disk, O_DIRECT (no model)", "-",
-                        cell(qd1.number("mean_us"), 1), cell(qd1.number("p50_us"), 1), "-", "-", DISK_THREADS,
-                        cell(many.number("throughput_ops"), 0), "-");
             }
         } finally {
             ScratchFiles.deleteTree(scratch);
         }
-        boolean jsonToStdout = json.filter(j -> j.equals("-")).isPresent();
-        PrintStream text = jsonToStdout ? err : out;
-        text.print(table);
-        text.printf(Locale.ROOT, "Scale: profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE:"
-                + " latencies x%.0f, bandwidths /%.0f) because parks here wake 25-110 us late; divide latencies and"
-                + " multiply IOPS by %.0f for the papers' numbers.%n", DeviceProfiles.DEFAULT_SCALE,
-                DeviceProfiles.DEFAULT_SCALE, DeviceProfiles.DEFAULT_SCALE, DeviceProfiles.DEFAULT_SCALE);
-        notes.forEach(text::println);
+        text.printf(Locale.ROOT, "%nThe same workload and seed with other policies and tiers (x baseline = ops/s over"
+                + " the baseline's, measured in this run):%n");
+        text.print(PolicyComparison.of(STEPS.stream().map(Step::label).toList(), runs, runs.getLast()));
+        text.print(notes());
         text.flush();
         json.ifPresent(j -> writeJson(j, RunCommand.report(runs)));
         return 0;
     }
 
-    @SuppressWarnings("unchecked") // device-rand-read is a block workload by construction (see Workloads)
-    private static Workload<BlockDevice> blockReads() {
-        return (Workload<BlockDevice>) Workloads.registry().get("device-rand-read");
+    private static String header(LoadShape shape) {
+        double total = STEPS.size() * ((shape.warmupNanos() + shape.durationNanos()) / 1e9 + SETUP_SECONDS_PER_RUN);
+        return String.format(Locale.ROOT, """
+                MOST demo: one page store over DRAM, PM and a MOST tiered volume (dram-pm-most)
+                  DRAM pool %s | PM pool %s, mapped file costed as Optane DC PM (pmem x%.0f)
+                  block device: tiered volume over %s (performance) and %s (capacity), emulated x%.0f
+                  workload: %s, 50%% reads / 50%% updates of 1 KiB tuples, zipfian 0.99 over %s;
+                  %d threads, %s warm-up + %s measured per run, %d runs, about %.0f s on %d cores
+                """, Units.formatBytes(DRAM_BYTES), Units.formatBytes(PM_BYTES),
+                DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
+                PageHierarchy.CAPACITY_PROFILE, DeviceProfiles.DEFAULT_SCALE, WORKLOAD,
+                Units.formatBytes(SIZE), THREADS, seconds(shape.warmupNanos()), seconds(shape.durationNanos()),
+                STEPS.size(), total, Runtime.getRuntime().availableProcessors());
     }
 
-    private static RunResult measure(Workload<BlockDevice> workload, BlockDevice device, Hierarchy h,
-                                     DeviceProfile model, int threads, long warmupMs, long durationMs,
-                                     Progress progress) {
-        LoadShape shape = LoadShape.closed(threads, warmupMs * MS, durationMs * MS);
-        Workload.Session session = workload.start(device,
-                new Workload.Setup(SIZE, BLOCK, RunSpec.DEFAULT_SEED, Optional.ofNullable(model)));
-        String label = String.format(Locale.ROOT, "demo %s, %d thread%s", h.name(), threads, threads == 1 ? "" : "s");
-        Measurement m = new LoadDriver(shape, progress).drive(session, label);
-        return RunResult.of(RawPolicy.NAME, workload.name(), h.name(), shape, Double.NaN, RunSpec.DEFAULT_SEED, m,
-                session);
+    private static String notes() {
+        return """
+                most-*: DRAM + PM + tiered volume with MOST placement (mirrors a hot set, routes by offloadRatio);
+                hemem-lazy: the same with HeMem placement (hot segments moved to the performance device, no mirror);
+                baseline: DRAM + the capacity device alone (nvme-pcie3), no PM: the classic two-tier buffer.
+                spitfire-lazy / -eager: Spitfire's migration policies <Dr,Dw,Nr,Nw> between DRAM and PM.
+                offloadRatio stays 0 while the performance device is not slower than the capacity device: MOST
+                only sends mirrored reads to the capacity device when the performance device is the bottleneck.
+                """;
+    }
+
+    @SuppressWarnings("unchecked") // Spitfire workloads are page workloads by construction (see Workloads)
+    private static Workload<PageTarget> workload() {
+        return (Workload<PageTarget>) Workloads.registry().get(WORKLOAD);
+    }
+
+    private RunResult run(Step step, int index, Path dir, LoadShape shape, Progress progress) {
+        Hierarchy hierarchy = Hierarchies.registry().get(step.hierarchy());
+        boolean pm = hierarchy instanceof PageHierarchy page && page.hasPm();
+        Hierarchy.Options options = new Hierarchy.Options(SIZE, PageHierarchy.DEFAULT_PAGE_SIZE, dir,
+                OptionalLong.of(DRAM_BYTES), pm ? OptionalLong.of(PM_BYTES) : OptionalLong.empty(), true);
+        Workload<PageTarget> workload = workload();
+        Policy<PageTarget> policy = Policies.get(Layer.PAGE, step.policy());
+        try (OpenHierarchy open = hierarchy.open(options, err);
+             Policy.Target<PageTarget> target = policy.attach(open, Policy.Settings.DEFAULTS)) {
+            Workload.Session session = workload.start(target.target(), new Workload.Setup(SIZE,
+                    PageHierarchy.DEFAULT_PAGE_SIZE, RunSpec.DEFAULT_SEED, Optional.empty(), OptionalDouble.empty()));
+            String label = String.format(Locale.ROOT, "demo %d/%d %s", index + 1, STEPS.size(), step.label());
+            Measurement m = new LoadDriver(shape, progress).drive(session, label);
+            if (m.errors() > 0) {
+                err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", step.label(),
+                        m.errors(), m.ops(), m.firstError().map(Throwable::toString).orElse("?"));
+            }
+            RunResult result = RunResult.of(step.policy(), WORKLOAD, hierarchy.name(), shape, Double.NaN,
+                    RunSpec.DEFAULT_SEED, m, session);
+            result.fields().put("demo_run", step.label());
+            return result;
+        }
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
     }
 
     private void writeJson(String target, String json) {
         if (target.equals("-")) {
             out.println(json);
+            out.flush();
             return;
         }
         try {
@@ -147,18 +167,5 @@ final class DemoCommand {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
         }
-    }
-
-    private static String source(DeviceProfile p) {
-        // the scale is explained once below the table
-        return MemoryHierarchy.shortSource(p);
-    }
-
-    private static String cell(double value, int decimals) {
-        return RunResult.cell(value, decimals);
-    }
-
-    private static String ratio(double measured, double model) {
-        return RunResult.cell(measured / model, 3);
     }
 }

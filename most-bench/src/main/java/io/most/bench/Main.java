@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@code most-bench} command line: {@code run}, {@code demo} and {@code help}. Exit code 0 on
+ * The {@code most-bench} command line: {@code run}, {@code demo}, {@code calibrate}, {@code profile} and
+ * {@code help}. Exit code 0 on
  * success, 1 when a run fails, {@value UsageException#EXIT_CODE} for a bad command line.
  */
 public final class Main {
-    private static final List<String> COMMANDS = List.of("run", "demo", "help");
+    private static final List<String> COMMANDS = List.of("run", "demo", "calibrate", "profile", "help");
 
     private Main() {
     }
@@ -46,12 +47,29 @@ public final class Main {
                     return new RunCommand(out, err).execute(RunSpec.parse(line));
                 }
                 case "demo" -> {
-                    CommandLine line = CommandLine.parse("demo", rest, Set.of("json"), Set.of("progress", "help"));
+                    CommandLine line = CommandLine.parse("demo", rest, DemoCommand.VALUE_OPTIONS,
+                            DemoCommand.FLAG_OPTIONS);
                     if (line.flag("help")) {
                         out.print(Usage.text());
                         return 0;
                     }
                     return new DemoCommand(out, err).execute(line);
+                }
+                case "calibrate" -> {
+                    CommandLine line = CommandLine.parse("calibrate", rest, Set.of("json"), Set.of("progress", "help"));
+                    if (line.flag("help")) {
+                        out.print(Usage.text());
+                        return 0;
+                    }
+                    return new CalibrateCommand(out, err).execute(line);
+                }
+                case "profile" -> {
+                    ProfileCommand.Spec spec = ProfileCommand.Spec.parse(rest);
+                    if (spec.help()) {
+                        out.print(Usage.text());
+                        return 0;
+                    }
+                    return new ProfileCommand(out, err).execute(spec);
                 }
                 default -> throw new UsageException("unknown command '" + args[0] + "'; valid commands: "
                         + String.join(", ", COMMANDS));

@@ -31,6 +31,14 @@ final class MemoryHierarchy implements Hierarchy {
         return new MemoryHierarchy("memory", Optional.empty());
     }
 
+    /**
+     * An {@link EmulatedDevice} following {@code profile} as given (already scaled), under
+     * {@code name}: a profile file of {@code profile --save}, see {@link Hierarchies#resolve}.
+     */
+    static MemoryHierarchy emulated(String name, DeviceProfile profile) {
+        return new MemoryHierarchy(name, Optional.of(profile));
+    }
+
     /** An {@link EmulatedDevice} with the named profile at {@link DeviceProfiles#DEFAULT_SCALE}. */
     static MemoryHierarchy emulated(String profileName) {
         return new MemoryHierarchy(profileName, Optional.of(DeviceProfiles.get(profileName)));
@@ -45,9 +53,14 @@ final class MemoryHierarchy implements Hierarchy {
     public String description() {
         return profile.map(p -> String.format(Locale.ROOT, "emulated, %.0f us 4k reads, %d channels, %,.0f IOPS max"
                         + " (x%.0f scale), over memory, default 64m; %s", ModelExpectation.readLatencyMicros(p),
-                        p.channels(), ModelExpectation.maxIops(p, 0, 4096), DeviceProfiles.DEFAULT_SCALE,
-                        shortSource(p)))
+                        p.channels(), ModelExpectation.maxIops(p, 0, 4096), scaleOf(p), shortSource(p)))
                 .orElse("off-heap memory (MemoryDevice): the bench's overhead floor, default 64m");
+    }
+
+    /** The scale factor a profile's source notes, 1 if none. */
+    private static double scaleOf(DeviceProfile p) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(times x([0-9.]+)\\)$").matcher(p.source());
+        return m.find() ? Double.parseDouble(m.group(1)) : 1;
     }
 
     /** The paper table of a profile, without the scale note and datasheet remarks. */

@@ -16,9 +16,14 @@ import java.util.OptionalLong;
  *
  * <ul>
  *   <li>{@code dram-pm-ssd}: DRAM:PM = 1:4 by default, as in paper section 6.3;</li>
- *   <li>{@code dram-ssd}: no PM (the classic two-tier buffer);</li>
+ *   <li>{@code dram-ssd}: no PM (the classic two-tier buffer); {@code dram-nvme} the same over PCIe 3
+ *       NVMe flash, the capacity device of the tiered hierarchies below;</li>
  *   <li>{@code pm-ssd}: the smallest DRAM pool a page store accepts
  *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer.</li>
+ *   <li>{@code dram-pm-most}, {@code dram-pm-hemem}: DRAM and PM as in {@code dram-pm-ssd}, and
+ *       instead of one SSD a tiered volume over an emulated Optane SSD (performance) and PCIe 3 NVMe
+ *       flash (capacity) with MOST's or HeMem's placement ({@link MostBlockTier}): all of MOST's
+ *       layers in one store.</li>
  * </ul>
  *
  * Nothing is shared between policies: each one gets a fresh store from {@link PageTiers}, loaded
@@ -26,10 +31,17 @@ import java.util.OptionalLong;
  */
 final class PageHierarchy implements Hierarchy {
     /** Which tiers the hierarchy has. */
-    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD }
+    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD, DRAM_PM_TIERED }
 
     static final String SSD_PROFILE = "optane-ssd";
     static final String PM_PROFILE = "pmem";
+    static final String PERFORMANCE_PROFILE = "optane-ssd";
+    static final String CAPACITY_PROFILE = "nvme-pcie3";
+    /**
+     * The tiered volume's migration budget: its default (256 MiB/s, sized for real devices) divided by
+     * the emulation's time scale, so migration takes the same share of an emulated device's bandwidth.
+     */
+    static final long TIER_MIGRATION_BYTES_PER_SECOND = (long) ((256L << 20) / DeviceProfiles.DEFAULT_SCALE);
     static final int DEFAULT_PAGE_SIZE = 16 * 1024;
     static final long DEFAULT_DRAM_BYTES = 64L << 20;
     static final long DEFAULT_PM_BYTES = 4 * DEFAULT_DRAM_BYTES;
@@ -38,10 +50,34 @@ final class PageHierarchy implements Hierarchy {
 
     private final String name;
     private final Kind kind;
+    private final String placement;
+    private final String ssd;
 
+    /** A hierarchy whose block tier is one emulated Optane SSD. */
     PageHierarchy(String name, Kind kind) {
+        this(name, kind, null, SSD_PROFILE);
+        if (kind == Kind.DRAM_PM_TIERED) {
+            throw new IllegalArgumentException("a tiered page hierarchy needs a placement: use tiered()");
+        }
+    }
+
+    private PageHierarchy(String name, Kind kind, String placement, String ssd) {
         this.name = name;
         this.kind = kind;
+        this.placement = placement;
+        this.ssd = ssd;
+        DeviceProfiles.get(ssd); // fails early for a profile the core does not know
+    }
+
+    /** DRAM, PM and a tiered volume whose placement policy is {@code placement} (most, hemem, ...). */
+    static PageHierarchy tiered(String name, String placement) {
+        io.most.tier.PlacementPolicies.named(placement); // fails early for a name the core does not know
+        return new PageHierarchy(name, Kind.DRAM_PM_TIERED, placement, SSD_PROFILE);
+    }
+
+    /** DRAM and one SSD emulated with the shipped profile {@code ssdProfile}, no PM. */
+    static PageHierarchy dramOver(String name, String ssdProfile) {
+        return new PageHierarchy(name, Kind.DRAM_SSD, null, ssdProfile);
     }
 
     @Override
@@ -51,7 +87,8 @@ final class PageHierarchy implements Hierarchy {
 
     @Override
     public String description() {
-        String ssd = "emulated Optane SSD (x" + (int) DeviceProfiles.DEFAULT_SCALE + ")";
+        String ssd = "emulated " + (this.ssd.equals(SSD_PROFILE) ? "Optane SSD" : this.ssd) + " (x"
+                + (int) DeviceProfiles.DEFAULT_SCALE + ")";
         return switch (kind) {
             case DRAM_PM_SSD -> "page store: DRAM pool (--dram, default 64m) + PM pool on /dev/shm costed as Optane"
                     + " DC PM (--pm, default 256m = 4x DRAM) + " + ssd + "; 16k pages, default 2g data set";
@@ -59,6 +96,9 @@ final class PageHierarchy implements Hierarchy {
                     + " default 2g data set";
             case PM_SSD -> "page store: minimal DRAM (" + PageStoreConfig.MIN_DRAM_FRAMES + " pages) + PM pool (--pm,"
                     + " default 256m) + " + ssd + "; 16k pages, default 2g data set";
+            case DRAM_PM_TIERED -> "page store: DRAM pool (--dram) + PM pool (--pm) as dram-pm-ssd + tiered volume ("
+                    + placement + " placement) over emulated " + PERFORMANCE_PROFILE + " and " + CAPACITY_PROFILE + " (x"
+                    + (int) DeviceProfiles.DEFAULT_SCALE + ", in memory); 16k pages, default 2g data set";
         };
     }
 
@@ -70,9 +110,23 @@ final class PageHierarchy implements Hierarchy {
         return kind != Kind.DRAM_SSD;
     }
 
+    /** Whether the block tier is a tiered volume over two devices rather than one SSD. */
+    boolean tiered() {
+        return kind == Kind.DRAM_PM_TIERED;
+    }
+
+    /** The tiered volume's placement policy name; only for {@link #tiered()} hierarchies. */
+    String placement() {
+        return placement;
+    }
+
     @Override
     public int devices() {
-        return kind == Kind.DRAM_SSD ? 2 : 3;
+        return switch (kind) {
+            case DRAM_SSD -> 2;
+            case DRAM_PM_SSD, PM_SSD -> 3;
+            case DRAM_PM_TIERED -> 4;
+        };
     }
 
     @Override
@@ -102,9 +156,19 @@ final class PageHierarchy implements Hierarchy {
         return true;
     }
 
-    /** The SSD's service model. */
-    static DeviceProfile ssdProfile() {
-        return DeviceProfiles.get(SSD_PROFILE);
+    /** The single SSD's service model (for tiered hierarchies: unused, see the volume's profiles). */
+    DeviceProfile ssdProfile() {
+        return DeviceProfiles.get(ssd);
+    }
+
+    /** The tiered volume's performance device. */
+    static DeviceProfile performanceProfile() {
+        return DeviceProfiles.get(PERFORMANCE_PROFILE);
+    }
+
+    /** The tiered volume's capacity device. */
+    static DeviceProfile capacityProfile() {
+        return DeviceProfiles.get(CAPACITY_PROFILE);
     }
 
     /** The PM access costs. */

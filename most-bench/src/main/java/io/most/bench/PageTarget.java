@@ -4,8 +4,6 @@ import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
-import io.most.device.BlockDevice;
-import io.most.device.EmulatedDevice;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -22,11 +20,12 @@ import java.util.Optional;
  * two phases so the load is neither timed nor emulated.
  *
  * <ol>
- *   <li>{@link #load}: a store over the SSD's backing device directly (no emulated latency), DRAM
- *       only, allocates and fills every page, then checkpoints and closes: the data set is on the
- *       SSD, PM is empty.</li>
- *   <li>Then the measured store opens on the same data with the emulated SSD, the PM pool and the
- *       policy (and the annealing tuner, which starts measuring right away, as in the paper).</li>
+ *   <li>{@link #load}: a store over the block tier at full speed (no emulated latency), DRAM only,
+ *       allocates and fills every page, then checkpoints and closes: the data set is on the block
+ *       tier, PM is empty.</li>
+ *   <li>Then the measured store opens on the same data with the emulated block tier (one SSD, or a
+ *       MOST tiered volume, see {@link PageBlockTier}), the PM pool and the policy (and the annealing
+ *       tuner, which starts measuring right away, as in the paper).</li>
  * </ol>
  */
 public final class PageTarget implements AutoCloseable {
@@ -37,8 +36,7 @@ public final class PageTarget implements AutoCloseable {
     private final String policyName;
     private final MigrationPolicy initialPolicy;
     private final Optional<Duration> tuningEpoch;
-    private final BlockDevice backing;
-    private final Path backingFile;
+    private final PageBlockTier blockTier;
     private final Path pmFile;
     private final List<Runnable> closeHooks = new ArrayList<>();
     private PageStore store;
@@ -47,13 +45,12 @@ public final class PageTarget implements AutoCloseable {
     private boolean closed;
 
     PageTarget(PageTiers tiers, String policyName, MigrationPolicy initialPolicy, Optional<Duration> tuningEpoch,
-               BlockDevice backing, Path backingFile, Path pmFile) {
+               PageBlockTier blockTier, Path pmFile) {
         this.tiers = tiers;
         this.policyName = policyName;
         this.initialPolicy = initialPolicy;
         this.tuningEpoch = tuningEpoch;
-        this.backing = backing;
-        this.backingFile = backingFile;
+        this.blockTier = blockTier;
         this.pmFile = pmFile;
     }
 
@@ -78,12 +75,12 @@ public final class PageTarget implements AutoCloseable {
         PageStoreConfig loadConfig = PageStoreConfig.builder()
                 .pageSize(tiers.pageSize())
                 .dramBytes(tiers.dramBytes())
-                .blockDevice(new NonClosingDevice(backing))
+                .blockDevice(blockTier.loadDevice())
                 .policy(LOAD_POLICY)
                 .build();
         try (PageStore loader = PageStore.open(loadConfig)) {
             if (loader.pageCapacity() < pages) {
-                throw new IllegalStateException("the SSD holds " + loader.pageCapacity() + " pages, not " + pages);
+                throw new IllegalStateException("the block tier holds " + loader.pageCapacity() + " pages, not " + pages);
             }
             for (long p = 0; p < pages; p++) {
                 long id = loader.allocate();
@@ -102,8 +99,7 @@ public final class PageTarget implements AutoCloseable {
         PageStoreConfig.Builder config = PageStoreConfig.builder()
                 .pageSize(tiers.pageSize())
                 .dramBytes(tiers.dramBytes())
-                .blockDevice(new EmulatedDevice(tiers.ssdProfile().name(), new NonClosingDevice(backing),
-                        tiers.ssdProfile()))
+                .blockDevice(blockTier.measuredDevice())
                 .policy(initialPolicy);
         if (pmFile != null) {
             config.pm(pmFile, tiers.pmBytes() + tiers.pageSize());
@@ -145,16 +141,22 @@ public final class PageTarget implements AutoCloseable {
         closeHooks.add(hook);
     }
 
-    /** Adds the target's configuration to a run's fields. */
+    /** Warm-up is over: the block tier counts its devices' operations from now on. */
+    void beginMeasurement() {
+        blockTier.beginMeasurement();
+    }
+
+    /** Adds the target's configuration, and what its block tier did since warm-up, to a run's fields. */
     void describe(Map<String, Object> fields) {
         tiers.describe(fields);
+        blockTier.report(fields);
         fields.put("load_s", Units.round(loadSeconds, 2));
         fields.put("policy_initial", initialPolicy.toString());
         fields.put("adaptive", tuningEpoch.isPresent());
         tuningEpoch.ifPresent(e -> fields.put("tuning_epoch_s", e.toNanos() / 1e9));
     }
 
-    /** Closes the store (a checkpoint through the emulated SSD), the devices, and deletes the files. */
+    /** Closes the store (a checkpoint through the emulated block tier), the devices, and deletes the files. */
     @Override
     public void close() {
         if (closed) {
@@ -177,11 +179,10 @@ public final class PageTarget implements AutoCloseable {
             failure = e;
         }
         try {
-            backing.close();
+            blockTier.close();
         } catch (RuntimeException e) {
             failure = failure == null ? e : failure;
         }
-        failure = deleteQuietly(backingFile, failure);
         failure = deleteQuietly(pmFile, failure);
         if (failure != null) {
             throw failure;

@@ -1,10 +1,7 @@
 package io.most.bench;
 
 import io.most.MigrationPolicy;
-import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
-import io.most.device.DirectFileDevice;
-import io.most.device.MemoryDevice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -27,6 +24,9 @@ import java.util.Optional;
  * backing is much faster than the model: this VM's disk takes ~40-60 us per 16 KiB at queue depth 1
  * (against 180 us modelled) and its tail, and anyone else using the disk, would leak into the
  * emulated latency.
+ *
+ * <p><b>Tiered hierarchies</b> ({@code dram-pm-most}, {@code dram-pm-hemem}) keep both devices of their
+ * tiered volume in memory ({@link MostBlockTier}) and refuse a data set too large for that.
  *
  * <p><b>PM file.</b> On /dev/shm (tmpfs): persisting is msync, which is nearly free there, so the PM
  * cost is what the {@code pmem} profile charges ({@code --pm-profile none} charges nothing, to see the
@@ -60,7 +60,7 @@ public final class PageTiers implements AutoCloseable {
         this.directory = directory;
         this.pmDirectory = pmDirectory;
         this.memoryBacked = memoryBacked;
-        this.ssdProfile = PageHierarchy.ssdProfile();
+        this.ssdProfile = hierarchy.ssdProfile();
         this.pmProfile = pmCost ? PageHierarchy.pmProfile() : null;
         this.log = log;
     }
@@ -68,6 +68,12 @@ public final class PageTiers implements AutoCloseable {
     static PageTiers create(PageHierarchy hierarchy, Hierarchy.Options options, PrintStream log) {
         long capacity = blockDeviceBytes(options.size() / options.blockSize(), options.blockSize());
         boolean memory = capacity <= Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
+        if (hierarchy.tiered() && !memory) {
+            // both devices of a tiered volume live in memory (1.5x the data set)
+            throw new BenchException("'" + hierarchy.name() + "' keeps its tiered volume in memory, and a "
+                    + Units.formatBytes(options.size()) + " data set is too large for that here: use a --size of at"
+                    + " most " + Units.formatBytes(Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4)));
+        }
         Path pmDirectory = null;
         long pm = hierarchy.pmBytes(options);
         if (pm > 0) {
@@ -117,9 +123,17 @@ public final class PageTiers implements AutoCloseable {
                     pmBytes / pageSize, pmProfile == null ? "none: no emulated cost" : pmProfile.name(),
                     pmDirectory.getParent()));
         }
-        s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
-                memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
-                        : "an O_DIRECT file in " + directory + " (too large for memory)"));
+        if (hierarchy.tiered()) {
+            DeviceProfile p = PageHierarchy.performanceProfile();
+            s.append(String.format(Locale.ROOT, "; tiered volume (%s placement): %s x%s (%d%% of the data) + %s x%s,"
+                            + " over memory", hierarchy.placement(), p.name(), scaleOf(p),
+                    TierHierarchy.PERFORMANCE_SHARE_PERCENT, PageHierarchy.CAPACITY_PROFILE,
+                    scaleOf(PageHierarchy.capacityProfile())));
+        } else {
+            s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
+                    memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
+                            : "an O_DIRECT file in " + directory + " (too large for memory)"));
+        }
         if (dataSize <= dramBytes + pmBytes) {
             s.append("; note: the data set fits in the buffers, so there will be few SSD reads");
         }
@@ -136,26 +150,12 @@ public final class PageTiers implements AutoCloseable {
     PageTarget newTarget(String policyName, MigrationPolicy policy, Optional<Duration> adaptiveEpoch) {
         int n = ++targets;
         long capacity = blockDeviceBytes(dataSize / pageSize, pageSize);
-        BlockDevice backing;
-        Path backingFile = null;
-        if (memoryBacked) {
-            backing = new MemoryDevice(ssdProfile.name() + "-backing", 4096, capacity);
-        } else {
-            try {
-                backingFile = Files.createTempFile(directory, "most-bench-ssd-", ".dat");
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create the SSD file in " + directory + ": " + e.getMessage(), e);
-            }
-            ScratchFiles.remember(backingFile);
-            try {
-                backing = DirectFileDevice.open(backingFile, capacity);
-            } catch (RuntimeException e) {
-                PageTarget.deleteQuietly(backingFile, e);
-                throw e;
-            }
-        }
+        PageBlockTier blockTier = hierarchy.tiered()
+                ? MostBlockTier.create(hierarchy.placement(), PageHierarchy.performanceProfile(),
+                        PageHierarchy.capacityProfile(), capacity, PageHierarchy.TIER_MIGRATION_BYTES_PER_SECOND)
+                : SsdBlockTier.create(ssdProfile, capacity, memoryBacked, directory);
         Path pmFile = pmBytes > 0 ? pmDirectory.resolve("pm-" + n + ".dat") : null;
-        return new PageTarget(this, policyName, policy, adaptiveEpoch, backing, backingFile, pmFile);
+        return new PageTarget(this, policyName, policy, adaptiveEpoch, blockTier, pmFile);
     }
 
     int pageSize() {
@@ -193,9 +193,14 @@ public final class PageTiers implements AutoCloseable {
         fields.put("dram_frames", dramBytes / pageSize);
         fields.put("pm_bytes", pmBytes);
         fields.put("pm_frames", pmBytes / pageSize);
-        fields.put("ssd_profile", ssdProfile.name());
-        fields.put("ssd_profile_source", ssdProfile.source());
-        fields.put("ssd_backing", memoryBacked ? "memory" : "file");
+        if (hierarchy.tiered()) {
+            fields.put("block_tier", "tiered-volume"); // the volume reports its devices, see MostBlockTier
+        } else {
+            fields.put("block_tier", "ssd");
+            fields.put("ssd_profile", ssdProfile.name());
+            fields.put("ssd_profile_source", ssdProfile.source());
+            fields.put("ssd_backing", memoryBacked ? "memory" : "file");
+        }
         if (pmBytes > 0) {
             fields.put("pm_profile", pmProfile == null ? "none" : pmProfile.name());
             if (pmProfile != null) {

@@ -53,7 +53,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     static RunSpec parse(CommandLine line) {
         Workload<?> workload = Workloads.registry().get(
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
-        Hierarchy hierarchy = Hierarchies.registry().get(
+        Hierarchy hierarchy = Hierarchies.resolve(
                 line.required("hierarchy", "(one of: " + String.join(", ", Hierarchies.registry().names()) + ")"));
         if (workload.layer() != hierarchy.layer()) {
             throw new UsageException("workload '" + workload.name() + "' runs on " + workload.layer()
@@ -239,7 +239,8 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         }
     }
 
-    private static void checkJsonPath(String text) {
+    /** Checks that {@code --json FILE} can be written: its directory exists and it is not one. */
+    static void checkJsonPath(String text) {
         Path parent = Path.of(text).toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
             throw new UsageException("--json '" + text + "': directory " + parent + " does not exist; create it"

@@ -174,6 +174,7 @@ final class SpitfireWorkload implements Workload<PageTarget> {
 
         @Override
         public void beginMeasurement() {
+            target.beginMeasurement();
             baseline = store.stats();
             baselineReads = reads.sum();
             baselineUpdates = updates.sum();

@@ -15,13 +15,17 @@ final class Usage {
                 usage: java -jar most-bench.jar <command> [options]
 
                 commands:
-                  run    run a workload on a hierarchy with one or more policies; prints a table, writes JSON
-                  demo   measure each emulated device profile against its model (about 30 s)
-                  help   print this text
+                  run        run a workload on a hierarchy with one or more policies; prints a table, writes JSON
+                  demo       a DRAM + PM + MOST tiered volume page store under Spitfire's YCSB-BA mix: where each
+                             tier served it, then other policies and a DRAM + NVMe baseline (about 70 s)
+                  calibrate  measure each emulated device profile against its model (about 30 s)
+                  profile    measure a device through a directory on it; save the profile for run
+                  help       print this text
 
                 run options:
                   --workload W        what to run (required, see below)
-                  --hierarchy H       where to run it (required, see below)
+                  --hierarchy H       where to run it (required, see below), or profile:FILE: an emulated
+                                      device following a profile saved by 'profile --save FILE'
                   --policies a,b      policies to compare, one run each (default: the layer's default,
                                       raw for block workloads, spitfire-lazy for page workloads)
                   --threads N         driver threads, 1..1024 (default 1)
@@ -49,6 +53,20 @@ final class Usage {
                   --progress          show the live progress line even when not on a terminal
 
                 demo options:
+                  --duration D        measured time per run, warm-up is half of it (default 10s)
+                  --progress, --json FILE   as for run
+
+                calibrate options:
+                  --progress, --json FILE   as for run
+
+                profile <dir> [options]: measures the device under <dir> through an O_DIRECT scratch file
+                (deleted afterwards): 4 KiB random reads and writes at 1 thread (latency) and at each
+                --threads count (IOPS), 1 MiB sequential reads and writes (bandwidth); prints them and
+                the device profile they map to (latencies, channels = IOPS x latency, bandwidths).
+                  --threads a,b       thread counts for IOPS, 1..256 (default 1,2,4)
+                  --duration D        measured time per measurement (default 2s, plus a fifth as warm-up)
+                  --size S            scratch file, a multiple of 1m, at least 8m (default 256m)
+                  --save NAME.properties  write the profile; then: run --hierarchy profile:NAME.properties
                   --progress, --json FILE   as for run
 
                 """);

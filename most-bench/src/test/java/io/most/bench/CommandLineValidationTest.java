@@ -20,7 +20,7 @@ class CommandLineValidationTest {
     static Stream<Arguments> badCommandLines() {
         return Stream.of(
                 // what is wrong, the arguments, words the message must contain
-                Arguments.of("unknown command", List.of("bench"), List.of("'bench'", "run, demo, help")),
+                Arguments.of("unknown command", List.of("bench"), List.of("'bench'", "run, demo, calibrate, profile, help")),
                 Arguments.of("unknown workload", List.of("run", "--workload", "ycsb-z", "--hierarchy", "memory"),
                         List.of("'ycsb-z'", "device-rand-read, device-rand-write, device-rand-rw")),
                 Arguments.of("unknown hierarchy", List.of("run", "--workload", "device-rand-read", "--hierarchy", "ram"),
@@ -59,6 +59,13 @@ class CommandLineValidationTest {
                 Arguments.of("json in missing dir", base("--json", "/no/such/dir/out.json"), List.of("--json", "does not exist")),
                 Arguments.of("bad seed", base("--seed", "x"), List.of("--seed", "whole number")),
                 Arguments.of("demo option unknown", List.of("demo", "--threads", "2"), List.of("--threads", "valid options")),
+                Arguments.of("demo duration zero", List.of("demo", "--duration", "0s"), List.of("--duration", "positive")),
+                Arguments.of("demo duration without unit", List.of("demo", "--duration", "10"),
+                        List.of("--duration", "ms, s, m")),
+                Arguments.of("demo json in missing dir", List.of("demo", "--json", "/no/such/dir/out.json"),
+                        List.of("--json", "does not exist")),
+                Arguments.of("calibrate option unknown", List.of("calibrate", "--duration", "2s"),
+                        List.of("--duration", "valid options", "--json")),
                 // page layer
                 Arguments.of("block workload on a page hierarchy", List.of("run", "--workload", "device-rand-read",
                         "--hierarchy", "dram-pm-ssd"), List.of("'device-rand-read'", "block-layer", "memory")),
