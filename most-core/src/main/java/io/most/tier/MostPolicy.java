@@ -39,6 +39,8 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class MostPolicy implements PlacementPolicy {
     private static final double EPSILON = 1e-9;
     private static final int CANDIDATES = 64;
+    /** Intervals of movement one way (1 s) after which the step ceiling grows again. */
+    private static final int SUSTAINED = 5;
 
     /** What the latest {@link #tune} asks migration to do. */
     private enum Migration { NONE, TO_CAPACITY, TO_PERFORMANCE }
@@ -48,6 +50,8 @@ public final class MostPolicy implements PlacementPolicy {
     private volatile Migration migration = Migration.NONE;
     /** Consecutive intervals the ratio moved the same way (+ up, - down); control thread only. */
     private int streak;
+    /** The largest step allowed now: halved at each reversal, restored by sustained movement or rest. */
+    private double ceiling;
 
     /**
      * MOST's tuning knobs.
@@ -125,6 +129,7 @@ public final class MostPolicy implements PlacementPolicy {
 
     public MostPolicy(Settings settings) {
         this.settings = settings;
+        this.ceiling = settings.maxRatioStep();
     }
 
     public Settings settings() {
@@ -196,9 +201,19 @@ public final class MostPolicy implements PlacementPolicy {
                 direction = -1;
             }
         }
-        streak = direction == 0 ? 0 : Integer.signum(streak) == direction ? streak + direction : direction;
-        if (direction != 0) {
+        if (direction == 0) {
+            streak = 0;
+            ceiling = settings.maxRatioStep();
+        } else {
+            if (Integer.signum(streak) == -direction) {
+                streak = 0;
+                ceiling = Math.max(settings.ratioStep(), ceiling / 2); // overshot: damp the next swing
+            }
+            streak += direction;
             offloadRatio = Math.clamp(ratio + direction * step(lp, lc, Math.abs(streak)), 0, max);
+            if (Math.abs(streak) >= SUSTAINED) {
+                ceiling = Math.min(settings.maxRatioStep(), ceiling * 2); // a real change: speed up again
+            }
         }
         migration = next;
     }
@@ -225,15 +240,17 @@ public final class MostPolicy implements PlacementPolicy {
     /**
      * The change of {@code offloadRatio} in the {@code streak}-th consecutive interval that moves it
      * the same way: {@code ratioStep}, doubling with each such interval and growing with the latency
-     * imbalance {@code ln(L_P/L_C) / ln(1+θ)}, whichever allows less, capped at {@code maxRatioStep}. A
-     * real load change moves the ratio one way interval after interval and the imbalance is large, so
-     * the step soon reaches the cap; measurement noise near balance flips the direction and keeps the
-     * step at {@code ratioStep}, so the ratio does not wander.
+     * imbalance {@code ln(L_P/L_C) / ln(1+θ)}, whichever allows less, capped at the current ceiling
+     * (at most {@code maxRatioStep}). A real load change moves the ratio one way interval after interval
+     * with the latencies far apart, so the step soon reaches the cap; noise near balance flips the
+     * direction and keeps the step at {@code ratioStep}; and since the latencies lag the ratio (queues
+     * take a while to build and drain), each reversal halves the ceiling so that an overshoot is
+     * followed by smaller swings, not a sustained oscillation.
      */
     private double step(double lp, double lc, int streak) {
         double imbalance = Math.abs(Math.log(lp / lc)) / Math.log1p(Math.max(settings.theta(), EPSILON));
         double growth = Math.min(Math.scalb(1.0, Math.min(streak - 1, 30)), imbalance);
-        return Math.min(settings.maxRatioStep(), settings.ratioStep() * Math.max(1, growth));
+        return Math.min(ceiling, settings.ratioStep() * Math.max(1, growth));
     }
 
     /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */

@@ -220,6 +220,23 @@ class MostPolicyTest {
     }
 
     @Test
+    void eachOvershootHalvesTheNextSwingUntilMovementIsSustainedAgain() {
+        MostPolicy adaptive = new MostPolicy();
+        ctx.lc = 1000;
+        double expected = 0;
+        // up 0.02, 0.04, 0.08, 0.16 (ceiling 0.16); overshot: down with the ceiling at 0.08; overshot
+        // again: up with 0.04; the fifth interval up is sustained movement: the ceiling doubles again
+        int[] directions = {1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1};
+        double[] steps = {0.02, 0.04, 0.08, 0.16, 0.02, 0.04, 0.08, 0.08, 0.02, 0.04, 0.04, 0.04, 0.04, 0.08};
+        for (int i = 0; i < directions.length; i++) {
+            ctx.lp = directions[i] > 0 ? 3000 : 300;
+            interval(adaptive, ctx);
+            expected += directions[i] * steps[i];
+            assertEquals(expected, adaptive.offloadRatio(), 1e-9, "interval " + i);
+        }
+    }
+
+    @Test
     void theRatioCrossesFromZeroToOneInUnderTwoSecondsOfIntervalsUnderHeavyOverload() {
         MostPolicy adaptive = new MostPolicy();
         ctx.lp = 3000;
