@@ -9,27 +9,31 @@ import java.util.List;
  * Fig. 5: under 10 s).
  *
  * <p>A load change is a sample whose intended load factor differs from the previous sample's. The
- * ratio has settled at the first sample from which it stays within {@link #BAND} of the value it
- * holds at the end of that load phase; the settle time counts from the change to that sample. A
- * phase that ends before the ratio settles reports its whole length, so a short phase can only
- * understate how slow a controller is, never hide it.
+ * phase's operating point is the median ratio of its second half. The ratio <em>reaches</em> it at
+ * the first sample within {@link #BAND} of it, and has <em>settled</em> at the first sample from which
+ * it stays within the band to the end of the phase; both count from the change. A ratio that keeps
+ * oscillating around its operating point reaches it but settles late; a phase that ends before
+ * either reports its whole length, so a short phase can only understate how slow a controller is.
  */
 final class RatioSettling {
-    /** Distance from the phase's final ratio still counted as settled: one large controller step. */
+    /** Distance from the phase's operating point still counted as there. */
     static final double BAND = 0.1;
 
     /**
      * One load change.
      *
-     * @param atSeconds   when the intended load changed, seconds since the timeline's start
-     * @param fromFactor  intended load before, as a fraction of {@code --intensity}
-     * @param toFactor    intended load after
-     * @param settleSeconds time until the ratio stayed within {@link #BAND} of {@code finalRatio}
-     * @param finalRatio  the ratio at the end of the phase
+     * @param atSeconds      when the intended load changed, seconds since the timeline's start
+     * @param fromFactor     intended load before, as a fraction of {@code --intensity}
+     * @param toFactor       intended load after
+     * @param reachSeconds   time until the ratio first came within {@link #BAND} of {@code operatingRatio}
+     * @param settleSeconds  time until the ratio stayed within {@link #BAND} of {@code operatingRatio}
+     * @param operatingRatio the median ratio of the second half of the phase
      */
-    record Change(double atSeconds, double fromFactor, double toFactor, double settleSeconds, double finalRatio) {
+    record Change(double atSeconds, double fromFactor, double toFactor, double reachSeconds, double settleSeconds,
+                  double operatingRatio) {
         List<Double> row() {
-            return List.of(atSeconds, fromFactor, toFactor, Units.round(settleSeconds, 2), Units.round(finalRatio, 3));
+            return List.of(atSeconds, fromFactor, toFactor, Units.round(reachSeconds, 2), Units.round(settleSeconds, 2),
+                    Units.round(operatingRatio, 3));
         }
     }
 
@@ -50,13 +54,19 @@ final class RatioSettling {
             while (end < seconds.length && factors[end] == factors[start]) {
                 end++;
             }
-            double last = ratios[end - 1];
+            double[] secondHalf = java.util.Arrays.copyOfRange(ratios, (start + end) / 2, end);
+            java.util.Arrays.sort(secondHalf);
+            double operating = secondHalf[secondHalf.length / 2];
+            int reached = start;
+            while (reached < end - 1 && Math.abs(ratios[reached] - operating) > BAND) {
+                reached++;
+            }
             int settled = end - 1;
-            while (settled > start && Math.abs(ratios[settled - 1] - last) <= BAND) {
+            while (settled > start && Math.abs(ratios[settled - 1] - operating) <= BAND) {
                 settled--;
             }
             changes.add(new Change(seconds[start], factors[start - 1], factors[start],
-                    seconds[settled] - seconds[start], last));
+                    seconds[reached] - seconds[start], seconds[settled] - seconds[start], operating));
         }
         return changes;
     }

@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * columns named in {@code timeline_columns} ({@link #TIMELINE_COLUMNS}: time, intended load factor,
  * offload ratio, mirrored segments, latency EWMAs, bytes migrated each way and operations served
  * since the start). Runs with load changes ({@code most-burst}) add {@code offload_ratio_settling}:
- * per change {@code [s, load before, load after, settle s, final ratio]} ({@link RatioSettling}).
+ * per change {@code [s, load before, load after, reach s, settle s, operating ratio]} ({@link RatioSettling}).
  */
 final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }

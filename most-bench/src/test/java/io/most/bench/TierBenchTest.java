@@ -46,7 +46,7 @@ class TierBenchTest {
             assertEquals(columns.size(), MiniJson.array(timeline.getFirst()).size());
             if (workload.equals("most-burst")) {
                 for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
-                    assertEquals(5, MiniJson.array(change).size(), "[s, from, to, settle s, final ratio]");
+                    assertEquals(6, MiniJson.array(change).size(), "[s, from, to, reach s, settle s, operating ratio]");
                 }
             }
             assertTrue((Double) run.get("performance_bytes") < (Double) run.get("size_bytes"),
