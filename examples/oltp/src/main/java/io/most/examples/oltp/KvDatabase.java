@@ -293,6 +293,24 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks the tree's structural invariants (sorted keys within fences, separators matching child
+     * fences, all leaves at one depth, no empty non-root node, an intact leaf chain, every allocated page
+     * in the tree or on the free list) and returns how many entries it holds. Reads every page: meant for
+     * tests and offline checks, with no writer running.
+     *
+     * @throws IllegalStateException naming the first broken invariant
+     */
+    public long verify() {
+        checkOpen();
+        return TreeVerifier.check(store).size();
+    }
+
+    /** Every entry, read page by page by {@link #verify()}'s walk (tests; no writer may run). */
+    List<KeyValue> verifiedEntries() {
+        return TreeVerifier.check(store);
+    }
+
     /** What the last open's recovery did: log records read, page changes redone, transactions undone. */
     String recoverySummary() {
         return recovered.records() + " records, " + recovered.redone() + " page changes redone, "

@@ -146,6 +146,9 @@ final class LockManager {
     /** Keys in [from, to) (to null = unbounded) that transactions other than {@code tx} hold exclusively. */
     synchronized List<byte[]> exclusiveKeys(byte[] from, byte[] to, Txn tx) {
         List<byte[]> out = new ArrayList<>();
+        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            return out;
+        }
         var range = to == null ? table.tailMap(from, true) : table.subMap(from, true, to, false);
         for (Map.Entry<byte[], Entry> en : range.entrySet()) {
             for (Map.Entry<Txn, Mode> h : en.getValue().holders.entrySet()) {

@@ -2,7 +2,11 @@ package io.most.examples.oltp;
 
 import io.most.Page;
 import io.most.PageStore;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +73,7 @@ final class Recovery {
             }
         }
         undo(losers, byLsn);
+        reclaimLeakedPages();
         return new Outcome(records.size(), redone, losers.size(), maxTx + 1);
     }
 
@@ -114,6 +119,52 @@ final class Recovery {
             }
         }
         return store.write(pageId);
+    }
+
+    /**
+     * Puts allocated pages that neither the tree nor the free list reaches on the free list: pages the
+     * store allocated before a crash whose structure change never reached the log, and pages redo
+     * allocated on the way to a higher id.
+     */
+    private void reclaimLeakedPages() {
+        Set<Long> reached = new HashSet<>();
+        reached.add(MetaPage.PAGE);
+        ArrayDeque<Long> inner = new ArrayDeque<>();
+        inner.add(MetaPage.ROOT);
+        while (!inner.isEmpty()) {
+            long id = inner.poll();
+            reached.add(id);
+            try (Page page = store.read(id)) {
+                MemorySegment p = page.payload();
+                if (Node.type(p) == Node.INNER) {
+                    for (int c = 0; c <= Node.count(p); c++) {
+                        long child = Node.child(p, c);
+                        if (Node.level(p) > 1) {
+                            inner.add(child);
+                        } else {
+                            reached.add(child);
+                        }
+                    }
+                }
+            }
+        }
+        long free;
+        try (Page meta = store.read(MetaPage.PAGE)) {
+            free = MetaPage.freeHead(meta.payload());
+        }
+        while (free != Node.NONE && reached.add(free)) {
+            try (Page page = store.read(free)) {
+                free = Node.link(page.payload());
+            }
+        }
+        for (long id = 0; id < store.pageCapacity() && store.isAllocated(id); id++) {
+            if (!reached.contains(id)) {
+                try (Page page = store.write(id); StructureChange smo = new StructureChange(store, wal)) {
+                    smo.free(page);
+                    smo.log();
+                }
+            }
+        }
     }
 
     private void undo(Map<Long, Long> losers, Map<Long, LogRecord> byLsn) {

@@ -88,6 +88,9 @@ public final class Transaction implements AutoCloseable {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
         List<KeyValue> out = new ArrayList<>();
+        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            return out;
+        }
         byte[] cursor = from;
         while (out.size() < limit) {
             int want = limit - out.size();
