@@ -128,6 +128,11 @@ final class LockManager {
         return false;
     }
 
+    /** Whether {@code tx} is waiting for a lock. */
+    synchronized boolean isWaiting(Txn tx) {
+        return tx.waitingFor != null;
+    }
+
     /** Releases every lock of {@code tx} (at commit or after abort). */
     synchronized void releaseAll(Txn tx) {
         for (byte[] key : tx.held) {
