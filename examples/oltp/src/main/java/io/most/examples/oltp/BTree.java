@@ -75,15 +75,20 @@ final class BTree {
         return maxValue;
     }
 
-    /** Formats a fresh store: the meta page (0) and an empty root leaf (1), unlogged, LSN 0. */
+    /**
+     * Formats a fresh store: the meta page (0) and an empty root leaf (1), unlogged, LSN 0. Also finishes
+     * a format that a crash interrupted (pages allocated, never written).
+     */
     static void format(PageStore store, UUID dbId) {
-        long meta = store.allocate();
-        long root = store.allocate();
-        if (meta != MetaPage.PAGE || root != MetaPage.ROOT) {
-            throw new IllegalStateException("a fresh page store allocated pages " + meta + " and " + root
-                    + " first, expected 0 and 1");
+        for (long id : new long[] {MetaPage.PAGE, MetaPage.ROOT}) {
+            while (!store.isAllocated(id)) {
+                long got = store.allocate();
+                if (got > id) {
+                    throw new IllegalStateException("a fresh page store allocated page " + got + " before page " + id);
+                }
+            }
         }
-        try (Page m = store.write(meta); Page r = store.write(root)) {
+        try (Page m = store.write(MetaPage.PAGE); Page r = store.write(MetaPage.ROOT)) {
             MetaPage.init(m.payload(), dbId);
             Node.init(r.payload(), Node.LEAF, 0, new byte[0], null, Node.NONE);
             m.markDirty(0);

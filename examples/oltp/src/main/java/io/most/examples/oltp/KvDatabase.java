@@ -78,9 +78,9 @@ public final class KvDatabase implements AutoCloseable {
             UUID dbId;
             List<LogRecord> records = List.of();
             Path logPath = options.logPath;
-            if (!store.isAllocated(MetaPage.PAGE)) {
+            if (!isFormatted(store)) {
                 if (Files.exists(logPath)) {
-                    throw new LogMismatchException("the page store is empty but log " + logPath
+                    throw new LogMismatchException("the page store holds no database but log " + logPath
                             + " exists (database " + WriteAheadLog.readDbId(logPath)
                             + "): it belongs to another store; nothing was changed");
                 }
@@ -119,6 +119,19 @@ public final class KvDatabase implements AutoCloseable {
             }
             store.close();
             throw e;
+        }
+    }
+
+    /**
+     * Whether the store holds a database: page 0 allocated and written. A page 0 that is allocated but
+     * never written (all zeros) is a format interrupted by a crash, which the next open redoes.
+     */
+    private static boolean isFormatted(PageStore store) {
+        if (!store.isAllocated(MetaPage.PAGE)) {
+            return false;
+        }
+        try (Page meta = store.read(MetaPage.PAGE)) {
+            return Node.type(meta.payload()) != Node.FORMATLESS;
         }
     }
 

@@ -49,7 +49,7 @@ public final class KvOptions {
 
     /**
      * Options for a database on a page store you configure (block device, DRAM, PM, policy), with its log
-     * at {@code logPath}. Do not set a WAL hook: the engine installs its own.
+     * at {@code logPath}. The engine sets its own {@link io.most.WalHook} on {@code store}.
      */
     public static Builder withStore(PageStoreConfig.Builder store, Path logPath) {
         Builder b = new Builder();
