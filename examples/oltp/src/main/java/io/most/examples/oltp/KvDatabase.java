@@ -324,12 +324,7 @@ public final class KvDatabase implements AutoCloseable {
         return TreeVerifier.check(store);
     }
 
-    /** What the last open's recovery did: log records read, page changes redone, transactions undone. */
-    String recoverySummary() {
-        return recovered.records() + " records, " + recovered.redone() + " page changes redone, "
-                + recovered.losers() + " transactions rolled back";
-    }
-
+    /** What the last open's recovery did (tests). */
     Recovery.Outcome recoveryOutcome() {
         return recovered;
     }

@@ -3,7 +3,6 @@ package io.most.examples.oltp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -360,9 +359,5 @@ final class Node {
         p.fill((byte) 0);
         p.set(ValueLayout.JAVA_BYTE, 0, FREE);
         setLink(p, next);
-    }
-
-    static boolean sameKey(byte[] a, byte[] b) {
-        return Arrays.equals(a, b);
     }
 }
