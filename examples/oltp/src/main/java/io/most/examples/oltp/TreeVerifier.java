@@ -38,8 +38,11 @@ final class TreeVerifier {
 
     private void node(long id, byte[] low, byte[] high, int depth, boolean root) {
         if (!pages.add(id)) {
-            throw new AssertionError("page " + id + " is reachable twice");
+            throw new IllegalStateException("B+tree invariant broken at page " + id + ": reachable twice");
         }
+        long[] children;
+        byte[][] bounds;
+        int level;
         try (Page page = store.read(id)) {
             MemorySegment p = page.payload();
             byte type = Node.type(p);
@@ -68,22 +71,25 @@ final class TreeVerifier {
                 return;
             }
             expect(n > 0, id, "inner node with a single child");
-            int level = Node.level(p);
-            List<long[]> children = new ArrayList<>();
-            List<byte[][]> ranges = new ArrayList<>();
+            level = Node.level(p);
+            children = new long[n + 1];
+            bounds = new byte[n + 2][];
+            bounds[0] = low;
+            bounds[n + 1] = high;
             for (int c = 0; c <= n; c++) {
-                children.add(new long[] {Node.child(p, c)});
-                ranges.add(new byte[][] {c == 0 ? low : Node.key(p, c - 1), c == n ? high : Node.key(p, c)});
-            }
-            page.close();
-            for (int c = 0; c <= n; c++) {
-                long child = children.get(c)[0];
-                try (Page cp = store.read(child)) {
-                    expect(Node.level(cp.payload()) == level - 1, child, "level " + Node.level(cp.payload())
-                            + " under a parent at level " + level);
+                children[c] = Node.child(p, c);
+                if (c > 0) {
+                    bounds[c] = Node.key(p, c - 1);
                 }
-                node(child, ranges.get(c)[0], ranges.get(c)[1], depth + 1, false);
             }
+        }
+        // children are checked with the parent's latch released: one shared latch at a time
+        for (int c = 0; c < children.length; c++) {
+            try (Page cp = store.read(children[c])) {
+                expect(Node.level(cp.payload()) == level - 1, children[c], "level " + Node.level(cp.payload())
+                        + " under a parent at level " + level);
+            }
+            node(children[c], bounds[c], bounds[c + 1], depth + 1, false);
         }
     }
 
