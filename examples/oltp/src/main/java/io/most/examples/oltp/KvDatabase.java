@@ -1,0 +1,354 @@
+package io.most.examples.oltp;
+
+import io.most.Page;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.device.DirectFileDevice;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A transactional key-value database over a MOST {@link PageStore}: a B+tree of byte-array keys and
+ * values, strict two-phase key locking, a write-ahead log with group commit, and ARIES-style recovery.
+ *
+ * <pre>{@code
+ * try (KvDatabase db = KvDatabase.open(KvOptions.inDirectory(dir).pmBytes(64L << 20).build())) {
+ *     db.put(key, value);                       // an auto-committed one-operation transaction
+ *     try (Transaction tx = db.begin()) {
+ *         tx.put(a, tx.get(b));
+ *         tx.commit();
+ *     }
+ *     List<KeyValue> rows = db.scan(from, to, 100);
+ *     db.checkpoint();                          // bounds recovery time and log size
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: any number of threads may run transactions and auto-commit operations at once.
+ * Keys compare as unsigned bytes. Key and value sizes are bounded by the page size
+ * ({@link #maxKeySize()}, {@link #maxValueSize()}).
+ */
+public final class KvDatabase implements AutoCloseable {
+    final PageStore store;
+    final WriteAheadLog wal;
+    final BTree tree;
+    final LockManager locks;
+    private final UUID dbId;
+    private final Map<Long, Transaction> active = new ConcurrentHashMap<>();
+    private final AtomicLong nextTxId;
+    private final long checkpointLogBytes;
+    private final Object checkpointLock = new Object();
+    private final AtomicBoolean checkpointRunning = new AtomicBoolean();
+    private volatile long lastCheckpointLsn;
+    private volatile boolean closed;
+    private final Recovery.Outcome recovered;
+
+    private KvDatabase(PageStore store, WriteAheadLog wal, UUID dbId, KvOptions options, List<LogRecord> log) {
+        this.store = store;
+        this.wal = wal;
+        this.dbId = dbId;
+        this.tree = new BTree(store, wal);
+        this.locks = new LockManager(options.lockTimeout);
+        this.checkpointLogBytes = options.checkpointLogBytes;
+        this.recovered = new Recovery(store, wal, tree).run(log);
+        this.nextTxId = new AtomicLong(recovered.nextTxId());
+    }
+
+    /**
+     * Opens the database, creating it if the page store is empty, or recovering it after a crash (redo,
+     * then undo of unfinished transactions, then a checkpoint). A torn log tail is cut off.
+     *
+     * @throws LogMismatchException if the log belongs to another database or is missing (nothing changed)
+     * @throws CorruptLogException  if the log is damaged before its end (nothing changed)
+     */
+    public static KvDatabase open(KvOptions options) {
+        Objects.requireNonNull(options, "options");
+        LogForcer forcer = new LogForcer();
+        PageStore store = PageStore.open(storeConfig(options).walHook(forcer).build());
+        WriteAheadLog wal = null;
+        try {
+            UUID dbId;
+            List<LogRecord> records = List.of();
+            Path logPath = options.logPath;
+            if (!isFormatted(store)) {
+                if (Files.exists(logPath)) {
+                    throw new LogMismatchException("the page store holds no database but log " + logPath
+                            + " exists (database " + WriteAheadLog.readDbId(logPath)
+                            + "): it belongs to another store; nothing was changed");
+                }
+                dbId = UUID.randomUUID();
+                BTree.format(store, dbId);
+                store.checkpoint();
+                wal = WriteAheadLog.create(logPath, dbId);
+            } else {
+                long metaLsn;
+                try (Page meta = store.read(MetaPage.PAGE)) {
+                    if (!MetaPage.isMeta(meta.payload())) {
+                        throw new LogMismatchException("the page store does not hold a key-value database (page 0 is"
+                                + " not its meta page)");
+                    }
+                    dbId = MetaPage.dbId(meta.payload());
+                    metaLsn = meta.lsn();
+                }
+                if (Files.exists(logPath)) {
+                    WriteAheadLog.Scan scan = WriteAheadLog.open(logPath, dbId);
+                    wal = scan.log();
+                    records = scan.records();
+                } else if (metaLsn == 0 && rootLsn(store) == 0) {
+                    wal = WriteAheadLog.create(logPath, dbId); // created, then crashed before the log existed
+                } else {
+                    throw new LogMismatchException("log " + logPath + " of database " + dbId
+                            + " is missing; restore it (nothing was changed)");
+                }
+            }
+            forcer.wal = wal;
+            KvDatabase db = new KvDatabase(store, wal, dbId, options, records);
+            db.checkpoint();
+            return db;
+        } catch (RuntimeException | Error e) {
+            if (wal != null) {
+                wal.close();
+            }
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Whether the store holds a database: page 0 allocated and written. A page 0 that is allocated but
+     * never written (all zeros) is a format interrupted by a crash, which the next open redoes.
+     */
+    private static boolean isFormatted(PageStore store) {
+        if (!store.isAllocated(MetaPage.PAGE)) {
+            return false;
+        }
+        try (Page meta = store.read(MetaPage.PAGE)) {
+            return Node.type(meta.payload()) != Node.FORMATLESS;
+        }
+    }
+
+    private static long rootLsn(PageStore store) {
+        try (Page root = store.read(MetaPage.ROOT)) {
+            return root.lsn();
+        }
+    }
+
+    private static PageStoreConfig.Builder storeConfig(KvOptions o) {
+        if (o.store != null) {
+            return o.store;
+        }
+        try {
+            Files.createDirectories(o.directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create database directory " + o.directory, e);
+        }
+        PageStoreConfig.Builder b = PageStoreConfig.builder()
+                .pageSize(o.pageSize)
+                .dramBytes(o.dramBytes)
+                .blockDevice(DirectFileDevice.open(o.directory.resolve("data.most"), o.deviceBytes));
+        if (o.pmBytes > 0) {
+            b.pm(o.directory.resolve("pm.most"), o.pmBytes);
+        }
+        return b;
+    }
+
+    /** The store's WAL hook: forces the log before a page leaves DRAM (no log yet: nothing to force). */
+    private static final class LogForcer implements io.most.WalHook {
+        volatile WriteAheadLog wal;
+
+        @Override
+        public void flushUpTo(long lsn) {
+            WriteAheadLog w = wal;
+            if (w != null) {
+                w.force(lsn);
+            }
+        }
+    }
+
+    /** This database's id, also in the log header. */
+    public UUID id() {
+        return dbId;
+    }
+
+    /** The longest key accepted, derived from the page size. */
+    public int maxKeySize() {
+        return tree.maxKey();
+    }
+
+    /** The longest value accepted, derived from the page size (four maximal entries fit a page). */
+    public int maxValueSize() {
+        return tree.maxValue();
+    }
+
+    /** Starts a transaction. */
+    public Transaction begin() {
+        checkOpen();
+        Transaction tx = new Transaction(this, nextTxId.getAndIncrement());
+        active.put(tx.id(), tx);
+        return tx;
+    }
+
+    /** The value of {@code key} or null, read in a one-operation transaction. */
+    public byte[] get(byte[] key) {
+        try (Transaction tx = begin()) {
+            byte[] v = tx.get(key);
+            tx.commit();
+            return v;
+        }
+    }
+
+    /** Sets {@code key} to {@code value} in a one-operation transaction (durable when it returns). */
+    public void put(byte[] key, byte[] value) {
+        try (Transaction tx = begin()) {
+            tx.put(key, value);
+            tx.commit();
+        }
+    }
+
+    /** Removes {@code key} in a one-operation transaction; returns whether it was present. */
+    public boolean delete(byte[] key) {
+        try (Transaction tx = begin()) {
+            boolean found = tx.delete(key);
+            tx.commit();
+            return found;
+        }
+    }
+
+    /** {@link Transaction#scan} in a one-operation transaction. */
+    public List<KeyValue> scan(byte[] from, byte[] to, int limit) {
+        try (Transaction tx = begin()) {
+            List<KeyValue> rows = tx.scan(from, to, limit);
+            tx.commit();
+            return rows;
+        }
+    }
+
+    /**
+     * Makes every page durable ({@link PageStore#checkpoint()}), then logs a checkpoint record: recovery
+     * redoes only from the log position taken before the pages were flushed, and the log before that
+     * (and before the first record of any running transaction) is dropped.
+     */
+    public void checkpoint() {
+        checkOpen();
+        synchronized (checkpointLock) {
+            long redoStart = wal.endLsn();
+            store.checkpoint();
+            wal.checkpoint(redoStart, nextTxId.get(), active.values().stream().map(t -> t.log).toList());
+            lastCheckpointLsn = redoStart;
+        }
+    }
+
+    /** Starts a background checkpoint when the log grew past the configured size. */
+    void maybeCheckpoint() {
+        if (checkpointLogBytes > 0 && wal.endLsn() - lastCheckpointLsn > checkpointLogBytes && !closed
+                && checkpointRunning.compareAndSet(false, true)) {
+            Thread.ofPlatform().name("kv-checkpoint").daemon().start(() -> {
+                try {
+                    if (!closed) {
+                        checkpoint();
+                    }
+                } catch (RuntimeException e) {
+                    if (!closed) {
+                        System.getLogger(KvDatabase.class.getName()).log(System.Logger.Level.WARNING,
+                                "background checkpoint failed", e);
+                    }
+                } finally {
+                    checkpointRunning.set(false);
+                }
+            });
+        }
+    }
+
+    /** Reverts one change of {@code tx} through the tree, logging a compensation record. */
+    void compensate(TxnState tx, byte[] key, byte[] before, long undoNext) {
+        compensate(tree, wal, tx, key, before, undoNext);
+    }
+
+    static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {
+        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.append(LogRecord.COMPENSATION, tx,
+                LogRecord.encodeKeyChange(new LogRecord.KeyChange(pageId, k, after, null, undoNext)));
+        if (before == null) {
+            tree.delete(key, clr);
+        } else {
+            tree.put(key, before, clr);
+        }
+    }
+
+    void ended(Transaction tx) {
+        active.remove(tx.id());
+    }
+
+    void checkKey(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        if (key.length > tree.maxKey()) {
+            throw new KeyTooLargeException(key.length, tree.maxKey());
+        }
+    }
+
+    void checkValue(byte[] value) {
+        Objects.requireNonNull(value, "value");
+        if (value.length > tree.maxValue()) {
+            throw new ValueTooLargeException(value.length, tree.maxValue());
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("database " + dbId + " is closed");
+        }
+    }
+
+    /**
+     * Checks the tree's structural invariants (sorted keys within fences, separators matching child
+     * fences, all leaves at one depth, no empty non-root node, an intact leaf chain, every allocated page
+     * in the tree or on the free list) and returns how many entries it holds. Reads every page: meant for
+     * tests and offline checks, with no writer running.
+     *
+     * @throws IllegalStateException naming the first broken invariant
+     */
+    public long verify() {
+        checkOpen();
+        return TreeVerifier.check(store).size();
+    }
+
+    /** Every entry, read page by page by {@link #verify()}'s walk (tests; no writer may run). */
+    List<KeyValue> verifiedEntries() {
+        return TreeVerifier.check(store);
+    }
+
+    /** What the last open's recovery did (tests). */
+    Recovery.Outcome recoveryOutcome() {
+        return recovered;
+    }
+
+    /**
+     * Checkpoints and closes the log and the page store. Transactions still running are left to
+     * recovery: the next open rolls them back.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        synchronized (checkpointLock) {
+            try {
+                checkpoint();
+            } finally {
+                closed = true;
+                try {
+                    wal.close();
+                } finally {
+                    store.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.most.examples.oltp;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One log record as stored (see {@link WriteAheadLog} for the frame around it), with the encoders and
+ * decoders of its bodies.
+ *
+ * <ul>
+ *   <li>{@link #UPDATE}: a transaction set or removed a key on a leaf. Redo is physiological (apply the
+ *       key operation to that page); undo is logical (restore the before-image through the tree, since
+ *       the key may have moved to another page by then).
+ *   <li>{@link #COMPENSATION}: redo-only record of an undo step; {@code undoNext} skips what was undone.
+ *   <li>{@link #PAGES}: redo-only after-images of every page a structure modification (split, merge,
+ *       redistribution, root change, free-list change) touched: a nested top action, atomic by being one
+ *       record.
+ *   <li>{@link #COMMIT}, {@link #END} (abort or undo finished), {@link #CHECKPOINT}.
+ * </ul>
+ */
+record LogRecord(long lsn, byte type, long txId, long prevLsn, byte[] body) {
+    static final byte UPDATE = 1;
+    static final byte COMPENSATION = 2;
+    static final byte PAGES = 3;
+    static final byte COMMIT = 4;
+    static final byte END = 5;
+    static final byte CHECKPOINT = 6;
+
+    /** A key change on a leaf: after (null = removed), before (null = was absent), undoNext for CLRs. */
+    record KeyChange(long pageId, byte[] key, byte[] after, byte[] before, long undoNext) {
+    }
+
+    /** A page image: the live ranges (start, bytes) of one page. */
+    record PageImage(long pageId, int start1, byte[] part1, int start2, byte[] part2) {
+    }
+
+    /** Checkpoint: redo starts at {@code redoStart}; transaction ids below {@code nextTxId} are used. */
+    record Checkpoint(long redoStart, long nextTxId) {
+    }
+
+    static byte[] encodeKeyChange(KeyChange c) {
+        int n = 8 + 4 + c.key().length + optionalSize(c.after()) + optionalSize(c.before()) + 8;
+        ByteBuffer b = ByteBuffer.allocate(n);
+        b.putLong(c.pageId()).putInt(c.key().length).put(c.key());
+        putOptional(b, c.after());
+        putOptional(b, c.before());
+        b.putLong(c.undoNext());
+        return b.array();
+    }
+
+    KeyChange keyChange() {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        long pageId = b.getLong();
+        byte[] key = new byte[b.getInt()];
+        b.get(key);
+        byte[] after = getOptional(b);
+        byte[] before = getOptional(b);
+        return new KeyChange(pageId, key, after, before, b.getLong());
+    }
+
+    static byte[] encodePages(List<PageImage> images) {
+        int n = 4;
+        for (PageImage i : images) {
+            n += 8 + 8 + i.part1().length + 8 + i.part2().length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        b.putInt(images.size());
+        for (PageImage i : images) {
+            b.putLong(i.pageId()).putInt(i.start1()).putInt(i.part1().length).put(i.part1());
+            b.putInt(i.start2()).putInt(i.part2().length).put(i.part2());
+        }
+        return b.array();
+    }
+
+    List<PageImage> pages() {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        int n = b.getInt();
+        List<PageImage> out = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            long pageId = b.getLong();
+            int start1 = b.getInt();
+            byte[] part1 = new byte[b.getInt()];
+            b.get(part1);
+            int start2 = b.getInt();
+            byte[] part2 = new byte[b.getInt()];
+            b.get(part2);
+            out.add(new PageImage(pageId, start1, part1, start2, part2));
+        }
+        return out;
+    }
+
+    static byte[] encodeCheckpoint(Checkpoint c) {
+        return ByteBuffer.allocate(16).putLong(c.redoStart()).putLong(c.nextTxId()).array();
+    }
+
+    Checkpoint checkpoint() {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        return new Checkpoint(b.getLong(), b.getLong());
+    }
+
+    private static int optionalSize(byte[] v) {
+        return 1 + (v == null ? 0 : 4 + v.length);
+    }
+
+    private static void putOptional(ByteBuffer b, byte[] v) {
+        if (v == null) {
+            b.put((byte) 0);
+        } else {
+            b.put((byte) 1).putInt(v.length).put(v);
+        }
+    }
+
+    private static byte[] getOptional(ByteBuffer b) {
+        if (b.get() == 0) {
+            return null;
+        }
+        byte[] v = new byte[b.getInt()];
+        b.get(v);
+        return v;
+    }
+}

@@ -1,0 +1,27 @@
+package io.most.examples.oltp;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Small databases on real files for the tests: 4 KiB pages so that trees get deep quickly. */
+final class TestDatabases {
+    private TestDatabases() {
+    }
+
+    static KvOptions.Builder small(Path dir) {
+        return KvOptions.inDirectory(dir).pageSize(4096).dramBytes(64 * 4096).deviceBytes(64L << 20)
+                .lockTimeout(Duration.ofSeconds(30));
+    }
+
+    static KvDatabase open(Path dir) {
+        return KvDatabase.open(small(dir).build());
+    }
+
+    static byte[] key(int i) {
+        return String.format("key%08d", i).getBytes();
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes();
+    }
+}
