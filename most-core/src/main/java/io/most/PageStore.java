@@ -58,6 +58,16 @@ public interface PageStore extends AutoCloseable {
     long allocate();
 
     /**
+     * Allocates the page {@code pageId}; its payload reads as zeros. For an engine that logs its own
+     * allocations: its recovery redoes a logged allocation that the store had not made durable before a
+     * crash, at the id the log names. Durable like {@link #allocate()}.
+     *
+     * @throws IllegalArgumentException if {@code pageId} is allocated already or outside
+     *                                  {@code [0, pageCapacity())}
+     */
+    void allocate(long pageId);
+
+    /**
      * Frees a page. The page must not be latched. Durable at the next {@link #checkpoint()} or
      * allocation write-back; after a crash before that, the page may still be allocated.
      *

@@ -44,6 +44,17 @@ final class AllocationMap {
         throw new OutOfSpaceException("all " + pages + " pages are allocated: free pages or use a larger block device");
     }
 
+    /** Allocates {@code pageId} itself; false if it is allocated already. */
+    synchronized boolean allocate(long pageId) {
+        if (isAllocated(pageId)) {
+            return false;
+        }
+        words.getAndUpdate((int) (pageId >>> 6), x -> x | (1L << pageId));
+        allocated++;
+        dirty = true;
+        return true;
+    }
+
     synchronized void free(long pageId) {
         if (!isAllocated(pageId)) {
             throw new IllegalArgumentException("page " + pageId + " is not allocated");

@@ -253,6 +253,24 @@ public final class SpitfireBufferManager implements PageStore {
     public long allocate() {
         checkOpen();
         long pageId = allocations.allocate();
+        initializeAllocated(pageId);
+        return pageId;
+    }
+
+    @Override
+    public void allocate(long pageId) {
+        checkOpen();
+        if (pageId < 0 || pageId >= pageCapacity()) {
+            throw new IllegalArgumentException("page " + pageId + " is outside this store's 0.." + (pageCapacity() - 1));
+        }
+        if (!allocations.allocate(pageId)) {
+            throw new IllegalArgumentException("page " + pageId + " is allocated already");
+        }
+        initializeAllocated(pageId);
+    }
+
+    /** Gives a freshly allocated page a zeroed, dirty DRAM frame; undoes the allocation if that fails. */
+    private void initializeAllocated(long pageId) {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
@@ -269,7 +287,6 @@ public final class SpitfireBufferManager implements PageStore {
         } finally {
             lock.unlock();
         }
-        return pageId;
     }
 
     @Override

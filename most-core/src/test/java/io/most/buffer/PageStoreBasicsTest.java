@@ -94,4 +94,30 @@ class PageStoreBasicsTest {
             assertThrows(IllegalArgumentException.class, () -> store.write(-1));
         }
     }
+
+    @Test
+    void aChosenPageIdCanBeAllocatedForRecoveryAndSurvivesReopen() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 16, MigrationPolicy.lazy())) {
+            store.allocate(42);
+            assertTrue(store.isAllocated(42));
+            try (Page page = store.write(42)) {
+                assertEquals(-1, page.payload().mismatch(java.lang.foreign.MemorySegment.ofArray(new byte[store.payloadSize()])));
+                StoreFixture.stamp(page.payload(), 42, 3);
+                page.markDirty(1);
+            }
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> store.allocate(42));
+            assertTrue(twice.getMessage().contains("allocated already"), twice.getMessage());
+            IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
+                    () -> store.allocate(store.pageCapacity()));
+            assertTrue(outside.getMessage().contains("outside"), outside.getMessage());
+            assertEquals(1, store.stats().allocatedPages(), "a refused allocation changes nothing");
+            long next = store.allocate();
+            assertTrue(next != 42, "allocate() skips the chosen id");
+        }
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 16, MigrationPolicy.lazy())) {
+            try (Page page = store.read(42)) {
+                assertEquals(3, StoreFixture.versionOf(page.payload(), 42));
+            }
+        }
+    }
 }

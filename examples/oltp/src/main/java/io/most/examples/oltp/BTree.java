@@ -81,11 +81,8 @@ final class BTree {
      */
     static void format(PageStore store, UUID dbId) {
         for (long id : new long[] {MetaPage.PAGE, MetaPage.ROOT}) {
-            while (!store.isAllocated(id)) {
-                long got = store.allocate();
-                if (got > id) {
-                    throw new IllegalStateException("a fresh page store allocated page " + got + " before page " + id);
-                }
+            if (!store.isAllocated(id)) {
+                store.allocate(id);
             }
         }
         try (Page m = store.write(MetaPage.PAGE); Page r = store.write(MetaPage.ROOT)) {

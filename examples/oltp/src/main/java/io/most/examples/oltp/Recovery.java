@@ -28,9 +28,8 @@ import java.util.PriorityQueue;
  * </ol>
  *
  * <p>Page allocation: the store makes an allocation durable only with its next write-back or
- * checkpoint, so a page the log mentions may come back unallocated. The engine never frees pages to the
- * store (freed nodes go to its own free list) and the store hands out the lowest free id, so the
- * allocated ids are always a prefix; redo allocates up to the id it needs.
+ * checkpoint, so a page the log mentions may come back unallocated; redo allocates it again at the id
+ * the log names ({@link PageStore#allocate(long)}). Freed nodes go to the engine's own free list.
  */
 final class Recovery {
     private final PageStore store;
@@ -111,12 +110,8 @@ final class Recovery {
     }
 
     private Page pageForRedo(long pageId) {
-        while (!store.isAllocated(pageId)) {
-            long got = store.allocate();
-            if (got > pageId) {
-                throw new IllegalStateException("page store allocated page " + got + " while page " + pageId
-                        + " is free: allocations are not a prefix, cannot recreate page " + pageId);
-            }
+        if (!store.isAllocated(pageId)) {
+            store.allocate(pageId);
         }
         return store.write(pageId);
     }
