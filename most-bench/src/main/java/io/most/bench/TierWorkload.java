@@ -162,8 +162,9 @@ final class TierWorkload implements Workload<TieredVolume> {
         private final Thread sampler;
         private final long startNanos = System.nanoTime();
         private volatile boolean stopped;
-        /** The load factor of the operation most recently scheduled (open loop), for the timeline. */
-        private volatile double loadFactor = 1;
+        /** When the driver's schedule started and how long it runs (open loop), for the timeline. */
+        private volatile long scheduleStart;
+        private volatile long scheduleNanos;
         private TierStats atStart;
         private long measureStart = System.nanoTime();
 
@@ -181,7 +182,9 @@ final class TierWorkload implements Workload<TieredVolume> {
                 try {
                     TierStats s = volume.tierStats();
                     DeviceStats served = volume.stats();
-                    List<Double> row = List.of(Units.round((System.nanoTime() - startNanos) / 1e9, 2), loadFactor,
+                    long now = System.nanoTime();
+                    double loadFactor = scheduleNanos == 0 ? 1 : factorAt(now - scheduleStart, scheduleNanos);
+                    List<Double> row = List.of(Units.round((now - startNanos) / 1e9, 2), loadFactor,
                             Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments(),
                             Units.round(s.performanceLatencyNanos() / 1e3, 1),
                             Units.round(s.capacityLatencyNanos() / 1e3, 1),
@@ -199,14 +202,21 @@ final class TierWorkload implements Workload<TieredVolume> {
 
         @Override
         public double rateFactor(long elapsedNanos, long totalNanos) {
-            double factor = 1;
-            if (kind == Kind.BURST && elapsedNanos >= 0.3 * totalNanos) {
-                double cycle = 0.2 * totalNanos;
-                double into = (elapsedNanos - 0.3 * totalNanos) % cycle;
-                factor = into < cycle / 4 ? 1 : 0.25;
+            if (scheduleNanos == 0) { // the first operation's intended start is the schedule's start
+                scheduleStart = System.nanoTime() - elapsedNanos;
+                scheduleNanos = totalNanos;
             }
-            loadFactor = factor;
-            return factor;
+            return factorAt(elapsedNanos, totalNanos);
+        }
+
+        /** The intended load at {@code elapsedNanos} into a schedule of {@code totalNanos}. */
+        private double factorAt(long elapsedNanos, long totalNanos) {
+            if (kind != Kind.BURST || elapsedNanos < 0.3 * totalNanos) {
+                return 1;
+            }
+            double cycle = 0.2 * totalNanos;
+            double into = (elapsedNanos - 0.3 * totalNanos) % cycle;
+            return into < cycle / 4 ? 1 : 0.25;
         }
 
         @Override
