@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@code most-bench} command line: {@code run}, {@code demo} and {@code help}. Exit code 0 on
+ * The {@code most-bench} command line: {@code run}, {@code reproduce}, {@code demo} and {@code help}. Exit code 0 on
  * success, 1 when a run fails, {@value UsageException#EXIT_CODE} for a bad command line.
  */
 public final class Main {
-    private static final List<String> COMMANDS = List.of("run", "demo", "help");
+    private static final List<String> COMMANDS = List.of("run", "reproduce", "demo", "help");
 
     private Main() {
     }
@@ -44,6 +44,9 @@ public final class Main {
                         return 0;
                     }
                     return new RunCommand(out, err).execute(RunSpec.parse(line));
+                }
+                case "reproduce" -> {
+                    return new ReproduceCommand(out, err).execute(rest);
                 }
                 case "demo" -> {
                     CommandLine line = CommandLine.parse("demo", rest, Set.of("json"), Set.of("progress", "help"));

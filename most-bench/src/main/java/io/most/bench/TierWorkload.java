@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The MOST paper's micro-benchmarks (section 4.1, Fig. 4 and 5) against a tiered volume, one block
@@ -38,15 +40,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@code --intensity 1} is the performance device's model max IOPS for the workload's op mix.
  * Reports add the volume's tier counters for the measured period ({@code migrated_bytes},
- * {@code mirrored_bytes}, bytes written per device, which include migration) and an
+ * {@code mirrored_bytes}, bytes written per device, which include migration), an
  * {@code offload_ratio_timeline}: {@code [seconds since start, offload ratio, mirrored segments]} every
- * 200 ms from the start of the run (warm-up included).
+ * 200 ms from the start of the run (warm-up included), and an {@code interval_timeline} sampled at the
+ * same instants: per interval, operations completed per second and bytes migrated each way (MOST
+ * Figure 5's throughput and migration over time).
  */
 final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }
 
     static final double HOT_SET = 0.2;
     static final double HOT_SHARE = 0.9;
+    /** The report field of the per-interval samples. */
+    static final String INTERVAL_TIMELINE = "interval_timeline";
     private static final long SAMPLE_NANOS = 200_000_000L;
 
     private final String name;
@@ -153,6 +159,9 @@ final class TierWorkload implements Workload<TieredVolume> {
         private final long hotBlocks;
         private final AtomicLong cursor = new AtomicLong();
         private final List<List<Double>> timeline = new ArrayList<>();
+        private final List<Map<String, Object>> intervals = new ArrayList<>();
+        /** Operations completed since the start, warm-up included (device stats are reset after warm-up). */
+        private final LongAdder completed = new LongAdder();
         private final Thread sampler;
         private final long startNanos = System.nanoTime();
         private volatile boolean stopped;
@@ -169,13 +178,30 @@ final class TierWorkload implements Workload<TieredVolume> {
         }
 
         private void sample() {
+            long lastAt = startNanos;
+            long lastOps = 0;
+            TierStats last = atStart;
             while (!stopped) {
                 try {
                     TierStats s = volume.tierStats();
+                    long now = System.nanoTime();
+                    long ops = completed.sum();
+                    double t = Units.round((now - startNanos) / 1e9, 2);
+                    Map<String, Object> interval = new LinkedHashMap<>();
+                    interval.put("t_s", t);
+                    interval.put("ops_s", Units.round((ops - lastOps) * 1e9 / Math.max(1, now - lastAt), 0));
+                    interval.put("migrated_to_performance_bytes",
+                            s.migratedBytesToPerformance() - last.migratedBytesToPerformance());
+                    interval.put("migrated_to_capacity_bytes",
+                            s.migratedBytesToCapacity() - last.migratedBytesToCapacity());
+                    interval.put("offload_ratio", Units.round(s.offloadRatio(), 3));
                     synchronized (timeline) {
-                        timeline.add(List.of(Units.round((System.nanoTime() - startNanos) / 1e9, 2),
-                                Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments()));
+                        timeline.add(List.of(t, Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments()));
+                        intervals.add(interval);
                     }
+                    lastAt = now;
+                    lastOps = ops;
+                    last = s;
                     Thread.sleep(SAMPLE_NANOS / 1_000_000);
                 } catch (InterruptedException | RuntimeException e) {
                     return; // stopped, or the volume closed
@@ -204,6 +230,11 @@ final class TierWorkload implements Workload<TieredVolume> {
             return new Client() {
                 @Override
                 public void next() {
+                    operate();
+                    completed.increment();
+                }
+
+                private void operate() {
                     long bs = setup.blockSize();
                     switch (kind) {
                         case RANDOM, BURST -> {
@@ -294,6 +325,7 @@ final class TierWorkload implements Workload<TieredVolume> {
             fields.put("background_errors", end.backgroundErrors());
             synchronized (timeline) {
                 fields.put("offload_ratio_timeline", List.copyOf(timeline));
+                fields.put(INTERVAL_TIMELINE, List.copyOf(intervals));
             }
         }
 

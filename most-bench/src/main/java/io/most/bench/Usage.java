@@ -16,6 +16,9 @@ final class Usage {
 
                 commands:
                   run    run a workload on a hierarchy with one or more policies; prints a table, writes JSON
+                  reproduce <experiment|all>
+                         re-measure a paper's figure or table (see experiments below): writes
+                         DIR/<name>.json, .png (chart) and .md (our numbers beside the paper's)
                   demo   measure each emulated device profile against its model (about 30 s)
                   help   print this text
 
@@ -47,6 +50,14 @@ final class Usage {
                   --json FILE         also write {"runs":[...]} to FILE; '-' = stdout (the table then goes
                                       to stderr)
                   --progress          show the live progress line even when not on a terminal
+                  --chart FILE.png    also draw the runs: throughput per policy (bars) and, for runs that
+                                      sample a timeline, throughput over time
+                  --working-set X     tier workloads: the data set as a share (0, 1] of the tiered volume's
+                                      capacity (the devices stay sized by --size)
+
+                reproduce options:
+                  --out DIR           where the files go (default repro-out; created if missing)
+                  --quick             shrink sizes and durations to seconds (a smoke test, not a result)
 
                 demo options:
                   --progress, --json FILE   as for run
@@ -56,6 +67,8 @@ final class Usage {
         list(s, Workloads.registry().all());
         s.append("hierarchies:\n");
         list(s, Hierarchies.registry().all());
+        s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
+        list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");
         list(s, Policies.forLayer(Layer.BLOCK).all());
         s.append("policies (page layer):\n");
