@@ -81,7 +81,8 @@ final class Charts {
         style(chart.getStyler());
         chart.getStyler().setDefaultSeriesRenderStyle(p.lines() ? CategorySeries.CategorySeriesRenderStyle.Line
                 : CategorySeries.CategorySeriesRenderStyle.Bar);
-        chart.getStyler().setOverlapped(false);
+        // lines: every series at the category's centre; bars: side by side within the category
+        chart.getStyler().setOverlapped(p.lines());
         for (Map.Entry<String, List<Double>> e : p.series().entrySet()) {
             // a missing value (NaN) draws as a gap, not as a bogus zero
             List<Double> values = e.getValue().stream().map(v -> Double.isFinite(v) ? v : null).toList();
