@@ -12,6 +12,12 @@ import java.util.Map;
 final class MostFig7a implements Experiment {
     static final List<Double> WORKING_SETS = List.of(0.25, 0.5, 0.75, 0.95);
     private static final double LOAD = 2.0;
+    /**
+     * MOST raises its offload ratio by 0.02 per 200 ms interval and mirrors only once the ratio is at its
+     * maximum (Algorithm 1), so the first mirror appears after about 10 s of overload: the warm-up must
+     * be longer than that for a mirrored class to exist.
+     */
+    private static final String WARMUP = "20s";
 
     @Override
     public String name() {
@@ -41,7 +47,8 @@ final class MostFig7a implements Experiment {
     public List<Step> steps(boolean quick) {
         List<Step> steps = new ArrayList<>();
         for (double ws : WORKING_SETS) {
-            List<String> args = new ArrayList<>(ExperimentArgs.tier(quick, "most-rand-rw", LOAD));
+            List<String> args = new ArrayList<>(ExperimentArgs.tier(quick, "most-rand-rw", LOAD, WARMUP,
+                    ExperimentArgs.TIER_DURATION));
             args.addAll(List.of("--working-set", String.valueOf(ws)));
             steps.add(new Step(Map.of("working_set", ws), args, List.of("most")));
         }
