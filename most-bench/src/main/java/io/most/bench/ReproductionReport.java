@@ -57,7 +57,8 @@ record ReproductionReport(Experiment experiment, boolean quick, List<Experiment.
         StringBuilder md = new StringBuilder();
         md.append("### ").append(experiment.figure()).append(" (`").append(experiment.name()).append("`)\n\n");
         md.append("Reproduce: `").append(command()).append("` (")
-                .append(String.format(Locale.ROOT, "%.0f s of runs here", elapsedSeconds)).append(quick
+                .append(String.format(Locale.ROOT, "%.0f s of runs here, not counting runs shared with an earlier"
+                        + " experiment of the same reproduce", elapsedSeconds)).append(quick
                         ? "; --quick: shortened runs, numbers are a smoke test, not a result" : "").append(").\n\n");
         md.append(experiment.setup(quick)).append("\n\n");
         md.append("| paper's claim | paper | ours |\n|---|---|---|\n");
