@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@code most-bench} command line: {@code run}, {@code demo}, {@code calibrate}, {@code profile} and
- * {@code help}. Exit code 0 on
- * success, 1 when a run fails, {@value UsageException#EXIT_CODE} for a bad command line.
+ * The {@code most-bench} command line: {@code run}, {@code reproduce}, {@code demo}, {@code calibrate},
+ * {@code profile} and {@code help}. Exit code 0 on success, 1 when a run fails,
+ * {@value UsageException#EXIT_CODE} for a bad command line.
  */
 public final class Main {
-    private static final List<String> COMMANDS = List.of("run", "demo", "calibrate", "profile", "help");
+    private static final List<String> COMMANDS = List.of("run", "reproduce", "demo", "calibrate", "profile", "help");
 
     private Main() {
     }
@@ -45,6 +45,9 @@ public final class Main {
                         return 0;
                     }
                     return new RunCommand(out, err).execute(RunSpec.parse(line));
+                }
+                case "reproduce" -> {
+                    return new ReproduceCommand(out, err).execute(rest);
                 }
                 case "demo" -> {
                     CommandLine line = CommandLine.parse("demo", rest, DemoCommand.VALUE_OPTIONS,

@@ -42,7 +42,7 @@ final class RunCommand {
             err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
         }
         noteShortAnnealing(spec);
-        List<RunResult> results = runAll(spec.workload(), spec);
+        List<RunResult> results = results(spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
         tableStream.print(spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
@@ -57,7 +57,16 @@ final class RunCommand {
                 err.println("wrote " + spec.json().get());
             }
         }
+        if (spec.chart().isPresent()) {
+            Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results));
+            err.println("wrote " + spec.chart().get());
+        }
         return 0;
+    }
+
+    /** Runs {@code spec}, one result per policy, without printing a table (reproduce calls this too). */
+    List<RunResult> results(RunSpec spec) {
+        return runAll(spec.workload(), spec);
     }
 
     /** The runs (one per policy) in JSON: {@code {"runs": [...]}}. */
@@ -87,7 +96,8 @@ final class RunCommand {
                 Policy<T> policy = Policies.get(workload.layer(), policyName);
                 try (Policy.Target<T> target = policy.attach(open, settings)) {
                     Workload.Session session = workload.start(target.target(), new Workload.Setup(
-                            spec.size(), spec.blockSize(), spec.seed(), spec.hierarchy().model(), spec.theta()));
+                            dataSize(spec, target.target()), spec.blockSize(), spec.seed(), spec.hierarchy().model(),
+                            spec.theta()));
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);
@@ -101,6 +111,15 @@ final class RunCommand {
             }
         }
         return results;
+    }
+
+    /** {@code --size}, or with {@code --working-set} that share of the tiered volume's capacity, in whole blocks. */
+    private static long dataSize(RunSpec spec, Object target) {
+        if (spec.workingSet().isEmpty() || !(target instanceof io.most.tier.TieredVolume volume)) {
+            return spec.size();
+        }
+        long blocks = (long) (spec.workingSet().getAsDouble() * volume.capacity()) / spec.blockSize();
+        return Math.max(1, blocks) * spec.blockSize();
     }
 
     /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */

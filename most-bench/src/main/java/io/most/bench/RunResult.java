@@ -54,6 +54,13 @@ final class RunResult {
         return new RunResult(f);
     }
 
+    /** A copy with {@code key} set to {@code value} (appended, or replaced in place). */
+    RunResult with(String key, Object value) {
+        Map<String, Object> copy = new LinkedHashMap<>(fields);
+        copy.put(key, value);
+        return new RunResult(copy);
+    }
+
     /** The JSON fields, in report order. */
     Map<String, Object> fields() {
         return fields;

@@ -31,12 +31,15 @@ import java.util.Set;
  * @param epochNanos  tuning epoch of adaptive policies
  * @param theta       zipfian skew of workloads that take one; empty = the workload's default
  * @param pmCost      whether PM accesses of a page hierarchy cost what the pmem profile says
+ * @param chart       where to write the PNG chart of the runs; empty = none
+ * @param workingSet  tier workloads: the data set as a share of the volume's capacity (overrides the
+ *                    data set size, not the devices' sizes); empty = {@code size}
  */
 record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
-               boolean pmCost) {
+               boolean pmCost, Optional<String> chart, OptionalDouble workingSet) {
 
     static final int MAX_THREADS = 1024;
     static final int MAX_BLOCK_SIZE = 16 << 20;
@@ -46,7 +49,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     static final long DEFAULT_EPOCH_NANOS = Policy.Settings.DEFAULTS.tuningEpoch().toNanos();
 
     static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
-            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile");
+            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile", "chart", "working-set");
     static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
@@ -101,6 +104,16 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         long seed = line.value("seed").map(RunSpec::parseSeed).orElse(DEFAULT_SEED);
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
+        Optional<String> chart = line.value("chart");
+        chart.ifPresent(RunSpec::checkChartPath);
+        OptionalDouble workingSet = OptionalDouble.empty();
+        if (line.value("working-set").isPresent()) {
+            if (workload.layer() != Layer.TIER) {
+                throw new UsageException("--working-set sizes the data set of a tier workload as a share of the tiered"
+                        + " volume's capacity; '" + workload.name() + "' is a " + workload.layer() + "-layer workload");
+            }
+            workingSet = OptionalDouble.of(parseWorkingSet(line.value("working-set").get()));
+        }
         long epoch = DEFAULT_EPOCH_NANOS;
         if (line.value("epoch").isPresent()) {
             epoch = Units.parseDurationNanos("--epoch", line.value("epoch").get(), false);
@@ -134,7 +147,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
             };
         }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost);
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
@@ -203,6 +216,19 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
                 + " max IOPS, e.g. 0.5, 1, 1.2)");
     }
 
+    private static double parseWorkingSet(String text) {
+        try {
+            double value = Double.parseDouble(text.trim());
+            if (value > 0 && value <= 1) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--working-set '" + text + "' must be a share of the volume's capacity within"
+                + " (0, 1] (e.g. 0.25, 0.95)");
+    }
+
     private static double parseTheta(String text) {
         try {
             double value = Double.parseDouble(text.trim());
@@ -248,6 +274,20 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         }
         if (Files.isDirectory(Path.of(text))) {
             throw new UsageException("--json '" + text + "' is a directory; give a file name");
+        }
+    }
+
+    /** Like {@link #checkJsonPath}, and the name must end in .png (the only format written). */
+    private static void checkChartPath(String text) {
+        Path parent = Path.of(text).toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new UsageException("--chart '" + text + "': directory " + parent + " does not exist; create it first");
+        }
+        if (Files.isDirectory(Path.of(text))) {
+            throw new UsageException("--chart '" + text + "' is a directory; give a file name ending in .png");
+        }
+        if (!text.toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
+            throw new UsageException("--chart '" + text + "' must name a .png file (charts are written as PNG)");
         }
     }
 

@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The MOST paper's micro-benchmarks (section 4.1, Fig. 4 and 5) against a tiered volume, one block
@@ -38,22 +40,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@code --intensity 1} is the performance device's model max IOPS for the workload's op mix.
  * Reports add the volume's tier counters for the measured period ({@code migrated_bytes},
- * {@code mirrored_bytes}, bytes written per device, which include migration) and a {@code timeline}
- * sampled every 200 ms from the start of the run (warm-up included), one row per sample with the
- * columns named in {@code timeline_columns} ({@link #TIMELINE_COLUMNS}: time, intended load factor,
- * offload ratio, mirrored segments, latency EWMAs, bytes migrated each way and operations served
- * since the start). Runs with load changes ({@code most-burst}) add {@code offload_ratio_settling}:
- * per change {@code [s, load before, load after, reach s, settle s, operating ratio]} ({@link RatioSettling}).
+ * {@code mirrored_bytes}, bytes written per device, which include migration) and an
+ * {@code interval_timeline} sampled every 200 ms from the start of the run (warm-up included): per
+ * sample its time {@code t_s}, the intended load factor, operations completed per second and bytes
+ * migrated each way in the interval (MOST Figure 5's throughput and migration over time), the offload
+ * ratio, mirrored segments and both devices' latency EWMAs. Runs with load changes
+ * ({@code most-burst}) add {@code offload_ratio_settling}: per change {@code [s, load before, load
+ * after, reach s, settle s, operating ratio]} ({@link RatioSettling}).
  */
 final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }
 
     static final double HOT_SET = 0.2;
     static final double HOT_SHARE = 0.9;
+    /** The report field of the per-interval samples. */
+    static final String INTERVAL_TIMELINE = "interval_timeline";
     private static final long SAMPLE_NANOS = 200_000_000L;
-    static final List<String> TIMELINE_COLUMNS = List.of("s", "load_factor", "offload_ratio", "mirrored_segments",
-            "performance_latency_us", "capacity_latency_us", "migrated_bytes_to_performance",
-            "migrated_bytes_to_capacity", "served_ops");
 
     private final String name;
     private final Kind kind;
@@ -158,7 +160,9 @@ final class TierWorkload implements Workload<TieredVolume> {
         private final long blocks;
         private final long hotBlocks;
         private final AtomicLong cursor = new AtomicLong();
-        private final List<List<Double>> timeline = new ArrayList<>();
+        private final List<Map<String, Object>> intervals = new ArrayList<>();
+        /** Operations completed since the start, warm-up included (device stats are reset after warm-up). */
+        private final LongAdder completed = new LongAdder();
         private final Thread sampler;
         private final long startNanos = System.nanoTime();
         private volatile boolean stopped;
@@ -178,21 +182,33 @@ final class TierWorkload implements Workload<TieredVolume> {
         }
 
         private void sample() {
+            long lastAt = startNanos;
+            long lastOps = 0;
+            TierStats last = atStart;
             while (!stopped) {
                 try {
                     TierStats s = volume.tierStats();
-                    DeviceStats served = volume.stats();
                     long now = System.nanoTime();
-                    double loadFactor = scheduleNanos == 0 ? 1 : factorAt(now - scheduleStart, scheduleNanos);
-                    List<Double> row = List.of(Units.round((now - startNanos) / 1e9, 2), loadFactor,
-                            Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments(),
-                            Units.round(s.performanceLatencyNanos() / 1e3, 1),
-                            Units.round(s.capacityLatencyNanos() / 1e3, 1),
-                            (double) s.migratedBytesToPerformance(), (double) s.migratedBytesToCapacity(),
-                            (double) (served.ops(IoOp.READ) + served.ops(IoOp.WRITE)));
-                    synchronized (timeline) {
-                        timeline.add(row);
+                    long ops = completed.sum();
+                    double t = Units.round((now - startNanos) / 1e9, 2);
+                    Map<String, Object> interval = new LinkedHashMap<>();
+                    interval.put("t_s", t);
+                    interval.put("ops_s", Units.round((ops - lastOps) * 1e9 / Math.max(1, now - lastAt), 0));
+                    interval.put("migrated_to_performance_bytes",
+                            s.migratedBytesToPerformance() - last.migratedBytesToPerformance());
+                    interval.put("migrated_to_capacity_bytes",
+                            s.migratedBytesToCapacity() - last.migratedBytesToCapacity());
+                    interval.put("load_factor", scheduleNanos == 0 ? 1 : factorAt(now - scheduleStart, scheduleNanos));
+                    interval.put("offload_ratio", Units.round(s.offloadRatio(), 3));
+                    interval.put("mirrored_segments", s.mirroredSegments());
+                    interval.put("performance_latency_us", Units.round(s.performanceLatencyNanos() / 1e3, 1));
+                    interval.put("capacity_latency_us", Units.round(s.capacityLatencyNanos() / 1e3, 1));
+                    synchronized (intervals) {
+                        intervals.add(interval);
                     }
+                    lastAt = now;
+                    lastOps = ops;
+                    last = s;
                     Thread.sleep(SAMPLE_NANOS / 1_000_000);
                 } catch (InterruptedException | RuntimeException e) {
                     return; // stopped, or the volume closed
@@ -230,6 +246,11 @@ final class TierWorkload implements Workload<TieredVolume> {
             return new Client() {
                 @Override
                 public void next() {
+                    operate();
+                    completed.increment();
+                }
+
+                private void operate() {
                     long bs = setup.blockSize();
                     switch (kind) {
                         case RANDOM, BURST -> {
@@ -318,9 +339,8 @@ final class TierWorkload implements Workload<TieredVolume> {
             device(fields, "capacity", volume.capacityDevice());
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
-            synchronized (timeline) {
-                fields.put("timeline_columns", TIMELINE_COLUMNS);
-                fields.put("timeline", List.copyOf(timeline));
+            synchronized (intervals) {
+                fields.put(INTERVAL_TIMELINE, List.copyOf(intervals));
                 if (kind == Kind.BURST) {
                     fields.put("offload_ratio_settling", settling());
                 }
@@ -328,14 +348,14 @@ final class TierWorkload implements Workload<TieredVolume> {
         }
 
         private List<List<Double>> settling() {
-            int n = timeline.size();
+            int n = intervals.size();
             double[] seconds = new double[n];
             double[] factors = new double[n];
             double[] ratios = new double[n];
             for (int i = 0; i < n; i++) {
-                seconds[i] = timeline.get(i).get(0);
-                factors[i] = timeline.get(i).get(1);
-                ratios[i] = timeline.get(i).get(2);
+                seconds[i] = (Double) intervals.get(i).get("t_s");
+                factors[i] = (Double) intervals.get(i).get("load_factor");
+                ratios[i] = (Double) intervals.get(i).get("offload_ratio");
             }
             return RatioSettling.changes(seconds, factors, ratios).stream().map(RatioSettling.Change::row).toList();
         }

@@ -16,6 +16,9 @@ final class Usage {
 
                 commands:
                   run        run a workload on a hierarchy with one or more policies; prints a table, writes JSON
+                  reproduce <experiment|all>
+                             re-measure a paper's figure or table (see experiments below): writes
+                             DIR/<name>.json, .png (chart) and .md (our numbers beside the paper's)
                   demo       a DRAM + PM + MOST tiered volume page store under Spitfire's YCSB-BA mix: where each
                              tier served it, then other policies and a DRAM + NVMe baseline (about 70 s)
                   calibrate  measure each emulated device profile against its model (about 30 s)
@@ -51,6 +54,14 @@ final class Usage {
                   --json FILE         also write {"runs":[...]} to FILE; '-' = stdout (the table then goes
                                       to stderr)
                   --progress          show the live progress line even when not on a terminal
+                  --chart FILE.png    also draw the runs: throughput per policy (bars) and, for runs that
+                                      sample a timeline, throughput over time
+                  --working-set X     tier workloads: the data set as a share (0, 1] of the tiered volume's
+                                      capacity (the devices stay sized by --size)
+
+                reproduce options:
+                  --out DIR           where the files go (default repro-out; created if missing)
+                  --quick             shrink sizes and durations to seconds (a smoke test, not a result)
 
                 demo options:
                   --duration D        measured time per run, warm-up is half of it (default 10s)
@@ -74,6 +85,8 @@ final class Usage {
         list(s, Workloads.registry().all());
         s.append("hierarchies:\n");
         list(s, Hierarchies.registry().all());
+        s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
+        list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");
         list(s, Policies.forLayer(Layer.BLOCK).all());
         s.append("policies (page layer):\n");

@@ -20,7 +20,8 @@ class CommandLineValidationTest {
     static Stream<Arguments> badCommandLines() {
         return Stream.of(
                 // what is wrong, the arguments, words the message must contain
-                Arguments.of("unknown command", List.of("bench"), List.of("'bench'", "run, demo, calibrate, profile, help")),
+                Arguments.of("unknown command", List.of("bench"), List.of("'bench'",
+                        "run, reproduce, demo, calibrate, profile, help")),
                 Arguments.of("unknown workload", List.of("run", "--workload", "ycsb-z", "--hierarchy", "memory"),
                         List.of("'ycsb-z'", "device-rand-read, device-rand-write, device-rand-rw")),
                 Arguments.of("unknown hierarchy", List.of("run", "--workload", "device-rand-read", "--hierarchy", "ram"),
@@ -133,7 +134,8 @@ class CommandLineValidationTest {
         for (String[] help : new String[][] {{"help"}, {"--help"}, {"run", "--help"}}) {
             Cli cli = Cli.run(help);
             assertEquals(0, cli.exitCode());
-            for (String name : List.of("device-rand-rw", "direct-file", "pmem-file", "nvme-pcie3", "raw", "--intensity")) {
+            for (String name : List.of("device-rand-rw", "direct-file", "pmem-file", "nvme-pcie3", "raw", "--intensity",
+                    "reproduce", "most-fig4", "spitfire-table2", "--chart", "--quick")) {
                 assertTrue(cli.out().contains(name), name + " missing from usage");
             }
         }

@@ -39,11 +39,11 @@ class TierBenchTest {
             assertTrue((Double) run.get("ops") > 0, run.toString());
             assertEquals(0.0, run.get("errors"));
             assertEquals(0.0, run.get("background_errors"));
-            List<Object> timeline = MiniJson.array(run.get("timeline"));
+            List<Object> timeline = MiniJson.array(run.get("interval_timeline"));
             assertFalse(timeline.isEmpty(), "sampled from the start of the run");
-            List<Object> columns = MiniJson.array(run.get("timeline_columns"));
-            assertEquals(List.of("s", "load_factor", "offload_ratio"), columns.subList(0, 3));
-            assertEquals(columns.size(), MiniJson.array(timeline.getFirst()).size());
+            assertEquals(List.of("t_s", "ops_s", "migrated_to_performance_bytes", "migrated_to_capacity_bytes",
+                    "load_factor", "offload_ratio", "mirrored_segments", "performance_latency_us", "capacity_latency_us"),
+                    List.copyOf(MiniJson.object(timeline.getFirst()).keySet()));
             if (workload.equals("most-burst")) {
                 for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
                     assertEquals(6, MiniJson.array(change).size(), "[s, from, to, reach s, settle s, operating ratio]");
