@@ -42,10 +42,11 @@ final class RunCommand {
             err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
         }
         noteShortAnnealing(spec);
-        List<RunResult> results = runAll(spec.workload(), spec);
+        List<RunResult> results = spec.kv().isPresent() ? new EngineRuns(err).run(spec) : runAll(spec.workload(), spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
-        tableStream.print(spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
+                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
         tableStream.flush();
         if (spec.json().isPresent()) {
             String json = report(results);
@@ -106,7 +107,7 @@ final class RunCommand {
     /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
     private void noteShortAnnealing(RunSpec spec) {
         boolean adaptive = spec.policies().stream()
-                .anyMatch(p -> Policies.get(spec.workload().layer(), p).usesTuningEpoch());
+                .anyMatch(p -> Policies.get(spec.workload().hierarchyLayer(), p).usesTuningEpoch());
         long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
         if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
             err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"

@@ -47,6 +47,12 @@ final class Usage {
                   --json FILE         also write {"runs":[...]} to FILE; '-' = stdout (the table then goes
                                       to stderr)
                   --progress          show the live progress line even when not on a terminal
+                  --engines a,b       YCSB workloads (ycsb-a..f): key-value engines to compare, one run
+                                      each on the same records and requests (default most; see below)
+                  --records N         YCSB workloads: records loaded before the run (default 250000,
+                                      about 4x the default 64m DRAM at 1 KB records)
+                  --fields N          YCSB workloads: fields per record (default 10)
+                  --field-length N    YCSB workloads: bytes per field (default 100)
 
                 demo options:
                   --progress, --json FILE   as for run
@@ -56,6 +62,8 @@ final class Usage {
         list(s, Workloads.registry().all());
         s.append("hierarchies:\n");
         list(s, Hierarchies.registry().all());
+        s.append("engines (YCSB workloads; each gets --dram as its DRAM budget):\n");
+        list(s, KvEngines.registry().all());
         s.append("policies (block layer):\n");
         list(s, Policies.forLayer(Layer.BLOCK).all());
         s.append("policies (page layer):\n");
