@@ -1,0 +1,93 @@
+package io.most.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code run --workload ycsb-* --engines ...}: one JSON run per engine, same records, no failed operation. */
+class YcsbEndToEndTest {
+    /** 4000 records (~4 MB) over a 256k DRAM budget: 16x DRAM, so every engine evicts. */
+    private static final String[] SMALL = {"--records", "4000", "--dram", "256k", "--pm", "1m", "--threads", "2",
+            "--warmup", "200ms", "--duration", "500ms"};
+
+    @Test
+    void ycsbBComparesMostWithH2InOneRun(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("peers.json");
+        Cli cli = run("ycsb-b", "most,h2-mvstore", "--dir", dir.toString(), "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = runs(Files.readString(json));
+        assertEquals(List.of("most", "h2-mvstore"), runs.stream().map(r -> r.get("engine")).toList());
+        for (Map<String, Object> run : runs) {
+            String what = run.get("engine") + ": " + run;
+            assertEquals("ycsb-b", run.get("workload"));
+            assertEquals("dram-pm-ssd", run.get("hierarchy"));
+            assertEquals(4000.0, run.get("record_count"), what);
+            assertEquals(256.0 * 1024, run.get("dram_bytes"), what);
+            assertEquals(42.0, run.get("seed"), what);
+            assertTrue(number(run, "throughput_ops") > 0, what);
+            assertTrue(number(run, "p50_us") > 0 && number(run, "p99_us") >= number(run, "p50_us"), what);
+            assertEquals(0.0, run.get("measured_errors"), what);
+            assertTrue(number(run, "read_ops") > number(run, "update_ops"), "95% reads: " + what);
+            assertTrue(number(run, "update_ops") > 0, what);
+            assertEquals("zipfian", run.get("request_distribution"));
+            assertTrue(MiniJson.object(run.get("engine_config")).size() > 3, what);
+        }
+        Map<String, Object> most = MiniJson.object(runs.get(0).get("engine_config"));
+        assertEquals(16.0, MiniJson.object(most.get("page_store")).get("dram_frames"));
+        assertTrue(number(runs.get(0), "dram_hit_ratio") >= 0, "the most engine reports where pages were served");
+        // MVStore sizes its cache in whole MiB: a budget below 1 MiB becomes 1 MiB (and the report says so)
+        assertEquals(1.0, MiniJson.object(runs.get(1).get("engine_config")).get("cache_mb"));
+        assertTrue(cli.out().contains("vs first") && cli.out().contains("h2-mvstore"), cli.out());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(json), left.toList(), "engine files are deleted afterwards");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ycsb-a", "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f"})
+    void everyWorkloadRunsOnEveryEngine(String workload) {
+        Cli cli = run(workload, "most,h2-mvstore,ehcache,caffeine-pagecache", "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = runs(cli.out());
+        assertEquals(4, runs.size());
+        for (Map<String, Object> run : runs) {
+            String what = workload + " " + run.get("engine") + ": " + run;
+            assertEquals(0.0, run.get("measured_errors"), what);
+            assertTrue(number(run, "throughput_ops") > 0, what);
+            switch (workload) {
+                case "ycsb-c" -> assertEquals(number(run, "measured_ops"), number(run, "read_ops"), 2, what);
+                case "ycsb-d" -> assertTrue(number(run, "insert_ops") > 0 && number(run, "inserted_records") > 0, what);
+                case "ycsb-e" -> assertTrue(number(run, "scanned_records") > number(run, "scan_ops"), what);
+                case "ycsb-f" -> assertTrue(number(run, "read_modify_write_ops") > 0, what);
+                default -> assertTrue(number(run, "update_ops") > 0, what);
+            }
+        }
+    }
+
+    private static Cli run(String workload, String engines, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("run", "--workload", workload, "--hierarchy",
+                "dram-pm-ssd", "--engines", engines));
+        args.addAll(List.of(SMALL));
+        args.addAll(List.of(more));
+        return Cli.run(args.toArray(String[]::new));
+    }
+
+    private static List<Map<String, Object>> runs(String json) {
+        return MiniJson.array(MiniJson.object(MiniJson.parse(json)).get("runs")).stream()
+                .map(MiniJson::object).toList();
+    }
+
+    private static double number(Map<String, Object> run, String field) {
+        return ((Number) run.get(field)).doubleValue();
+    }
+}
