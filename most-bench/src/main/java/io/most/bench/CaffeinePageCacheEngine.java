@@ -2,6 +2,7 @@ package io.most.bench;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -43,6 +44,7 @@ final class CaffeinePageCacheEngine implements KvEngine {
     private final AtomicLong nextPage = new AtomicLong();
     private HashRecordStore records;
     private long loadedPages;
+    private volatile CacheStats baseline = CacheStats.empty();
 
     private CaffeinePageCacheEngine(KvSetup setup) {
         this.setup = setup;
@@ -58,6 +60,7 @@ final class CaffeinePageCacheEngine implements KvEngine {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(setup.dramBytes())
                 .weigher((Long id, byte[] page) -> page.length)
+                .recordStats()
                 .build();
         for (int i = 0; i < LOCK_STRIPES; i++) {
             locks[i] = new ReentrantReadWriteLock();
@@ -108,6 +111,21 @@ final class CaffeinePageCacheEngine implements KvEngine {
     @Override
     public int scan(String startKey, int count, RecordVisitor visitor) {
         return records.scan(startKey, count, visitor, new byte[layout.recordBytes()]);
+    }
+
+    @Override
+    public void beginMeasurement() {
+        baseline = cache.stats();
+    }
+
+    /** The page cache's hits and misses (page reads from the file) during the measurement. */
+    @Override
+    public void report(Map<String, Object> fields) {
+        CacheStats s = cache.stats().minus(baseline);
+        fields.put("page_accesses", s.requestCount());
+        fields.put("cache_hit_ratio", s.requestCount() == 0 ? Double.NaN : Units.round(s.hitRate(), 4));
+        fields.put("page_reads", s.missCount());
+        fields.put("evictions", s.evictionCount());
     }
 
     @Override

@@ -22,6 +22,8 @@ public final class Hierarchies {
         REGISTRY.register(new PageHierarchy("dram-pm-ssd", PageHierarchy.Kind.DRAM_PM_SSD));
         REGISTRY.register(new PageHierarchy("dram-ssd", PageHierarchy.Kind.DRAM_SSD));
         REGISTRY.register(new PageHierarchy("pm-ssd", PageHierarchy.Kind.PM_SSD));
+        REGISTRY.register(new PageHierarchy("dram-file", PageHierarchy.Kind.DRAM_FILE));
+        REGISTRY.register(new PageHierarchy("dram-cached-file", PageHierarchy.Kind.DRAM_CACHED_FILE));
         REGISTRY.register(new TierHierarchy("optane-nvme", "optane-ssd", "nvme-pcie3"));
         REGISTRY.register(new TierHierarchy("nvme-sata", "nvme-pcie3", "sata-ssd"));
     }

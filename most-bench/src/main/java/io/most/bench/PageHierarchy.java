@@ -18,7 +18,11 @@ import java.util.OptionalLong;
  *   <li>{@code dram-pm-ssd}: DRAM:PM = 1:4 by default, as in paper section 6.3;</li>
  *   <li>{@code dram-ssd}: no PM (the classic two-tier buffer);</li>
  *   <li>{@code pm-ssd}: the smallest DRAM pool a page store accepts
- *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer.</li>
+ *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer;</li>
+ *   <li>{@code dram-file}: no PM and no emulation: the DRAM pool over a real O_DIRECT file in the
+ *       run's directory, what this machine's disk does;</li>
+ *   <li>{@code dram-cached-file}: the same over a file read and written through the OS page cache,
+ *       as the peer engines of {@code run --engines} use their files (the like-for-like comparison).</li>
  * </ul>
  *
  * Nothing is shared between policies: each one gets a fresh store from {@link PageTiers}, loaded
@@ -26,7 +30,7 @@ import java.util.OptionalLong;
  */
 final class PageHierarchy implements Hierarchy {
     /** Which tiers the hierarchy has. */
-    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD }
+    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD, DRAM_FILE, DRAM_CACHED_FILE }
 
     static final String SSD_PROFILE = "optane-ssd";
     static final String PM_PROFILE = "pmem";
@@ -59,6 +63,10 @@ final class PageHierarchy implements Hierarchy {
                     + " default 2g data set";
             case PM_SSD -> "page store: minimal DRAM (" + PageStoreConfig.MIN_DRAM_FRAMES + " pages) + PM pool (--pm,"
                     + " default 256m) + " + ssd + "; 16k pages, default 2g data set";
+            case DRAM_FILE -> "page store: DRAM pool (--dram, default 64m) + a real O_DIRECT file in --dir, nothing"
+                    + " emulated; 16k pages, default 2g data set";
+            case DRAM_CACHED_FILE -> "page store: DRAM pool (--dram, default 64m) + a real file in --dir through the"
+                    + " OS page cache (as the peer engines' files), nothing emulated; 16k pages";
         };
     }
 
@@ -67,12 +75,22 @@ final class PageHierarchy implements Hierarchy {
     }
 
     boolean hasPm() {
-        return kind != Kind.DRAM_SSD;
+        return kind == Kind.DRAM_PM_SSD || kind == Kind.PM_SSD;
+    }
+
+    /** Whether the SSD is emulated (else it is a real file, used as it is). */
+    boolean emulatesSsd() {
+        return kind != Kind.DRAM_FILE && kind != Kind.DRAM_CACHED_FILE;
+    }
+
+    /** Whether the SSD is a file read and written through the OS page cache. */
+    boolean cachedFile() {
+        return kind == Kind.DRAM_CACHED_FILE;
     }
 
     @Override
     public int devices() {
-        return kind == Kind.DRAM_SSD ? 2 : 3;
+        return hasPm() ? 3 : 2;
     }
 
     @Override

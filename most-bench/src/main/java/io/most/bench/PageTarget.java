@@ -102,8 +102,9 @@ public final class PageTarget implements AutoCloseable {
         PageStoreConfig.Builder config = PageStoreConfig.builder()
                 .pageSize(tiers.pageSize())
                 .dramBytes(tiers.dramBytes())
-                .blockDevice(new EmulatedDevice(tiers.ssdProfile().name(), new NonClosingDevice(backing),
-                        tiers.ssdProfile()))
+                .blockDevice(tiers.ssdProfile() == null ? new NonClosingDevice(backing)
+                        : new EmulatedDevice(tiers.ssdProfile().name(), new NonClosingDevice(backing),
+                                tiers.ssdProfile()))
                 .policy(initialPolicy);
         if (pmFile != null) {
             config.pm(pmFile, tiers.pmBytes() + tiers.pageSize());

@@ -60,14 +60,15 @@ public final class PageTiers implements AutoCloseable {
         this.directory = directory;
         this.pmDirectory = pmDirectory;
         this.memoryBacked = memoryBacked;
-        this.ssdProfile = PageHierarchy.ssdProfile();
+        this.ssdProfile = hierarchy.emulatesSsd() ? PageHierarchy.ssdProfile() : null;
         this.pmProfile = pmCost ? PageHierarchy.pmProfile() : null;
         this.log = log;
     }
 
     static PageTiers create(PageHierarchy hierarchy, Hierarchy.Options options, PrintStream log) {
         long capacity = blockDeviceBytes(options.size() / options.blockSize(), options.blockSize());
-        boolean memory = capacity <= Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
+        boolean memory = hierarchy.emulatesSsd()
+                && capacity <= Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
         Path pmDirectory = null;
         long pm = hierarchy.pmBytes(options);
         if (pm > 0) {
@@ -117,9 +118,14 @@ public final class PageTiers implements AutoCloseable {
                     pmBytes / pageSize, pmProfile == null ? "none: no emulated cost" : pmProfile.name(),
                     pmDirectory.getParent()));
         }
-        s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
-                memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
-                        : "an O_DIRECT file in " + directory + " (too large for memory)"));
+        if (ssdProfile == null) {
+            s.append("; SSD: a real ").append(hierarchy.cachedFile() ? "file (through the OS page cache)" : "O_DIRECT file")
+                    .append(" in ").append(directory).append(", not emulated");
+        } else {
+            s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
+                    memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
+                            : "an O_DIRECT file in " + directory + " (too large for memory)"));
+        }
         if (dataSize <= dramBytes + pmBytes) {
             s.append("; note: the data set fits in the buffers, so there will be few SSD reads");
         }
@@ -148,7 +154,8 @@ public final class PageTiers implements AutoCloseable {
             }
             ScratchFiles.remember(backingFile);
             try {
-                backing = DirectFileDevice.open(backingFile, capacity);
+                backing = hierarchy.cachedFile() ? CachedFileDevice.open(backingFile, capacity)
+                        : DirectFileDevice.open(backingFile, capacity);
             } catch (RuntimeException e) {
                 PageTarget.deleteQuietly(backingFile, e);
                 throw e;
@@ -171,6 +178,7 @@ public final class PageTiers implements AutoCloseable {
         return pmBytes;
     }
 
+    /** The SSD's service model, or null for a real file used as it is. */
     DeviceProfile ssdProfile() {
         return ssdProfile;
     }
@@ -193,9 +201,11 @@ public final class PageTiers implements AutoCloseable {
         fields.put("dram_frames", dramBytes / pageSize);
         fields.put("pm_bytes", pmBytes);
         fields.put("pm_frames", pmBytes / pageSize);
-        fields.put("ssd_profile", ssdProfile.name());
-        fields.put("ssd_profile_source", ssdProfile.source());
-        fields.put("ssd_backing", memoryBacked ? "memory" : "file");
+        fields.put("ssd_profile", ssdProfile == null ? "none" : ssdProfile.name());
+        if (ssdProfile != null) {
+            fields.put("ssd_profile_source", ssdProfile.source());
+        }
+        fields.put("ssd_backing", memoryBacked ? "memory" : hierarchy.cachedFile() ? "cached-file" : "file");
         if (pmBytes > 0) {
             fields.put("pm_profile", pmProfile == null ? "none" : pmProfile.name());
             if (pmProfile != null) {

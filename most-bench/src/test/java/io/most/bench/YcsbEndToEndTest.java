@@ -74,6 +74,25 @@ class YcsbEndToEndTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"dram-file", "dram-cached-file"})
+    void mostRunsOnARealFileWithoutEmulation(String hierarchy, @TempDir Path dir) {
+        Cli cli = Cli.run("run", "--workload", "ycsb-c", "--hierarchy", hierarchy, "--engines",
+                "most,caffeine-pagecache", "--records", "4000", "--dram", "256k", "--threads", "2", "--warmup", "200ms",
+                "--duration", "500ms", "--dir", dir.toString(), "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = runs(cli.out());
+        assertEquals(List.of("most", "caffeine-pagecache"), runs.stream().map(r -> r.get("engine")).toList());
+        Map<String, Object> store = MiniJson.object(MiniJson.object(runs.get(0).get("engine_config")).get("page_store"));
+        assertEquals("none", store.get("ssd_profile"), "dram-file emulates nothing");
+        assertEquals(hierarchy.equals("dram-file") ? "file" : "cached-file", store.get("ssd_backing"));
+        assertTrue(number(runs.get(1), "cache_hit_ratio") >= 0, "caffeine reports its page cache hits");
+        assertEquals(0.0, store.get("pm_bytes"));
+        for (Map<String, Object> run : runs) {
+            assertEquals(0.0, run.get("measured_errors"), run.toString());
+        }
+    }
+
     private static Cli run(String workload, String engines, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of("run", "--workload", workload, "--hierarchy",
                 "dram-pm-ssd", "--engines", engines));
