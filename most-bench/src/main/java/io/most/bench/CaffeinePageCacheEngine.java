@@ -137,7 +137,7 @@ final class CaffeinePageCacheEngine implements KvEngine {
         c.put("slots_per_page", layout.slotsPerPage());
         c.put("buckets", records == null ? 0 : records.buckets());
         c.put("loaded_pages", loadedPages);
-        c.put("cache", "Caffeine " + Caffeine.class.getPackage().getImplementationVersion()
+        c.put("cache", "Caffeine " + ArtifactVersion.of("caffeine")
                 + ", maximum weight = DRAM budget in page bytes (per-entry overhead not counted)");
         c.put("cache_max_bytes", setup.dramBytes());
         c.put("cache_max_pages", setup.dramBytes() / pageSize);

@@ -102,7 +102,7 @@ final class EhcacheEngine extends WholeRecordEngine {
     @Override
     public Map<String, Object> describe() {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("version", CacheManagerBuilder.class.getPackage().getImplementationVersion());
+        c.put("version", ArtifactVersion.of("ehcache"));
         c.put("heap_entries", heapEntries);
         c.put("heap_bytes_estimate", heapEntries * (setup.data().format().recordBytes() + HEAP_ENTRY_OVERHEAD));
         c.put("offheap_bytes", offHeapMb << 20);

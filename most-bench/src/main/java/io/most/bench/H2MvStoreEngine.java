@@ -15,8 +15,10 @@ import org.h2.mvstore.type.StringDataType;
  *
  * <p><b>Commits:</b> MVStore's defaults: no explicit commit per operation; the store's background
  * thread commits (writes the changed pages to the file) every second and whenever the unsaved
- * changes pass its 1 MiB write buffer, without fsync. That matches YCSB's non-durable defaults and
- * MOST's write-back; the load ends with one explicit commit.
+ * changes pass its auto-commit memory (the report gives both), without fsync. That matches YCSB's
+ * non-durable defaults and MOST's write-back; the load ends with one explicit commit. MVStore is
+ * copy-on-write: the file grows with updates until its background compaction catches up, and the
+ * report gives its size at the end.
  */
 final class H2MvStoreEngine extends WholeRecordEngine {
     private final KvSetup setup;
@@ -70,7 +72,7 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     @Override
     public Map<String, Object> describe() {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("version", org.h2.engine.Constants.FULL_VERSION);
+        c.put("version", org.h2.engine.Constants.FULL_VERSION); // the library says it itself
         c.put("file", file.toString());
         c.put("file_io", "FileChannel through the OS page cache (not O_DIRECT)");
         c.put("cache_mb", cacheMb);
