@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The hierarchies the command line knows: {@code direct-file}, {@code pmem-file}, {@code memory} and
  * one emulated device per {@link DeviceProfiles} name (block layer); {@code dram-pm-ssd},
- * {@code dram-ssd} and {@code pm-ssd} (page layer). Multi-device block hierarchies
+ * {@code dram-ssd}, {@code pm-ssd}, and {@code dram-file} / {@code dram-cached-file} over a real file
+ * (page layer). Multi-device block hierarchies
  * ({@code optane-nvme}) register here too.
  */
 public final class Hierarchies {
