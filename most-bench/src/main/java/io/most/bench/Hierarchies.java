@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The hierarchies the command line knows: {@code direct-file}, {@code pmem-file}, {@code memory} and
  * one emulated device per {@link DeviceProfiles} name (block layer); {@code dram-pm-ssd},
- * {@code dram-ssd}, {@code pm-ssd}, and {@code dram-pm-most} / {@code dram-pm-hemem} over a tiered volume
+ * {@code dram-ssd}, {@code pm-ssd}, {@code dram-pm-most} / {@code dram-pm-hemem} over a tiered volume, and
+ * {@code dram-file} / {@code dram-cached-file} over a real file
  * (page layer). Multi-device block hierarchies
  * ({@code optane-nvme}) register here too.
  */
@@ -26,6 +27,8 @@ public final class Hierarchies {
         REGISTRY.register(PageHierarchy.dramOver("dram-nvme", PageHierarchy.CAPACITY_PROFILE));
         REGISTRY.register(PageHierarchy.tiered("dram-pm-most", "most"));
         REGISTRY.register(PageHierarchy.tiered("dram-pm-hemem", "hemem"));
+        REGISTRY.register(new PageHierarchy("dram-file", PageHierarchy.Kind.DRAM_FILE));
+        REGISTRY.register(new PageHierarchy("dram-cached-file", PageHierarchy.Kind.DRAM_CACHED_FILE));
         REGISTRY.register(new TierHierarchy("optane-nvme", "optane-ssd", "nvme-pcie3"));
         REGISTRY.register(new TierHierarchy("nvme-sata", "nvme-pcie3", "sata-ssd"));
     }

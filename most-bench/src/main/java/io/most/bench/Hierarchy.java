@@ -64,5 +64,10 @@ public interface Hierarchy extends Named {
         Options(long size, int blockSize, Path directory) {
             this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty(), true);
         }
+
+        /** The same options with files in {@code dir}. */
+        Options withDirectory(Path dir) {
+            return new Options(size, blockSize, dir, dramBytes, pmBytes, pmCost);
+        }
     }
 }

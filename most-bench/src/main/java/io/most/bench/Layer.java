@@ -21,6 +21,12 @@ public final class Layer<T> {
     /** Block reads and writes against a two-device {@link io.most.tier.TieredVolume} and its placement policy. */
     public static final Layer<io.most.tier.TieredVolume> TIER = new Layer<>("tier", io.most.tier.TieredVolume.class);
 
+    /**
+     * YCSB operations against a key-value engine ({@link KvEngine}); the engines run on the page
+     * hierarchies (MOST's engine on their page store, the peers on files next to it).
+     */
+    public static final Layer<KvTarget> KV = new Layer<>("kv", KvTarget.class);
+
     private final String name;
     private final Class<T> type;
 

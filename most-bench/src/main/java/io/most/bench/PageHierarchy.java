@@ -19,11 +19,15 @@ import java.util.OptionalLong;
  *   <li>{@code dram-ssd}: no PM (the classic two-tier buffer); {@code dram-nvme} the same over PCIe 3
  *       NVMe flash, the capacity device of the tiered hierarchies below;</li>
  *   <li>{@code pm-ssd}: the smallest DRAM pool a page store accepts
- *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer.</li>
+ *       ({@value PageStoreConfig#MIN_DRAM_FRAMES} pages), so PM is the buffer;</li>
  *   <li>{@code dram-pm-most}, {@code dram-pm-hemem}: DRAM and PM as in {@code dram-pm-ssd}, and
  *       instead of one SSD a tiered volume over an emulated Optane SSD (performance) and PCIe 3 NVMe
  *       flash (capacity) with MOST's or HeMem's placement ({@link MostBlockTier}): all of MOST's
- *       layers in one store.</li>
+ *       layers in one store;</li>
+ *   <li>{@code dram-file}: no PM and no emulation: the DRAM pool over a real O_DIRECT file in the
+ *       run's directory, what this machine's disk does;</li>
+ *   <li>{@code dram-cached-file}: the same over a file read and written through the OS page cache,
+ *       as the peer engines of {@code run --engines} use their files (the like-for-like comparison).</li>
  * </ul>
  *
  * Nothing is shared between policies: each one gets a fresh store from {@link PageTiers}, loaded
@@ -31,7 +35,7 @@ import java.util.OptionalLong;
  */
 final class PageHierarchy implements Hierarchy {
     /** Which tiers the hierarchy has. */
-    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD, DRAM_PM_TIERED }
+    enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD, DRAM_PM_TIERED, DRAM_FILE, DRAM_CACHED_FILE }
 
     static final String SSD_PROFILE = "optane-ssd";
     static final String PM_PROFILE = "pmem";
@@ -99,6 +103,10 @@ final class PageHierarchy implements Hierarchy {
             case DRAM_PM_TIERED -> "page store: DRAM pool (--dram) + PM pool (--pm) as dram-pm-ssd + tiered volume ("
                     + placement + " placement) over emulated " + PERFORMANCE_PROFILE + " and " + CAPACITY_PROFILE + " (x"
                     + (int) DeviceProfiles.DEFAULT_SCALE + ", in memory); 16k pages, default 2g data set";
+            case DRAM_FILE -> "page store: DRAM pool (--dram, default 64m) + a real O_DIRECT file in --dir, nothing"
+                    + " emulated; 16k pages, default 2g data set";
+            case DRAM_CACHED_FILE -> "page store: DRAM pool (--dram, default 64m) + a real file in --dir through the"
+                    + " OS page cache (as the peer engines' files), nothing emulated; 16k pages";
         };
     }
 
@@ -107,7 +115,17 @@ final class PageHierarchy implements Hierarchy {
     }
 
     boolean hasPm() {
-        return kind != Kind.DRAM_SSD;
+        return kind == Kind.DRAM_PM_SSD || kind == Kind.PM_SSD || kind == Kind.DRAM_PM_TIERED;
+    }
+
+    /** Whether the SSD is emulated (else it is a real file, used as it is). */
+    boolean emulatesSsd() {
+        return kind != Kind.DRAM_FILE && kind != Kind.DRAM_CACHED_FILE;
+    }
+
+    /** Whether the SSD is a file read and written through the OS page cache. */
+    boolean cachedFile() {
+        return kind == Kind.DRAM_CACHED_FILE;
     }
 
     /** Whether the block tier is a tiered volume over two devices rather than one SSD. */
@@ -123,7 +141,7 @@ final class PageHierarchy implements Hierarchy {
     @Override
     public int devices() {
         return switch (kind) {
-            case DRAM_SSD -> 2;
+            case DRAM_SSD, DRAM_FILE, DRAM_CACHED_FILE -> 2;
             case DRAM_PM_SSD, PM_SSD -> 3;
             case DRAM_PM_TIERED -> 4;
         };

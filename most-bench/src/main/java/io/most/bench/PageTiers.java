@@ -60,19 +60,20 @@ public final class PageTiers implements AutoCloseable {
         this.directory = directory;
         this.pmDirectory = pmDirectory;
         this.memoryBacked = memoryBacked;
-        this.ssdProfile = hierarchy.ssdProfile();
+        this.ssdProfile = hierarchy.emulatesSsd() ? hierarchy.ssdProfile() : null;
         this.pmProfile = pmCost ? PageHierarchy.pmProfile() : null;
         this.log = log;
     }
 
     static PageTiers create(PageHierarchy hierarchy, Hierarchy.Options options, PrintStream log) {
         long capacity = blockDeviceBytes(options.size() / options.blockSize(), options.blockSize());
-        boolean memory = capacity <= Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
+        long memoryLimit = Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
+        boolean memory = hierarchy.emulatesSsd() && capacity <= memoryLimit;
         if (hierarchy.tiered() && !memory) {
             // both devices of a tiered volume live in memory (1.5x the data set)
             throw new BenchException("'" + hierarchy.name() + "' keeps its tiered volume in memory, and a "
                     + Units.formatBytes(options.size()) + " data set is too large for that here: use a --size of at"
-                    + " most " + Units.formatBytes(Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4)));
+                    + " most " + Units.formatBytes(memoryLimit));
         }
         Path pmDirectory = null;
         long pm = hierarchy.pmBytes(options);
@@ -129,6 +130,9 @@ public final class PageTiers implements AutoCloseable {
                             + " over memory", hierarchy.placement(), p.name(), scaleOf(p),
                     TierHierarchy.PERFORMANCE_SHARE_PERCENT, PageHierarchy.CAPACITY_PROFILE,
                     scaleOf(PageHierarchy.capacityProfile())));
+        } else if (ssdProfile == null) {
+            s.append("; SSD: a real ").append(hierarchy.cachedFile() ? "file (through the OS page cache)" : "O_DIRECT file")
+                    .append(" in ").append(directory).append(", not emulated");
         } else {
             s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
                     memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
@@ -153,7 +157,7 @@ public final class PageTiers implements AutoCloseable {
         PageBlockTier blockTier = hierarchy.tiered()
                 ? MostBlockTier.create(hierarchy.placement(), PageHierarchy.performanceProfile(),
                         PageHierarchy.capacityProfile(), capacity, PageHierarchy.TIER_MIGRATION_BYTES_PER_SECOND)
-                : SsdBlockTier.create(ssdProfile, capacity, memoryBacked, directory);
+                : SsdBlockTier.create(ssdProfile, capacity, memoryBacked, directory, hierarchy.cachedFile());
         Path pmFile = pmBytes > 0 ? pmDirectory.resolve("pm-" + n + ".dat") : null;
         return new PageTarget(this, policyName, policy, adaptiveEpoch, blockTier, pmFile);
     }
@@ -171,6 +175,7 @@ public final class PageTiers implements AutoCloseable {
         return pmBytes;
     }
 
+    /** The SSD's service model, or null for a real file used as it is. */
     DeviceProfile ssdProfile() {
         return ssdProfile;
     }
@@ -197,9 +202,11 @@ public final class PageTiers implements AutoCloseable {
             fields.put("block_tier", "tiered-volume"); // the volume reports its devices, see MostBlockTier
         } else {
             fields.put("block_tier", "ssd");
-            fields.put("ssd_profile", ssdProfile.name());
-            fields.put("ssd_profile_source", ssdProfile.source());
-            fields.put("ssd_backing", memoryBacked ? "memory" : "file");
+            fields.put("ssd_profile", ssdProfile == null ? "none" : ssdProfile.name());
+            if (ssdProfile != null) {
+                fields.put("ssd_profile_source", ssdProfile.source());
+            }
+            fields.put("ssd_backing", memoryBacked ? "memory" : hierarchy.cachedFile() ? "cached-file" : "file");
         }
         if (pmBytes > 0) {
             fields.put("pm_profile", pmProfile == null ? "none" : pmProfile.name());

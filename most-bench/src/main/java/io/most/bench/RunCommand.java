@@ -45,7 +45,8 @@ final class RunCommand {
         List<RunResult> results = results(spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
-        tableStream.print(spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
+                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
         tableStream.flush();
         if (spec.json().isPresent()) {
             String json = report(results);
@@ -66,7 +67,7 @@ final class RunCommand {
 
     /** Runs {@code spec}, one result per policy, without printing a table (reproduce calls this too). */
     List<RunResult> results(RunSpec spec) {
-        return runAll(spec.workload(), spec);
+        return spec.kv().isPresent() ? new EngineRuns(err).run(spec) : runAll(spec.workload(), spec);
     }
 
     /** The runs (one per policy) in JSON: {@code {"runs": [...]}}. */
@@ -125,7 +126,7 @@ final class RunCommand {
     /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
     private void noteShortAnnealing(RunSpec spec) {
         boolean adaptive = spec.policies().stream()
-                .anyMatch(p -> Policies.get(spec.workload().layer(), p).usesTuningEpoch());
+                .anyMatch(p -> Policies.get(spec.workload().hierarchyLayer(), p).usesTuningEpoch());
         long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
         if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
             err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"

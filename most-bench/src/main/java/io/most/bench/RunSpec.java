@@ -34,12 +34,13 @@ import java.util.Set;
  * @param chart       where to write the PNG chart of the runs; empty = none
  * @param workingSet  tier workloads: the data set as a share of the volume's capacity (overrides the
  *                    data set size, not the devices' sizes); empty = {@code size}
+ * @param kv          engines and records of a YCSB workload; empty for other workloads
  */
 record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
-               boolean pmCost, Optional<String> chart, OptionalDouble workingSet) {
+               boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv) {
 
     static final int MAX_THREADS = 1024;
     static final int MAX_BLOCK_SIZE = 16 << 20;
@@ -49,7 +50,8 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     static final long DEFAULT_EPOCH_NANOS = Policy.Settings.DEFAULTS.tuningEpoch().toNanos();
 
     static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
-            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile", "chart", "working-set");
+            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile",
+            "chart", "working-set", "engines", "records", "fields", "field-length");
     static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
@@ -58,9 +60,9 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
         Hierarchy hierarchy = Hierarchies.resolve(
                 line.required("hierarchy", "(one of: " + String.join(", ", Hierarchies.registry().names()) + ")"));
-        if (workload.layer() != hierarchy.layer()) {
-            throw new UsageException("workload '" + workload.name() + "' runs on " + workload.layer()
-                    + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.layer()))
+        if (workload.hierarchyLayer() != hierarchy.layer()) {
+            throw new UsageException("workload '" + workload.name() + "' runs on " + workload.hierarchyLayer()
+                    + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.hierarchyLayer()))
                     + "); '" + hierarchy.name() + "' is a " + hierarchy.layer() + "-layer hierarchy");
         }
         List<String> policies = parsePolicies(line, workload, hierarchy);
@@ -89,7 +91,7 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         OptionalDouble intensity = OptionalDouble.empty();
         if (line.value("intensity").isPresent()) {
             intensity = OptionalDouble.of(parseIntensity(line.value("intensity").get()));
-            if (workload.layer() == Layer.PAGE) {
+            if (workload.hierarchyLayer() == Layer.PAGE) {
                 throw new UsageException("--intensity: page-layer workloads run closed loop only (a buffer manager"
                         + " has no service model that says what load saturates it); use --threads");
             }
@@ -117,8 +119,8 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
         long epoch = DEFAULT_EPOCH_NANOS;
         if (line.value("epoch").isPresent()) {
             epoch = Units.parseDurationNanos("--epoch", line.value("epoch").get(), false);
-            Registry<? extends Policy<?>> registry = Policies.forLayer(workload.layer());
-            if (policies.stream().noneMatch(p -> Policies.get(workload.layer(), p).usesTuningEpoch())) {
+            Registry<? extends Policy<?>> registry = Policies.forLayer(workload.hierarchyLayer());
+            if (policies.stream().noneMatch(p -> Policies.get(workload.hierarchyLayer(), p).usesTuningEpoch())) {
                 throw new UsageException("--epoch sets the tuning epoch of adaptive policies ("
                         + String.join(", ", registry.all().stream().filter(Policy::usesTuningEpoch)
                                 .map(Policy::name).toList()) + "), and none is among --policies " + policies);
@@ -146,8 +148,13 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
                         + " (Optane DC PM costs, the default) or none (the software path only)");
             };
         }
+        Optional<KvSpec> kv = KvSpec.parse(line, workload, blockSize);
+        if (kv.isPresent() && policies.size() > 1) {
+            throw new UsageException("--policies: YCSB workloads compare --engines; the most engine runs with one"
+                    + " page policy (default " + Policies.defaultFor(Layer.PAGE) + "), not " + policies);
+        }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet);
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
@@ -160,17 +167,18 @@ record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies,
     }
 
     private static List<String> parsePolicies(CommandLine line, Workload<?> workload, Hierarchy hierarchy) {
-        String text = line.value("policies").orElse(Policies.defaultFor(workload.layer()));
+        Layer<?> layer = workload.hierarchyLayer();
+        String text = line.value("policies").orElse(Policies.defaultFor(layer));
         List<String> names = new ArrayList<>();
         for (String name : text.split(",", -1)) {
             String trimmed = name.trim();
             if (trimmed.isEmpty()) {
                 throw new UsageException("--policies '" + text + "' has an empty name; give a comma-separated list of: "
-                        + Policies.validNames(workload.layer()));
+                        + Policies.validNames(layer));
             }
-            Policy<?> policy = Policies.find(workload.layer(), trimmed).orElseThrow(() -> new UsageException(
-                    "unknown policy '" + trimmed + "' for workload '" + workload.name() + "' (" + workload.layer()
-                    + " layer); valid policies: " + Policies.validNames(workload.layer())));
+            Policy<?> policy = Policies.find(layer, trimmed).orElseThrow(() -> new UsageException(
+                    "unknown policy '" + trimmed + "' for workload '" + workload.name() + "' (" + layer
+                    + " layer); valid policies: " + Policies.validNames(layer)));
             policy.unsupportedReason(hierarchy).ifPresent(reason -> {
                 throw new UsageException(reason);
             });

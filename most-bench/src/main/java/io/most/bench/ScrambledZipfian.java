@@ -9,11 +9,12 @@ import java.util.SplittableRandom;
  * that the popular items are spread over the key space instead of sitting at its start.
  *
  * <p>Rank {@code r} (0 = most popular) is drawn with probability {@code 1 / ((r + 1)^theta * zeta(n,
- * theta))}, exactly for ranks 0 and 1 and by Gray's continuous approximation beyond. One difference
- * from YCSB: YCSB's scrambled generator draws ranks over a fixed 10^10 items (so that zeta is a
- * constant) before hashing into {@code n}; here ranks are drawn over the {@code n} items themselves,
- * so the most popular item has the textbook frequency {@code 1 / zeta(n, theta)} (YCSB's: about
- * {@code 1 / zeta(10^10, theta)}). Computing zeta costs O(n) once, in the constructor.
+ * theta))}, exactly for ranks 0 and 1 and by Gray's continuous approximation beyond. The constructor
+ * draws ranks over the {@code n} items themselves, so the most popular item has the textbook
+ * frequency {@code 1 / zeta(n, theta)}; computing zeta costs O(n) once. {@link #ycsb(long)} is YCSB's
+ * own variant, which the {@code ycsb-*} workloads use: ranks over a fixed 10^10 + 1 items with the
+ * precomputed zeta constant, hashed into {@code n} (so its most popular item has about
+ * {@code 1 / zeta(10^10, 0.99)} = 3.8% of the draws whatever {@code n} is).
  *
  * <p>Immutable and thread-safe: each caller passes its own random source. Public for the JMH
  * benchmarks in {@code io.most.bench.jmh}.
@@ -22,10 +23,16 @@ public final class ScrambledZipfian {
     /** YCSB's default skew. */
     public static final double YCSB_THETA = 0.99;
 
+    /** YCSB's {@code ScrambledZipfianGenerator.ITEM_COUNT}: the rank space of {@link #ycsb(long)}. */
+    static final long YCSB_RANK_ITEMS = 10_000_000_000L;
+    /** YCSB's {@code ScrambledZipfianGenerator.ZETAN}: zeta(10^10, 0.99), precomputed. */
+    static final double YCSB_ZETAN = 26.46902820178302;
+
     private static final long FNV_OFFSET_BASIS_64 = 0xCBF29CE484222325L;
     private static final long FNV_PRIME_64 = 1099511628211L;
 
     private final long items;
+    private final long rankItems;
     private final double theta;
     private final double zetan;
     private final double alpha;
@@ -37,19 +44,40 @@ public final class ScrambledZipfian {
      * @param theta skew within [0, 1): 0 is uniform, YCSB uses {@value #YCSB_THETA}
      */
     public ScrambledZipfian(long items, double theta) {
+        this(items, checkItems(items), theta, zeta(items, checkTheta(theta)));
+    }
+
+    private ScrambledZipfian(long items, long rankItems, double theta, double zetan) {
+        this.items = items;
+        this.rankItems = rankItems;
+        this.theta = theta;
+        this.zetan = zetan;
+        double zeta2 = zeta(2, theta);
+        this.alpha = 1 / (1 - theta);
+        this.eta = (1 - Math.pow(2.0 / rankItems, 1 - theta)) / (1 - zeta2 / zetan);
+        this.secondThreshold = 1 + Math.pow(0.5, theta);
+    }
+
+    /**
+     * YCSB's {@code ScrambledZipfianGenerator(0, items - 1)} (constant 0.99): a rank of
+     * {@code ZipfianGenerator(0, 10^10, 0.99, ZETAN)}, then {@code fnvhash64(rank) % items}.
+     */
+    public static ScrambledZipfian ycsb(long items) {
+        return new ScrambledZipfian(checkItems(items), YCSB_RANK_ITEMS + 1, YCSB_THETA, YCSB_ZETAN);
+    }
+
+    private static long checkItems(long items) {
         if (items < 2) {
             throw new IllegalArgumentException("a zipfian distribution needs at least 2 items, got " + items);
         }
+        return items;
+    }
+
+    private static double checkTheta(double theta) {
         if (!(theta >= 0 && theta < 1)) {
             throw new IllegalArgumentException("zipfian theta must be within [0, 1), got " + theta);
         }
-        this.items = items;
-        this.theta = theta;
-        this.zetan = zeta(items, theta);
-        double zeta2 = zeta(2, theta);
-        this.alpha = 1 / (1 - theta);
-        this.eta = (1 - Math.pow(2.0 / items, 1 - theta)) / (1 - zeta2 / zetan);
-        this.secondThreshold = 1 + Math.pow(0.5, theta);
+        return theta;
     }
 
     /** {@code sum_{i=1..n} 1 / i^theta}. */
@@ -76,7 +104,7 @@ public final class ScrambledZipfian {
         return 1 / (Math.pow(r + 1, theta) * zetan);
     }
 
-    /** A zipfian rank in [0, items): 0 is the most popular. Not scrambled. */
+    /** A zipfian rank in [0, rank items): 0 is the most popular. Not scrambled. */
     long nextRank(SplittableRandom random) {
         double u = random.nextDouble();
         double uz = u * zetan;
@@ -86,8 +114,8 @@ public final class ScrambledZipfian {
         if (uz < secondThreshold) {
             return 1;
         }
-        long rank = (long) (items * Math.pow(eta * u - eta + 1, alpha));
-        return Math.min(Math.max(rank, 0), items - 1);
+        long rank = (long) (rankItems * Math.pow(eta * u - eta + 1, alpha));
+        return Math.min(Math.max(rank, 0), rankItems - 1);
     }
 
     /** The next item in [0, items): a zipfian rank, scrambled. */

@@ -12,16 +12,17 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One emulated SSD under a page store ({@code dram-pm-ssd}, {@code dram-ssd}, {@code pm-ssd}): the
+ * One SSD under a page store. Emulated ({@code dram-pm-ssd}, {@code dram-ssd}, {@code pm-ssd}): the
  * data lives on a backing device (memory, or an O_DIRECT file for large data sets, see
  * {@link PageTiers}); the load writes to it directly and the measured store goes through an
- * {@link EmulatedDevice} over it.
+ * {@link EmulatedDevice} over it. Real ({@code dram-file}, {@code dram-cached-file}: no profile): the
+ * store uses the file as it is, O_DIRECT or through the OS page cache.
  */
 final class SsdBlockTier implements PageBlockTier {
     private final DeviceProfile profile;
     private final BlockDevice backing;
     private final Path backingFile;
-    private EmulatedDevice measured;
+    private BlockDevice measured;
     private DeviceWindow window;
 
     private SsdBlockTier(DeviceProfile profile, BlockDevice backing, Path backingFile) {
@@ -31,11 +32,13 @@ final class SsdBlockTier implements PageBlockTier {
     }
 
     /**
-     * A fresh SSD of {@code capacity} bytes following {@code profile}.
+     * A fresh SSD of {@code capacity} bytes following {@code profile}, or a real file if it is null.
      *
-     * @param directory where the backing file goes unless {@code memoryBacked}
+     * @param directory  where the backing file goes unless {@code memoryBacked}
+     * @param cachedFile whether the file goes through the OS page cache (else O_DIRECT)
      */
-    static SsdBlockTier create(DeviceProfile profile, long capacity, boolean memoryBacked, Path directory) {
+    static SsdBlockTier create(DeviceProfile profile, long capacity, boolean memoryBacked, Path directory,
+                               boolean cachedFile) {
         if (memoryBacked) {
             return new SsdBlockTier(profile, new MemoryDevice(profile.name() + "-backing", 4096, capacity), null);
         }
@@ -47,7 +50,8 @@ final class SsdBlockTier implements PageBlockTier {
         }
         ScratchFiles.remember(file);
         try {
-            return new SsdBlockTier(profile, DirectFileDevice.open(file, capacity), file);
+            return new SsdBlockTier(profile, cachedFile ? CachedFileDevice.open(file, capacity)
+                    : DirectFileDevice.open(file, capacity), file);
         } catch (RuntimeException e) {
             PageTarget.deleteQuietly(file, e);
             throw e;
@@ -61,7 +65,8 @@ final class SsdBlockTier implements PageBlockTier {
 
     @Override
     public BlockDevice measuredDevice() {
-        measured = new EmulatedDevice(profile.name(), new NonClosingDevice(backing), profile);
+        BlockDevice device = new NonClosingDevice(backing);
+        measured = profile == null ? device : new EmulatedDevice(profile.name(), device, profile);
         window = new DeviceWindow(measured);
         return measured;
     }

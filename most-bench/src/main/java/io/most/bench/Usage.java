@@ -58,6 +58,12 @@ final class Usage {
                                       sample a timeline, throughput over time
                   --working-set X     tier workloads: the data set as a share (0, 1] of the tiered volume's
                                       capacity (the devices stay sized by --size)
+                  --engines a,b       YCSB workloads (ycsb-a..f): key-value engines to compare, one run
+                                      each on the same records and requests (default most; see below)
+                  --records N         YCSB workloads: records loaded before the run (default 250000,
+                                      about 4x the default 64m DRAM at 1 KB records)
+                  --fields N          YCSB workloads: fields per record (default 10)
+                  --field-length N    YCSB workloads: bytes per field (default 100)
 
                 reproduce options:
                   --out DIR           where the files go (default repro-out; created if missing)
@@ -85,6 +91,8 @@ final class Usage {
         list(s, Workloads.registry().all());
         s.append("hierarchies:\n");
         list(s, Hierarchies.registry().all());
+        s.append("engines (YCSB workloads; each gets --dram as its DRAM budget):\n");
+        list(s, KvEngines.registry().all());
         s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");

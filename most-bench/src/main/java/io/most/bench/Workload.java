@@ -30,6 +30,14 @@ public interface Workload<T> extends Named {
     /** Prepares a run against {@code target}. */
     Session start(T target, Setup setup);
 
+    /**
+     * The layer of the hierarchies (and of the {@code --policies}) this workload runs on: its own
+     * layer, except for workloads whose target is built next to a hierarchy of another layer.
+     */
+    default Layer<?> hierarchyLayer() {
+        return layer();
+    }
+
     /** Whether the workload draws keys from a zipfian distribution whose skew {@code --theta} sets. */
     default boolean takesTheta() {
         return false;

@@ -18,6 +18,9 @@ public final class Workloads {
         for (TierWorkload w : TierWorkload.all()) {
             REGISTRY.register(w);
         }
+        for (YcsbWorkload w : YcsbWorkload.all()) {
+            REGISTRY.register(w);
+        }
     }
 
     private Workloads() {
