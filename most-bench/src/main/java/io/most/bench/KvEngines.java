@@ -3,9 +3,10 @@ package io.most.bench;
 import java.util.function.Function;
 
 /**
- * The engines {@code run --engines} knows: {@code most} (records in MOST's page store on the run's
- * page hierarchy) and the peers {@code h2-mvstore}, {@code ehcache} and {@code caffeine-pagecache}
- * on files in the run's directory. More register here (e.g. a B+tree over the page store).
+ * The engines {@code run --engines} knows: {@code most} (hashed records in MOST's page store on the
+ * run's page hierarchy), {@code oltp-kv} (the B+tree engine of {@code examples/oltp} on the same page
+ * store) and the peers {@code h2-mvstore}, {@code ehcache} and {@code caffeine-pagecache} on files in
+ * the run's directory.
  */
 public final class KvEngines {
     /** The engine runs use when {@code --engines} is not given. */
@@ -14,7 +15,10 @@ public final class KvEngines {
     private static final Registry<KvEngineType> REGISTRY = new Registry<>("engine", "engines");
 
     static {
-        REGISTRY.register(new PageStoreType());
+        REGISTRY.register(new PageStoreType("most", "hashed record pages in MOST's page store on the --hierarchy"
+                + " (DRAM = --dram, PM, emulated SSD)", MostKvEngine::open));
+        REGISTRY.register(new PageStoreType("oltp-kv", "the B+tree engine of examples/oltp (WAL, 2PL, asynchronous"
+                + " commits) over MOST's page store on the --hierarchy", OltpKvEngine::open));
         REGISTRY.register(type("h2-mvstore", "H2 MVStore (B-tree, copy-on-write log) on a file; cache = --dram,"
                 + " background auto-commit", H2MvStoreEngine::open));
         REGISTRY.register(type("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
@@ -50,18 +54,9 @@ public final class KvEngines {
         };
     }
 
-    /** {@code most}: needs the run's page store. */
-    private static final class PageStoreType implements KvEngineType {
-        @Override
-        public String name() {
-            return "most";
-        }
-
-        @Override
-        public String description() {
-            return "hashed record pages in MOST's page store on the --hierarchy (DRAM = --dram, PM, emulated SSD)";
-        }
-
+    /** An engine on the run's page store ({@code most}, {@code oltp-kv}). */
+    private record PageStoreType(String name, String description, Function<KvSetup, KvEngine> opener)
+            implements KvEngineType {
         @Override
         public boolean usesPageStore() {
             return true;
@@ -69,7 +64,7 @@ public final class KvEngines {
 
         @Override
         public KvEngine open(KvSetup setup) {
-            return MostKvEngine.open(setup);
+            return opener.apply(setup);
         }
     }
 }

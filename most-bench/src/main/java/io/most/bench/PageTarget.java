@@ -40,6 +40,7 @@ public final class PageTarget implements AutoCloseable {
     private final Path pmFile;
     private final List<Runnable> closeHooks = new ArrayList<>();
     private PageStore store;
+    private boolean configured;
     private long openedAtNanos;
     private double loadSeconds;
     private boolean closed;
@@ -65,7 +66,7 @@ public final class PageTarget implements AutoCloseable {
      * store and returns it. Callable once.
      */
     public PageStore load(long pages, PageFiller filler) {
-        if (store != null || closed) {
+        if (configured || closed) {
             throw new IllegalStateException("page target for " + policyName + " is already loaded or closed");
         }
         long start = System.nanoTime();
@@ -96,6 +97,21 @@ public final class PageTarget implements AutoCloseable {
         }
         loadSeconds = (System.nanoTime() - start) / 1e9;
         tiers.log().printf(Locale.ROOT, "%.2f s%n", loadSeconds);
+        store = PageStore.open(storeConfig().build());
+        openedAtNanos = System.nanoTime();
+        return store;
+    }
+
+    /**
+     * The measured store's configuration (the hierarchy's emulated block tier, DRAM, PM and policy),
+     * for an engine that opens the store itself, empty, and loads it through its own API: then the
+     * engine owns the store and closes it before this target. Callable once, instead of {@link #load}.
+     */
+    public PageStoreConfig.Builder storeConfig() {
+        if (configured || closed) {
+            throw new IllegalStateException("page target for " + policyName + " is already configured or closed");
+        }
+        configured = true;
         PageStoreConfig.Builder config = PageStoreConfig.builder()
                 .pageSize(tiers.pageSize())
                 .dramBytes(tiers.dramBytes())
@@ -108,9 +124,7 @@ public final class PageTarget implements AutoCloseable {
             }
         }
         tuningEpoch.ifPresent(config::adaptive);
-        store = PageStore.open(config.build());
-        openedAtNanos = System.nanoTime();
-        return store;
+        return config;
     }
 
     /** The measured store, after {@link #load}. */

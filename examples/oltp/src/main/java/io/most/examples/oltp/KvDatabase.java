@@ -45,6 +45,7 @@ public final class KvDatabase implements AutoCloseable {
     private final Map<Long, Transaction> active = new ConcurrentHashMap<>();
     private final AtomicLong nextTxId;
     private final long checkpointLogBytes;
+    final boolean syncCommit;
     private final Object checkpointLock = new Object();
     private final AtomicBoolean checkpointRunning = new AtomicBoolean();
     private volatile long lastCheckpointLsn;
@@ -58,6 +59,7 @@ public final class KvDatabase implements AutoCloseable {
         this.tree = new BTree(store, wal);
         this.locks = new LockManager(options.lockTimeout);
         this.checkpointLogBytes = options.checkpointLogBytes;
+        this.syncCommit = options.syncCommit;
         this.recovered = new Recovery(store, wal, tree).run(log);
         this.nextTxId = new AtomicLong(recovered.nextTxId());
     }

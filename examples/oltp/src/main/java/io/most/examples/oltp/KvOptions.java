@@ -27,6 +27,7 @@ public final class KvOptions {
     final long deviceBytes;
     final Duration lockTimeout;
     final long checkpointLogBytes;
+    final boolean syncCommit;
 
     private KvOptions(Builder b) {
         this.directory = b.directory;
@@ -38,6 +39,7 @@ public final class KvOptions {
         this.deviceBytes = b.deviceBytes;
         this.lockTimeout = b.lockTimeout;
         this.checkpointLogBytes = b.checkpointLogBytes;
+        this.syncCommit = b.syncCommit;
     }
 
     /** Options for a database whose files all live in {@code directory} (created if missing). */
@@ -74,6 +76,7 @@ public final class KvOptions {
         private long deviceBytes = 1L << 30;
         private Duration lockTimeout = Duration.ofSeconds(5);
         private long checkpointLogBytes = 64L << 20;
+        private boolean syncCommit = true;
 
         private Builder() {
         }
@@ -126,6 +129,18 @@ public final class KvOptions {
                 throw new IllegalArgumentException("checkpoint log bytes must not be negative, got " + bytes);
             }
             this.checkpointLogBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Whether {@code commit} forces the log before it returns (default true). False trades durability
+         * for latency, like PostgreSQL's {@code synchronous_commit = off}: a commit is atomic either way,
+         * but durable only at the next log force — another transaction's synchronous commit, a page
+         * written back ahead of its log (the WAL rule), a checkpoint, or {@code close}; a crash before
+         * that rolls it back. For benchmarks against stores that do not sync either.
+         */
+        public Builder syncCommit(boolean sync) {
+            this.syncCommit = sync;
             return this;
         }
 

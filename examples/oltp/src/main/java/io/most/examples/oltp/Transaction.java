@@ -132,12 +132,18 @@ public final class Transaction implements AutoCloseable {
         return lsn;
     }
 
-    /** Makes the transaction's changes durable (group commit) and releases its locks. */
+    /**
+     * Makes the transaction's changes durable (group commit; at the next log force if the database was
+     * opened with {@code syncCommit(false)}) and releases its locks.
+     */
     public void commit() {
         checkActive();
         try {
             if (!undo.isEmpty()) {
-                db.wal.force(db.wal.append(LogRecord.COMMIT, log, new byte[0]));
+                long lsn = db.wal.append(LogRecord.COMMIT, log, new byte[0]);
+                if (db.syncCommit) {
+                    db.wal.force(lsn);
+                }
             }
             state = State.COMMITTED;
         } finally {

@@ -144,6 +144,22 @@ class LogAndInputTest {
     }
 
     @Test
+    void asynchronousCommitsSkipTheForceAndBecomeDurableAtClose() {
+        try (KvDatabase db = KvDatabase.open(TestDatabases.small(dir).syncCommit(false).build())) {
+            long forces = db.wal.forceCount();
+            for (int i = 0; i < 20; i++) {
+                db.put(TestDatabases.key(i), bytes("async" + i));
+            }
+            assertEquals(forces, db.wal.forceCount(), "no commit forced the log");
+        }
+        try (KvDatabase db = TestDatabases.open(dir)) {
+            for (int i = 0; i < 20; i++) {
+                assertArrayEquals(bytes("async" + i), db.get(TestDatabases.key(i)), "close forced the log");
+            }
+        }
+    }
+
+    @Test
     void checkpointDropsTheLogPrefix() throws Exception {
         try (KvDatabase db = TestDatabases.open(dir)) {
             Thread[] writers = new Thread[4];
