@@ -36,7 +36,7 @@ class KvEngineRoundTripTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"most", "h2-mvstore", "ehcache", "caffeine-pagecache"})
+    @ValueSource(strings = {"most", "oltp-kv", "h2-mvstore", "ehcache", "caffeine-pagecache"})
     void engineAgreesWithAReferenceMap(String name) {
         KvDataset data = new KvDataset(RECORDS, FORMAT, 42);
         try (Opened opened = open(name, data)) {

@@ -60,10 +60,10 @@ class YcsbEndToEndTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ycsb-a", "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f"})
     void everyWorkloadRunsOnEveryEngine(String workload) {
-        Cli cli = run(workload, "most,h2-mvstore,ehcache,caffeine-pagecache", "--json", "-");
+        Cli cli = run(workload, "most,oltp-kv,h2-mvstore,ehcache,caffeine-pagecache", "--json", "-");
         assertEquals(0, cli.exitCode(), cli.err());
         List<Map<String, Object>> runs = runs(cli.out());
-        assertEquals(4, runs.size());
+        assertEquals(5, runs.size());
         for (Map<String, Object> run : runs) {
             String what = workload + " " + run.get("engine") + ": " + run;
             assertEquals(0.0, run.get("measured_errors"), what);

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -46,6 +47,9 @@ public final class KvDatabase implements AutoCloseable {
     private final AtomicLong nextTxId;
     private final long checkpointLogBytes;
     final boolean syncCommit;
+    /** Transactions that changed the tree and have not finished, and how many such ever began. */
+    private final AtomicInteger activeWriters = new AtomicInteger();
+    private final AtomicLong writersBegun = new AtomicLong();
     private final Object checkpointLock = new Object();
     private final AtomicBoolean checkpointRunning = new AtomicBoolean();
     private volatile long lastCheckpointLsn;
@@ -198,8 +202,21 @@ public final class KvDatabase implements AutoCloseable {
         return tx;
     }
 
-    /** The value of {@code key} or null, read in a one-operation transaction. */
+    /**
+     * The value of {@code key} or null: a committed value, as a one-operation transaction would read it.
+     * While no transaction that writes is running it reads without a transaction or a lock.
+     */
     public byte[] get(byte[] key) {
+        checkKey(key);
+        // no writer was active from before the read to after it: the tree held only committed data, so
+        // the shared lock a transaction would take could not have waited for anyone
+        long begun = writersBegun.get();
+        if (activeWriters.get() == 0) {
+            byte[] value = tree.get(key);
+            if (activeWriters.get() == 0 && writersBegun.get() == begun) {
+                return value;
+            }
+        }
         try (Transaction tx = begin()) {
             byte[] v = tx.get(key);
             tx.commit();
@@ -286,6 +303,17 @@ public final class KvDatabase implements AutoCloseable {
 
     void ended(Transaction tx) {
         active.remove(tx.id());
+    }
+
+    /** A transaction is about to change the tree for the first time (before its lock and change). */
+    void writerStarted() {
+        activeWriters.incrementAndGet(); // before the count of begun writers: see get
+        writersBegun.incrementAndGet();
+    }
+
+    /** A transaction that changed the tree has ended: committed, or rolled back and compensated. */
+    void writerEnded() {
+        activeWriters.decrementAndGet();
     }
 
     void checkKey(byte[] key) {

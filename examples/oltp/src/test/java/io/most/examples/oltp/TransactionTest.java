@@ -171,4 +171,36 @@ class TransactionTest {
             assertArrayEquals(expected.get(i).value(), actual.get(i).value());
         }
     }
+
+    @Test
+    void lockFreeReadsNeverSeeAnAbortedOrUncommittedValue() throws Exception {
+        try (KvDatabase db = open(Duration.ofSeconds(30))) {
+            byte[] key = TestDatabases.key(1);
+            db.put(key, bytes("committed-0"));
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> {
+                int commits = 0;
+                for (int i = 1; i <= 2000; i++) {
+                    try (Transaction tx = db.begin()) {
+                        tx.put(key, bytes("dirty-" + i));
+                        if (i % 4 == 0) {
+                            tx.put(key, bytes("committed-" + i));
+                            tx.commit();
+                            commits++;
+                        } // else: closed without commit, rolled back
+                    }
+                }
+                stop.set(true);
+                return commits;
+            });
+            long reads = 0;
+            while (!stop.get()) {
+                String seen = new String(db.get(key), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(seen.startsWith("committed-"), "read " + reads + " saw " + seen);
+                reads++;
+            }
+            assertEquals(500, writer.get(60, TimeUnit.SECONDS));
+            assertArrayEquals(bytes("committed-2000"), db.get(key));
+        }
+    }
 }
