@@ -15,16 +15,16 @@ public final class KvEngines {
     private static final Registry<KvEngineType> REGISTRY = new Registry<>("engine", "engines");
 
     static {
-        REGISTRY.register(new PageStoreType("most", "hashed record pages in MOST's page store on the --hierarchy"
-                + " (DRAM = --dram, PM, emulated SSD)", MostKvEngine::open));
-        REGISTRY.register(new PageStoreType("oltp-kv", "the B+tree engine of examples/oltp (WAL, 2PL, asynchronous"
-                + " commits) over MOST's page store on the --hierarchy", OltpKvEngine::open));
-        REGISTRY.register(type("h2-mvstore", "H2 MVStore (B-tree, copy-on-write log) on a file; cache = --dram,"
-                + " background auto-commit", H2MvStoreEngine::open));
-        REGISTRY.register(type("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
-                EhcacheEngine::open));
-        REGISTRY.register(type("caffeine-pagecache", "hashed record pages in a file behind a Caffeine page cache"
-                + " of --dram bytes, write-through", CaffeinePageCacheEngine::open));
+        REGISTRY.register(new EngineType("most", "hashed record pages in MOST's page store on the --hierarchy"
+                + " (DRAM = --dram, PM, emulated SSD)", true, MostKvEngine::open));
+        REGISTRY.register(new EngineType("oltp-kv", "the B+tree engine of examples/oltp (WAL, 2PL, asynchronous"
+                + " commits) over MOST's page store on the --hierarchy", true, OltpKvEngine::open));
+        REGISTRY.register(new EngineType("h2-mvstore", "H2 MVStore (B-tree, copy-on-write log) on a file; cache ="
+                + " --dram, background auto-commit", false, H2MvStoreEngine::open));
+        REGISTRY.register(new EngineType("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
+                false, EhcacheEngine::open));
+        REGISTRY.register(new EngineType("caffeine-pagecache", "hashed record pages in a file behind a Caffeine"
+                + " page cache of --dram bytes, write-through", false, CaffeinePageCacheEngine::open));
     }
 
     private KvEngines() {
@@ -35,33 +35,9 @@ public final class KvEngines {
         return REGISTRY;
     }
 
-    private static KvEngineType type(String name, String description, Function<KvSetup, KvEngine> opener) {
-        return new KvEngineType() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String description() {
-                return description;
-            }
-
-            @Override
-            public KvEngine open(KvSetup setup) {
-                return opener.apply(setup);
-            }
-        };
-    }
-
-    /** An engine on the run's page store ({@code most}, {@code oltp-kv}). */
-    private record PageStoreType(String name, String description, Function<KvSetup, KvEngine> opener)
-            implements KvEngineType {
-        @Override
-        public boolean usesPageStore() {
-            return true;
-        }
-
+    /** A registered engine: its name, description, whether it needs the run's page store, and how to open it. */
+    private record EngineType(String name, String description, boolean usesPageStore,
+                              Function<KvSetup, KvEngine> opener) implements KvEngineType {
         @Override
         public KvEngine open(KvSetup setup) {
             return opener.apply(setup);
