@@ -159,6 +159,18 @@ final class BlockStore {
         writeSuperblock(target, bitmapCrc, sequenceLease);
     }
 
+    /**
+     * Makes the allocation state durable unless nothing changed since the last time. Checked under this
+     * store's lock: the bitmap is marked clean when it is copied, before it is written, so a caller that
+     * saw it clean outside the lock could write a page whose allocation another thread is still making
+     * durable; here it waits for that thread instead.
+     */
+    synchronized void persistAllocationsIfChanged() {
+        if (allocations.isDirty()) {
+            persistAllocations();
+        }
+    }
+
     /** The write-sequence lease: every sequence handed out by earlier runs is below it. */
     synchronized long sequenceLease() {
         return sequenceLease;

@@ -850,7 +850,7 @@ public final class SpitfireBufferManager implements PageStore {
     /** The allocation of every page reaches storage before the page does. */
     private void ensureAllocationsDurable() {
         if (allocations.isDirty()) {
-            ssd.persistAllocations();
+            ssd.persistAllocationsIfChanged();
         }
     }
 

@@ -25,8 +25,11 @@ public final class ColloidPolicy extends SingleCopyPolicy {
     private final boolean countWrites;
     private final double theta;
     private final double alpha;
-    private volatile double smoothedLp = Double.NaN;
-    private volatile double smoothedLc = Double.NaN;
+    /** The policy's latency averages, published together so that optimize never pairs two intervals. */
+    private record Latencies(double lp, double lc) {
+    }
+
+    private volatile Latencies smoothed = new Latencies(Double.NaN, Double.NaN);
 
     /** Colloid: reads only, θ = 0.05. */
     public ColloidPolicy() {
@@ -79,14 +82,16 @@ public final class ColloidPolicy extends SingleCopyPolicy {
     /** Folds this interval's latencies into the policy's own average (Colloid++; α = 1 copies them). */
     @Override
     public void tune(PolicyContext context) {
-        smoothedLp = smooth(smoothedLp, context.latencyNanos(Tier.PERFORMANCE));
-        smoothedLc = smooth(smoothedLc, context.latencyNanos(Tier.CAPACITY));
+        Latencies last = smoothed;
+        smoothed = new Latencies(smooth(last.lp(), context.latencyNanos(Tier.PERFORMANCE)),
+                smooth(last.lc(), context.latencyNanos(Tier.CAPACITY)));
     }
 
     @Override
     public void optimize(PolicyContext context) {
-        double lp = smoothedLp;
-        double lc = smoothedLc;
+        Latencies now = smoothed;
+        double lp = now.lp();
+        double lc = now.lc();
         if (Double.isNaN(lp) || Double.isNaN(lc)) {
             return; // Colloid needs both latencies; an unused capacity device has nothing to balance
         }

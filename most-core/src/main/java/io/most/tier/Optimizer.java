@@ -125,6 +125,7 @@ final class Optimizer {
     private void migrationLoop() {
         while (!stopping) {
             if (!migrationDue) {
+                Thread.interrupted(); // a stray interrupt would make park return at once, forever
                 LockSupport.park(this);
                 continue;
             }

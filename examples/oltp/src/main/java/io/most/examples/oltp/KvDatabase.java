@@ -15,6 +15,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -47,6 +49,12 @@ public final class KvDatabase implements AutoCloseable {
     private final AtomicLong nextTxId;
     private final long checkpointLogBytes;
     final boolean syncCommit;
+    /**
+     * Held shared by each tree change from its first log record until its pages are released (and so
+     * marked dirty), exclusively by a checkpoint while it reads its redo start: every change logged
+     * before that point is then in a dirty page the checkpoint flushes, never in a page it skips.
+     */
+    private final ReentrantReadWriteLock changes = new ReentrantReadWriteLock();
     /** Transactions that changed the tree and have not finished, and how many such ever began. */
     private final AtomicInteger activeWriters = new AtomicInteger();
     private final AtomicLong writersBegun = new AtomicLong();
@@ -258,7 +266,13 @@ public final class KvDatabase implements AutoCloseable {
     public void checkpoint() {
         checkOpen();
         synchronized (checkpointLock) {
-            long redoStart = wal.endLsn();
+            long redoStart;
+            changes.writeLock().lock();
+            try {
+                redoStart = wal.endLsn();
+            } finally {
+                changes.writeLock().unlock();
+            }
             store.checkpoint();
             wal.checkpoint(redoStart, nextTxId.get(), active.values().stream().map(t -> t.log).toList());
             lastCheckpointLsn = redoStart;
@@ -288,7 +302,20 @@ public final class KvDatabase implements AutoCloseable {
 
     /** Reverts one change of {@code tx} through the tree, logging a compensation record. */
     void compensate(TxnState tx, byte[] key, byte[] before, long undoNext) {
-        compensate(tree, wal, tx, key, before, undoNext);
+        changing(() -> {
+            compensate(tree, wal, tx, key, before, undoNext);
+            return null;
+        });
+    }
+
+    /** Runs one tree change (see {@link #changes}). */
+    <T> T changing(Supplier<T> change) {
+        changes.readLock().lock();
+        try {
+            return change.get();
+        } finally {
+            changes.readLock().unlock();
+        }
     }
 
     static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {

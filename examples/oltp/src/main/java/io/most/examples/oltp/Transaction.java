@@ -68,7 +68,10 @@ public final class Transaction implements AutoCloseable {
         db.checkValue(value);
         startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
-        db.tree.put(key, value, this::logUpdate);
+        db.changing(() -> {
+            db.tree.put(key, value, this::logUpdate);
+            return null;
+        });
     }
 
     /** Removes {@code key} if present; returns whether it was. Takes an exclusive lock on the key. */
@@ -77,7 +80,7 @@ public final class Transaction implements AutoCloseable {
         db.checkKey(key);
         startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
-        return db.tree.delete(key, this::logUpdate) != null;
+        return db.changing(() -> db.tree.delete(key, this::logUpdate) != null);
     }
 
     /**
@@ -159,25 +162,24 @@ public final class Transaction implements AutoCloseable {
 
     /**
      * Rolls back every change, newest first, logging a compensation record for each, and releases the
-     * locks. Idempotent once the transaction has ended.
+     * locks. Idempotent once the transaction has ended. If rolling back fails (a log or device error),
+     * the transaction keeps its locks, so nobody reads its uncommitted values, and stays registered, so
+     * checkpoints keep its log: reopen the database, whose recovery finishes the rollback.
      */
     public void abort() {
         if (state != State.ACTIVE) {
             return;
         }
         state = State.ABORTED;
-        try {
-            for (int i = undo.size() - 1; i >= 0; i--) {
-                Undo u = undo.get(i);
-                long undoNext = i == 0 ? 0 : undo.get(i - 1).lsn();
-                db.compensate(log, u.key(), u.before(), undoNext);
-            }
-            if (!undo.isEmpty()) {
-                db.wal.append(LogRecord.END, log, new byte[0]);
-            }
-        } finally {
-            finish();
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            Undo u = undo.get(i);
+            long undoNext = i == 0 ? 0 : undo.get(i - 1).lsn();
+            db.compensate(log, u.key(), u.before(), undoNext);
         }
+        if (!undo.isEmpty()) {
+            db.wal.append(LogRecord.END, log, new byte[0]);
+        }
+        finish();
     }
 
     private void finish() {

@@ -58,6 +58,8 @@ final class WriteAheadLog implements AutoCloseable {
     private long durable;
     private boolean flushing;
     private long forces;
+    /** The write failure that ended this log's use, if any. */
+    private volatile KvException failure;
 
     /** What {@link #open} found: the valid records in order, and how many torn bytes it cut off. */
     record Scan(WriteAheadLog log, List<LogRecord> records, long truncatedBytes) {
@@ -218,6 +220,7 @@ final class WriteAheadLog implements AutoCloseable {
         int length = RECORD_HEADER + body.length;
         lock.lock();
         try {
+            checkUsable();
             long lsn = end;
             long prev = tx == null ? 0 : tx.lastLsn;
             ensureRoom(align(length));
@@ -252,6 +255,7 @@ final class WriteAheadLog implements AutoCloseable {
         lock.lock();
         try {
             while (durable <= lsn && durable < end) {
+                checkUsable();
                 if (flushing) {
                     flushed.awaitUninterruptibly();
                     continue;
@@ -260,6 +264,12 @@ final class WriteAheadLog implements AutoCloseable {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void checkUsable() {
+        if (failure != null) {
+            throw new KvException(failure.getMessage(), failure);
         }
     }
 
@@ -283,7 +293,10 @@ final class WriteAheadLog implements AutoCloseable {
             }
             channel.force(false);
         } catch (IOException e) {
-            throw new KvException("cannot write log " + path + "; the database must be reopened", e);
+            // the records of 'out' are gone: refuse every later append and force, so no commit after
+            // this one can be reported durable while its log has a gap
+            failure = new KvException("cannot write log " + path + "; the database must be reopened", e);
+            throw failure;
         } finally {
             if (unlockDuringIo) {
                 lock.lock();
