@@ -289,9 +289,9 @@ public final class MostPolicy implements PlacementPolicy {
 
     /**
      * Classic tiering towards the performance device, as HeMem does it: hot segments of the capacity
-     * device move up, displacing only segments that are no longer hot. (Displacing a hot segment that
-     * is merely colder thrashes when the hot set is larger than the device: measured under a page store,
-     * 127 segment moves in 10 s over a 64-segment data set.)
+     * device move up, displacing only segments that are no longer hot. Where heat is spread evenly (a
+     * page store's misses and write-backs over a scrambled zipfian) this still swaps segments whose
+     * heat differs by noise alone, like HeMem: see docs/TIERING.md, "Not done yet".
      */
     private void promote(PolicyContext context) {
         HememPolicy.promote(context, context.hottest(SegmentClass.TIERED_CAPACITY, CANDIDATES), true);
