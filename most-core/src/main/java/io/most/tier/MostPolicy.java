@@ -50,7 +50,10 @@ public final class MostPolicy implements PlacementPolicy {
     private volatile Migration migration = Migration.NONE;
     /** Consecutive intervals the ratio moved the same way (+ up, - down); control thread only. */
     private int streak;
-    /** The largest step allowed now: halved at each reversal, restored by sustained movement or rest. */
+    /**
+     * The largest step allowed now: halved at each reversal, restored by sustained movement or by the
+     * ratio resting at 0 or its maximum.
+     */
     private double ceiling;
 
     /**
@@ -201,10 +204,10 @@ public final class MostPolicy implements PlacementPolicy {
                 direction = -1;
             }
         }
-        if (direction == 0) {
+        if (next != Migration.NONE) { // resting at 0 or the maximum: the next change starts afresh
             streak = 0;
             ceiling = settings.maxRatioStep();
-        } else {
+        } else if (direction != 0) { // (balanced intervals keep both: a swing may pass through one)
             if (Integer.signum(streak) == -direction) {
                 streak = 0;
                 ceiling = Math.max(settings.ratioStep(), ceiling / 2); // overshot: damp the next swing

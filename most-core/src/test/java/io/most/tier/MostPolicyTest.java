@@ -237,6 +237,21 @@ class MostPolicyTest {
     }
 
     @Test
+    void aBalancedIntervalInTheMiddleOfASwingDoesNotUndoTheDamping() {
+        MostPolicy adaptive = new MostPolicy();
+        ctx.lc = 1000;
+        int[] directions = {1, 1, 1, 1, 0, -1, -1, -1, -1};
+        double[] steps = {0.02, 0.04, 0.08, 0.16, 0, 0.02, 0.04, 0.08, 0.08};
+        double expected = 0;
+        for (int i = 0; i < directions.length; i++) {
+            ctx.lp = directions[i] > 0 ? 3000 : directions[i] < 0 ? 300 : 1000;
+            interval(adaptive, ctx);
+            expected += directions[i] * steps[i];
+            assertEquals(expected, adaptive.offloadRatio(), 1e-9, "interval " + i);
+        }
+    }
+
+    @Test
     void theRatioCrossesFromZeroToOneInUnderTwoSecondsOfIntervalsUnderHeavyOverload() {
         MostPolicy adaptive = new MostPolicy();
         ctx.lp = 3000;
