@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -31,25 +30,21 @@ import java.util.function.Function;
  * is only loaded, read or changed under its bucket's lock. The file goes through the OS page cache
  * (no O_DIRECT in FileChannel), which is DRAM outside the budget: see the report.
  */
-final class CaffeinePageCacheEngine implements KvEngine {
+final class CaffeinePageCacheEngine extends HashRecordEngine {
     private static final int LOCK_STRIPES = 4096;
 
-    private final KvSetup setup;
     private final int pageSize;
-    private final RecordPageLayout layout;
     private final Path file;
     private final FileChannel channel;
     private final Cache<Long, byte[]> cache;
     private final ReentrantReadWriteLock[] locks = new ReentrantReadWriteLock[LOCK_STRIPES];
     private final AtomicLong nextPage = new AtomicLong();
-    private HashRecordStore records;
     private long loadedPages;
     private volatile CacheStats baseline = CacheStats.empty();
 
     private CaffeinePageCacheEngine(KvSetup setup) {
-        this.setup = setup;
+        super(setup, new RecordPageLayout(setup.pageSize(), setup.data().format()));
         this.pageSize = setup.pageSize();
-        this.layout = new RecordPageLayout(pageSize, setup.data().format());
         this.file = setup.directory().resolve("caffeine-pages.dat");
         try {
             this.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
@@ -83,34 +78,7 @@ final class CaffeinePageCacheEngine implements KvEngine {
         }
         loadedPages = plan.pages();
         nextPage.set(plan.pages());
-        records = new HashRecordStore(layout, new CachedPages(), plan.buckets(),
-                setup.scans() ? Optional.of(new SortedKeyIndex()) : Optional.empty());
-        records.indexLoaded(data);
-    }
-
-    @Override
-    public boolean read(String key, byte[] into) {
-        return records.read(key, into);
-    }
-
-    @Override
-    public boolean update(String key, int offset, byte[] bytes) {
-        return records.update(key, offset, bytes);
-    }
-
-    @Override
-    public boolean readModifyWrite(String key, byte[] into, int offset, byte[] bytes) {
-        return records.readModifyWrite(key, into, offset, bytes);
-    }
-
-    @Override
-    public void insert(String key, byte[] record) {
-        records.insert(key, record);
-    }
-
-    @Override
-    public int scan(String startKey, int count, RecordVisitor visitor) {
-        return records.scan(startKey, count, visitor, new byte[layout.recordBytes()]);
+        serve(plan, new CachedPages(), data);
     }
 
     @Override
@@ -145,10 +113,7 @@ final class CaffeinePageCacheEngine implements KvEngine {
         c.put("file", file.toString());
         c.put("file_io", "FileChannel through the OS page cache (not O_DIRECT)");
         c.put("lock", "striped read-write lock per bucket, " + LOCK_STRIPES + " stripes");
-        c.put("scan_index", setup.scans() ? "sorted key set on the heap (outside the DRAM budget)" : "none");
-        if (records != null) {
-            records.index().ifPresent(ix -> c.put("scan_index_bytes", ix.approximateBytes()));
-        }
+        describeIndex(c);
         return c;
     }
 

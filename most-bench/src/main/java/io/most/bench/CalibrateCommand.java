@@ -3,10 +3,7 @@ package io.most.bench;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,7 +112,7 @@ final class CalibrateCommand {
                 DeviceProfiles.DEFAULT_SCALE, DeviceProfiles.DEFAULT_SCALE, DeviceProfiles.DEFAULT_SCALE);
         notes.forEach(text::println);
         text.flush();
-        json.ifPresent(j -> writeJson(j, RunCommand.report(runs)));
+        json.ifPresent(j -> Json.output(j, RunCommand.report(runs), out, err));
         return 0;
     }
 
@@ -136,18 +133,6 @@ final class CalibrateCommand {
                 session);
     }
 
-    private void writeJson(String target, String json) {
-        if (target.equals("-")) {
-            out.println(json);
-            return;
-        }
-        try {
-            Files.writeString(Path.of(target), json + "\n", StandardCharsets.UTF_8);
-            err.println("wrote " + target);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
-        }
-    }
 
     private static String source(DeviceProfile p) {
         // the scale is explained once below the table

@@ -1,11 +1,7 @@
 package io.most.bench;
 
 import io.most.device.DeviceProfiles;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +75,7 @@ final class DemoCommand {
                 runs.add(run);
                 if (i == 0) {
                     text.printf(Locale.ROOT, "%nWhere each tier served %s on %s (%s measured):%n", run.text("policy"),
-                            run.text("hierarchy"), seconds(duration));
+                            run.text("hierarchy"), Units.formatSeconds(duration));
                     text.print(TierBreakdown.of(run));
                     text.flush();
                 }
@@ -92,7 +88,7 @@ final class DemoCommand {
         text.print(PolicyComparison.of(STEPS.stream().map(Step::label).toList(), runs, runs.getLast()));
         text.print(notes());
         text.flush();
-        json.ifPresent(j -> writeJson(j, RunCommand.report(runs)));
+        json.ifPresent(j -> Json.output(j, RunCommand.report(runs), out, err));
         return 0;
     }
 
@@ -107,7 +103,7 @@ final class DemoCommand {
                 """, Units.formatBytes(DRAM_BYTES), Units.formatBytes(PM_BYTES),
                 DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
                 PageHierarchy.CAPACITY_PROFILE, DeviceProfiles.DEFAULT_SCALE, WORKLOAD,
-                Units.formatBytes(SIZE), THREADS, seconds(shape.warmupNanos()), seconds(shape.durationNanos()),
+                Units.formatBytes(SIZE), THREADS, Units.formatSeconds(shape.warmupNanos()), Units.formatSeconds(shape.durationNanos()),
                 STEPS.size(), total, Runtime.getRuntime().availableProcessors());
     }
 
@@ -151,21 +147,4 @@ final class DemoCommand {
         }
     }
 
-    private static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
-    }
-
-    private void writeJson(String target, String json) {
-        if (target.equals("-")) {
-            out.println(json);
-            out.flush();
-            return;
-        }
-        try {
-            Files.writeString(Path.of(target), json + "\n", StandardCharsets.UTF_8);
-            err.println("wrote " + target);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
-        }
-    }
 }

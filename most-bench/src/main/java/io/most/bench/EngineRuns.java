@@ -148,12 +148,8 @@ final class EngineRuns {
                 spec.workload().name(), spec.hierarchy().name(), String.join(", ", kv.engines()), data.records(),
                 kv.format().fields(), kv.format().fieldLength(), Units.formatBytes(data.bytes()),
                 (double) data.bytes() / dramBytes, Units.formatBytes(dramBytes), Units.formatBytes(spec.blockSize()),
-                spec.threads(), spec.threads() == 1 ? "" : "s", seconds(spec.durationNanos()),
-                seconds(spec.warmupNanos()), spec.seed(), Runtime.getRuntime().availableProcessors());
-    }
-
-    private static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+                spec.threads(), spec.threads() == 1 ? "" : "s", Units.formatSeconds(spec.durationNanos()),
+                Units.formatSeconds(spec.warmupNanos()), spec.seed(), Runtime.getRuntime().availableProcessors());
     }
 
     /** The console table: one row per engine, throughput relative to the first engine of the run. */

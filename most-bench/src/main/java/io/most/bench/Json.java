@@ -1,7 +1,13 @@
 package io.most.bench;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -19,6 +25,24 @@ final class Json {
         StringBuilder out = new StringBuilder();
         write(out, value, 0);
         return out.toString();
+    }
+
+    /**
+     * Writes {@code json} to the file {@code target}, or to {@code out} if it is {@code -}; a file
+     * written is announced on {@code err}.
+     */
+    static void output(String target, String json, PrintStream out, PrintStream err) {
+        if (target.equals("-")) {
+            out.println(json);
+            out.flush();
+            return;
+        }
+        try {
+            Files.writeString(Path.of(target), json + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        }
+        err.println("wrote " + target);
     }
 
     private static void write(StringBuilder out, Object value, int depth) {

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -22,7 +21,7 @@ import java.util.function.Function;
  * <p>The load writes the planned pages in order through the untimed load store of {@link PageTarget};
  * the measured store then starts with the data set on the SSD and empty buffers (warm-up fills them).
  */
-final class MostKvEngine implements KvEngine {
+final class MostKvEngine extends HashRecordEngine {
     /**
      * Planned payload per page: the page size less this. MOST's page header takes 32 bytes, but the
      * payload size is only known once a store is open, and the plan must be made before the load
@@ -30,19 +29,15 @@ final class MostKvEngine implements KvEngine {
      */
     static final int PAYLOAD_RESERVE = 64;
 
-    private final KvSetup setup;
     private final PageTarget target;
-    private final RecordPageLayout layout;
     private final AtomicLong lsn = new AtomicLong();
-    private HashRecordStore records;
     private PageStore store;
     private long loadedPages;
     private volatile PageStoreStats baseline;
 
     private MostKvEngine(KvSetup setup, PageTarget target) {
-        this.setup = setup;
+        super(setup, new RecordPageLayout(setup.pageSize() - PAYLOAD_RESERVE, setup.data().format()));
         this.target = target;
-        this.layout = new RecordPageLayout(setup.pageSize() - PAYLOAD_RESERVE, setup.data().format());
     }
 
     static MostKvEngine open(KvSetup setup) {
@@ -64,34 +59,7 @@ final class MostKvEngine implements KvEngine {
         BucketPlan plan = BucketPlan.of(data, layout);
         loadedPages = plan.pages();
         store = target.load(plan.pages(), plan::fill);
-        records = new HashRecordStore(layout, new StorePages(), plan.buckets(),
-                setup.scans() ? Optional.of(new SortedKeyIndex()) : Optional.empty());
-        records.indexLoaded(data);
-    }
-
-    @Override
-    public boolean read(String key, byte[] into) {
-        return records.read(key, into);
-    }
-
-    @Override
-    public boolean update(String key, int offset, byte[] bytes) {
-        return records.update(key, offset, bytes);
-    }
-
-    @Override
-    public boolean readModifyWrite(String key, byte[] into, int offset, byte[] bytes) {
-        return records.readModifyWrite(key, into, offset, bytes);
-    }
-
-    @Override
-    public void insert(String key, byte[] record) {
-        records.insert(key, record);
-    }
-
-    @Override
-    public int scan(String startKey, int count, RecordVisitor visitor) {
-        return records.scan(startKey, count, visitor, new byte[layout.recordBytes()]);
+        serve(plan, new StorePages(), data);
     }
 
     /** The page store, once loaded (the run reports its hit ratios). */
@@ -109,10 +77,7 @@ final class MostKvEngine implements KvEngine {
         c.put("loaded_pages", loadedPages);
         c.put("reads", "optimistic on the primary page, shared latch down a chain");
         c.put("writes", "exclusive latch on the primary page; write-back by the store");
-        c.put("scan_index", setup.scans() ? "sorted key set on the heap (outside the DRAM budget)" : "none");
-        if (records != null) {
-            records.index().ifPresent(ix -> c.put("scan_index_bytes", ix.approximateBytes()));
-        }
+        describeIndex(c);
         Map<String, Object> tiers = new LinkedHashMap<>();
         target.describe(tiers);
         c.put("page_store", tiers);

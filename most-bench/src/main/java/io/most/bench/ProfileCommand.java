@@ -8,7 +8,6 @@ import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -158,7 +157,7 @@ final class ProfileCommand {
         long warmup = spec.durationNanos() / 5;
         int measurements = DeviceProbe.measurements(spec.threads());
         err.printf(Locale.ROOT, "profile: %d measurements of %s + %s warm-up on a %s O_DIRECT scratch file in %s;"
-                        + " about %.0f s%n", measurements, seconds(spec.durationNanos()), seconds(warmup),
+                        + " about %.0f s%n", measurements, Units.formatSeconds(spec.durationNanos()), Units.formatSeconds(warmup),
                 Units.formatBytes(spec.size()), spec.directory(), measurements * (spec.durationNanos() + warmup) / 1e9);
         Path scratch = createScratch(spec.directory());
         List<ProbeRow> rows;
@@ -172,7 +171,7 @@ final class ProfileCommand {
         }
         String source = String.format(Locale.ROOT, "measured by most-bench profile in %s at %s (threads %s, %s each)",
                 spec.directory().toAbsolutePath(), Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"),
-                spec.threads(), seconds(spec.durationNanos()));
+                spec.threads(), Units.formatSeconds(spec.durationNanos()));
         DeviceProfile profile = ProfileMapping.toProfile(spec.profileName(), source, rows);
         PrintStream text = spec.json().filter(j -> j.equals("-")).isPresent() ? err : out;
         text.print(table(rows));
@@ -239,21 +238,6 @@ final class ProfileCommand {
         p.put("readBandwidth", profile.readBandwidth());
         p.put("writeBandwidth", profile.writeBandwidth());
         root.put("profile", p);
-        String json = Json.write(root);
-        if (target.equals("-")) {
-            out.println(json);
-            out.flush();
-            return;
-        }
-        try {
-            Files.writeString(Path.of(target), json + "\n", StandardCharsets.UTF_8);
-            err.println("wrote " + target);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+        Json.output(target, Json.write(root), out, err);
     }
 }

@@ -1,10 +1,6 @@
 package io.most.bench;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,16 +44,7 @@ final class RunCommand {
         tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
                 : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
         tableStream.flush();
-        if (spec.json().isPresent()) {
-            String json = report(results);
-            if (jsonToStdout) {
-                out.println(json);
-                out.flush();
-            } else {
-                write(Path.of(spec.json().get()), json);
-                err.println("wrote " + spec.json().get());
-            }
-        }
+        spec.json().ifPresent(target -> Json.output(target, report(results), out, err));
         if (spec.chart().isPresent()) {
             Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results));
             err.println("wrote " + spec.chart().get());
@@ -222,11 +209,4 @@ final class RunCommand {
         return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.1f%%", ratio * 100);
     }
 
-    private static void write(Path file, String json) {
-        try {
-            Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
 }

@@ -95,6 +95,11 @@ final class Units {
     }
 
     /** Seconds with up to three decimals, for reports: {@code 0.3}, {@code 20}. */
+    /** {@code nanos} for a message: three significant digits and a unit, e.g. "2.50 s". */
+    static String formatSeconds(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.3g s", nanos / 1e9);
+    }
+
     static double seconds(long nanos) {
         return round(nanos / 1e9, 3);
     }
