@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -302,20 +301,22 @@ public final class KvDatabase implements AutoCloseable {
 
     /** Reverts one change of {@code tx} through the tree, logging a compensation record. */
     void compensate(TxnState tx, byte[] key, byte[] before, long undoNext) {
-        changing(() -> {
+        beginChange();
+        try {
             compensate(tree, wal, tx, key, before, undoNext);
-            return null;
-        });
+        } finally {
+            endChange();
+        }
     }
 
-    /** Runs one tree change (see {@link #changes}). */
-    <T> T changing(Supplier<T> change) {
+    /** Before one tree change's first log record (see {@link #changes}); pair with {@link #endChange}. */
+    void beginChange() {
         changes.readLock().lock();
-        try {
-            return change.get();
-        } finally {
-            changes.readLock().unlock();
-        }
+    }
+
+    /** After the change's pages are released. */
+    void endChange() {
+        changes.readLock().unlock();
     }
 
     static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {

@@ -68,10 +68,12 @@ public final class Transaction implements AutoCloseable {
         db.checkValue(value);
         startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
-        db.changing(() -> {
+        db.beginChange();
+        try {
             db.tree.put(key, value, this::logUpdate);
-            return null;
-        });
+        } finally {
+            db.endChange();
+        }
     }
 
     /** Removes {@code key} if present; returns whether it was. Takes an exclusive lock on the key. */
@@ -80,7 +82,12 @@ public final class Transaction implements AutoCloseable {
         db.checkKey(key);
         startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
-        return db.changing(() -> db.tree.delete(key, this::logUpdate) != null);
+        db.beginChange();
+        try {
+            return db.tree.delete(key, this::logUpdate) != null;
+        } finally {
+            db.endChange();
+        }
     }
 
     /**
