@@ -8,6 +8,7 @@
  */
 module io.most.core {
     requires jdk.nio.mapmode;
+    requires jdk.management;
     requires static micrometer.core;
 
     exports io.most;

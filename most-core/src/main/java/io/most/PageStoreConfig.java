@@ -27,6 +27,11 @@ import java.util.Objects;
  * @param walHook         the engine's write-ahead log (default {@link WalHook#NONE})
  * @param dirtyRatio      fraction of DRAM frames allowed dirty before the background cleaner writes
  *                        pages back (default 0.5; 1 disables the cleaner)
+ * @param acceptDataLoss  whether {@link PageStore#open} may discard what it cannot recover instead of
+ *                        refusing with a {@link DataLossException} (default false): a missing, blank,
+ *                        truncated or stale PM file, a PM frame damaged beyond identification, a
+ *                        damaged superblock copy. The pages involved revert to their block-device
+ *                        copies; what was discarded is logged
  */
 public record PageStoreConfig(
         int pageSize,
@@ -40,7 +45,8 @@ public record PageStoreConfig(
         Duration tuningEpoch,
         double writeCostWeight,
         WalHook walHook,
-        double dirtyRatio) {
+        double dirtyRatio,
+        boolean acceptDataLoss) {
 
     /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
     public static final int MIN_DRAM_FRAMES = 16;
@@ -71,6 +77,7 @@ public record PageStoreConfig(
         private double writeCostWeight;
         private WalHook walHook = WalHook.NONE;
         private double dirtyRatio = 0.5;
+        private boolean acceptDataLoss;
 
         private Builder() {
         }
@@ -130,6 +137,16 @@ public record PageStoreConfig(
             return this;
         }
 
+        /**
+         * Lets {@link PageStore#open} discard what it cannot recover (see {@link PageStoreConfig})
+         * instead of refusing. Use it once, after reading the refusal's message, to open a store whose
+         * PM file is gone for good.
+         */
+        public Builder acceptDataLoss(boolean accept) {
+            this.acceptDataLoss = accept;
+            return this;
+        }
+
         /** Validates and builds. */
         public PageStoreConfig build() {
             if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
@@ -149,9 +166,18 @@ public record PageStoreConfig(
                         + pageSize + " and hold at least " + MIN_DRAM_FRAMES + " pages ("
                         + (long) MIN_DRAM_FRAMES * pageSize + " bytes)");
             }
+            long memory = SystemLimits.physicalMemory();
+            if (dramBytes > memory || dramBytes / pageSize > Integer.MAX_VALUE) {
+                throw new ConfigurationException("DRAM pool of " + dramBytes + " bytes is larger than this machine's "
+                        + memory + " bytes of memory (or than " + Integer.MAX_VALUE + " pages): configure less");
+            }
             if (pmPath != null && (pmBytes % pageSize != 0 || pmBytes / pageSize < MIN_PM_FRAMES + 1)) {
                 throw new ConfigurationException("PM size of " + pmBytes + " bytes must be a multiple of the page size "
                         + pageSize + " and hold at least " + (MIN_PM_FRAMES + 1) + " pages (one is metadata)");
+            }
+            if (pmPath != null && pmBytes / pageSize - 1 > Integer.MAX_VALUE) {
+                throw new ConfigurationException("PM size of " + pmBytes + " bytes is more than " + Integer.MAX_VALUE
+                        + " frames of " + pageSize + " bytes: use larger pages or a smaller PM pool");
             }
             if (pmProfile != null && pmProfile.pmLoadNanosPer4KiB() == 0 && pmProfile.pmStoreNanosPer4KiB() == 0) {
                 throw new ConfigurationException("profile '" + pmProfile.name()
@@ -167,7 +193,7 @@ public record PageStoreConfig(
                 throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
             }
             return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmProfile, blockDevice, policy,
-                    adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio);
+                    adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, acceptDataLoss);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.most.buffer;
 
 import io.most.ConfigurationException;
+import io.most.DataLossException;
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,11 +20,19 @@ import java.util.UUID;
  *
  * Persisting the allocation state writes the whole bitmap to the copy not in use, forces, then
  * writes the other superblock naming that copy (with the bitmap's CRC) and forces again, so a
- * crash at any point leaves one complete, consistent bitmap.
+ * crash at any point leaves one complete, consistent bitmap. The superblock's fields sit in its
+ * first 4 KiB block, which devices write atomically: a superblock that fails its checksum was
+ * damaged at rest, not torn, and may have been the newer one, so opening refuses
+ * ({@link DataLossException}) rather than silently using the older copy.
+ *
+ * <p>The superblock also records the PM file the store depends on ({@link PmDependency}): pages
+ * whose newest durable version is in PM exist nowhere else, so opening without that exact file (or
+ * with a blank, truncated or stale copy of it) must be refused, not served as zeros.
  */
 final class BlockStore {
     private static final long MAGIC = 0x4D4F_5354_5354_4F52L; // "MOSTSTOR"
-    private static final int FORMAT_VERSION = 1;
+    private static final int FORMAT_VERSION = 2;
+    private static final int SUPERBLOCK_BYTES = 96;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
@@ -41,6 +50,7 @@ final class BlockStore {
     private int activeBitmapCrc;
     /** Every write sequence handed out so far is below this; persisted in the superblock. */
     private long sequenceLease;
+    private PmDependency pmDependency = PmDependency.NONE;
     private boolean unformatted;
 
     private BlockStore(BlockDevice device, int pageSize) {
@@ -59,11 +69,14 @@ final class BlockStore {
         this.superBuffer = device.allocate(arena, pageSize);
     }
 
-    /** Opens the store on {@code device}, formatting it if it is blank. */
-    static BlockStore open(BlockDevice device, int pageSize) {
+    /**
+     * Opens the store on {@code device}, formatting it if it is blank. A damaged superblock copy is a
+     * {@link DataLossException} unless {@code acceptDataLoss}.
+     */
+    static BlockStore open(BlockDevice device, int pageSize, boolean acceptDataLoss) {
         BlockStore store = new BlockStore(device, pageSize);
         try {
-            store.load();
+            store.load(acceptDataLoss);
             return store;
         } catch (RuntimeException e) {
             store.arena.close();
@@ -71,12 +84,25 @@ final class BlockStore {
         }
     }
 
-    private void load() {
+    private void load(boolean acceptDataLoss) {
         Superblock a = readSuperblock(0);
+        boolean aDamaged = a == null && !isBlank(0);
         Superblock b = readSuperblock(1);
+        boolean bDamaged = b == null && !isBlank(1);
         Superblock best = a == null ? b : b == null ? a : a.generation >= b.generation ? a : b;
+        if (best != null && (aDamaged || bDamaged)) {
+            String what = "superblock copy " + (aDamaged ? "A" : "B") + " of block device '" + device.name()
+                    + "' fails its checksum (media damage); it may have been the newer copy, so the allocation"
+                    + " state of the other copy may be older than the last checkpoint";
+            if (!acceptDataLoss) {
+                throw new DataLossException(what + ": restore the device, or open with acceptDataLoss(true) to"
+                        + " continue from the intact copy");
+            }
+            System.getLogger(BlockStore.class.getName()).log(System.Logger.Level.WARNING,
+                    what + "; continuing from the intact copy because acceptDataLoss is set");
+        }
         if (best == null) {
-            if (!isBlank(0) || !isBlank(1)) {
+            if (aDamaged || bDamaged) {
                 throw new ConfigurationException("block device '" + device.name() + "' holds data that is not a"
                         + " MOST page store (or both superblocks are damaged): use a blank device or file");
             }
@@ -103,6 +129,7 @@ final class BlockStore {
         activeBitmap = best.activeBitmap;
         activeBitmapCrc = best.bitmapCrc;
         sequenceLease = best.sequenceLease;
+        pmDependency = best.pmDependency;
         device.read(bitmapOffset(activeBitmap), bitmapBuffer);
         if (Checksums.crc32c(bitmapBuffer) != best.bitmapCrc) {
             throw new ConfigurationException("allocation bitmap of block device '" + device.name()
@@ -112,7 +139,7 @@ final class BlockStore {
     }
 
     private record Superblock(int pageSize, long pageCount, UUID storeId, long generation, int activeBitmap,
-                              int bitmapCrc, long sequenceLease) {
+                              int bitmapCrc, long sequenceLease, PmDependency pmDependency) {
     }
 
     private Superblock readSuperblock(int slot) {
@@ -120,17 +147,19 @@ final class BlockStore {
         if (superBuffer.get(LONG, 0) != MAGIC) {
             return null;
         }
-        if (superBuffer.get(INT, 64) != Checksums.crc32c(superBuffer.asSlice(0, 64))) {
-            return null;
-        }
         int version = superBuffer.get(INT, 8);
         if (version != FORMAT_VERSION) {
             throw new ConfigurationException("block device '" + device.name() + "' holds store format " + version
                     + "; this build reads format " + FORMAT_VERSION);
         }
+        if (superBuffer.get(INT, SUPERBLOCK_BYTES) != Checksums.crc32c(superBuffer.asSlice(0, SUPERBLOCK_BYTES))) {
+            return null;
+        }
         return new Superblock(superBuffer.get(INT, 12), superBuffer.get(LONG, 16),
                 new UUID(superBuffer.get(LONG, 24), superBuffer.get(LONG, 32)), superBuffer.get(LONG, 40),
-                superBuffer.get(INT, 48), superBuffer.get(INT, 52), superBuffer.get(LONG, 56));
+                superBuffer.get(INT, 48), superBuffer.get(INT, 52), superBuffer.get(LONG, 56),
+                new PmDependency(new UUID(superBuffer.get(LONG, 64), superBuffer.get(LONG, 72)),
+                        superBuffer.get(LONG, 80), superBuffer.get(LONG, 88)));
     }
 
     private boolean isBlank(int slot) {
@@ -176,6 +205,17 @@ final class BlockStore {
         return sequenceLease;
     }
 
+    /** The PM file this store's pages may depend on, as last recorded. */
+    synchronized PmDependency pmDependency() {
+        return pmDependency;
+    }
+
+    /** Durably records that the store's pages may depend on {@code dependency} (or on no PM file). */
+    synchronized void recordPmDependency(PmDependency dependency) {
+        pmDependency = dependency;
+        writeSuperblock(activeBitmap, activeBitmapCrc, sequenceLease);
+    }
+
     /** Durably raises the write-sequence lease to {@code lease}. */
     synchronized void extendSequenceLease(long lease) {
         if (lease > sequenceLease) {
@@ -196,7 +236,11 @@ final class BlockStore {
         superBuffer.set(INT, 48, bitmapCopy);
         superBuffer.set(INT, 52, bitmapCrc);
         superBuffer.set(LONG, 56, lease);
-        superBuffer.set(INT, 64, Checksums.crc32c(superBuffer.asSlice(0, 64)));
+        superBuffer.set(LONG, 64, pmDependency.pmId().getMostSignificantBits());
+        superBuffer.set(LONG, 72, pmDependency.pmId().getLeastSignificantBits());
+        superBuffer.set(LONG, 80, pmDependency.frames());
+        superBuffer.set(LONG, 88, pmDependency.generation());
+        superBuffer.set(INT, SUPERBLOCK_BYTES, Checksums.crc32c(superBuffer.asSlice(0, SUPERBLOCK_BYTES)));
         device.write((generation & 1) * pageSize, superBuffer);
         device.force();
         activeBitmap = bitmapCopy;

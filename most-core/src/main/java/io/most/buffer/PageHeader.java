@@ -2,44 +2,72 @@ package io.most.buffer;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * The self-describing header at the start of every stored page (PM frame or block-device page):
  *
  * <pre>
- *  0  int   magic and format version ('M','S', version)
- *  4  int   CRC32C of bytes [8, pageSize)
- *  8  long  page id
+ *  0  int   magic and format version ('M','S', version)   \  the commit word: one aligned
+ *  4  int   header CRC32C of bytes [8, 32)                 /  8-byte store seals the page
+ *  8  int   page id
+ * 12  int   payload CRC32C of bytes [32, pageSize)
  * 16  long  LSN of the last change
- * 24  long  write sequence (orders two PM copies of one page after a crash)
+ * 24  long  write sequence (orders two copies of one page after a crash)
  * 32  ...   payload
  * </pre>
  *
- * A page of all zeros is a page that was never written. Anything else must carry the magic and a
- * matching checksum; a torn write fails the checksum. PM frames are written payload first and sealed
- * (header persisted) last, so a PM frame without magic is one whose write never completed.
+ * <p><b>Verify, then trust.</b> Nothing is read from a header before its checksum verifies: the
+ * header CRC covers the page id, the LSN, the write sequence and the payload CRC, and the payload CRC
+ * covers the payload. So a page whose header verifies but whose payload does not can be named (it is
+ * damaged), while a header that fails its own CRC names nothing: its page id may be the damaged part.
+ *
+ * <p><b>Seal protocol</b> ({@link #sealInPlace}, used for PM frames that crash with the process): (1)
+ * clear the commit word, so the frame reads as unsealed from here on; (2) write page id, payload CRC,
+ * LSN and write sequence; (3) persist the whole frame; (4) store the commit word (magic and header
+ * CRC) with one aligned 8-byte store, which PM and the page cache both apply whole; (5) persist it.
+ * A crash before (4) leaves a frame with no magic, which recovery treats as free: an unsealed frame
+ * never outranks an intact older copy, however new the write sequence it names. A crash after (4)
+ * leaves a fully sealed frame. A page bound for the block device is sealed in memory
+ * ({@link #seal}) and written with one device write; a torn write fails one of the two CRCs.
  */
 final class PageHeader {
     static final int SIZE = 32;
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
     static final int MAGIC = 0x4D53_0000 | FORMAT_VERSION;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private PageHeader() {
     }
 
     /**
-     * What a stored page image turned out to be: valid; all zeros (never written); content without
-     * a header (a PM frame whose write never reached its seal; on the block device, a torn write); or
-     * a header whose checksum or format does not match.
+     * What a stored page image turned out to be.
+     * <ul>
+     * <li>{@code VALID}: header and payload verify; its fields can be trusted.</li>
+     * <li>{@code NEVER_WRITTEN}: all zeros.</li>
+     * <li>{@code UNSEALED}: no commit word (a PM frame invalidated, or whose seal never completed); on
+     * the block device, a page that was never sealed yet holds bytes (a torn write).</li>
+     * <li>{@code DAMAGED}: the header verifies, so the page id, LSN and write sequence can be trusted,
+     * but the payload or the magic does not (media damage, a torn write, or a PM frame caught while
+     * being changed in place).</li>
+     * <li>{@code UNIDENTIFIABLE}: it was sealed once, but its header fails its checksum, so it names no
+     * page that can be believed.</li>
+     * </ul>
      */
     enum Check {
-        VALID, NEVER_WRITTEN, UNSEALED, CORRUPT
+        VALID, NEVER_WRITTEN, UNSEALED, DAMAGED, UNIDENTIFIABLE;
+
+        /** Whether the header's page id, LSN and write sequence can be trusted. */
+        boolean trusted() {
+            return this == VALID || this == DAMAGED;
+        }
     }
 
     static long pageId(MemorySegment page) {
-        return page.get(LONG, 8);
+        return Integer.toUnsignedLong(page.get(INT, 8));
     }
 
     static long lsn(MemorySegment page) {
@@ -50,16 +78,50 @@ final class PageHeader {
         return page.get(LONG, 24);
     }
 
-    /** Fills in the header of {@code page} for its current payload. */
+    /** Seals {@code page} in memory for its current payload (it is then written whole). */
     static void seal(MemorySegment page, long pageId, long lsn, long seq) {
-        page.set(INT, 0, MAGIC);
-        page.set(LONG, 8, pageId);
-        page.set(LONG, 16, lsn);
-        page.set(LONG, 24, seq);
-        page.set(INT, 4, Checksums.crc32c(page.asSlice(8)));
+        writeFields(page, pageId, lsn, seq);
+        page.set(LONG, 0, commitWord(page));
     }
 
-    /** Makes {@code page} unrecognisable as a page (the magic is cleared). */
+    /**
+     * Steps (1) and (2) of the seal protocol on a frame that may be sealed now: uncommits it, then
+     * writes the header fields. The caller persists the frame and then calls {@link #commit}.
+     */
+    static void prepareSeal(MemorySegment page, long pageId, long lsn, long seq) {
+        page.set(LONG, 0, 0L);
+        VarHandle.storeStoreFence(); // the uncommit lands before any new header field
+        writeFields(page, pageId, lsn, seq);
+    }
+
+    /** Step (4) of the seal protocol: the single aligned store that makes a prepared frame valid. */
+    static void commit(MemorySegment page) {
+        long word = commitWord(page);
+        VarHandle.storeStoreFence(); // the header fields land before the word that vouches for them
+        page.set(LONG, 0, word);
+    }
+
+    private static void writeFields(MemorySegment page, long pageId, long lsn, long seq) {
+        if (pageId < 0 || pageId > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("page id " + pageId + " does not fit a page header");
+        }
+        page.set(INT, 8, (int) pageId);
+        page.set(LONG, 16, lsn);
+        page.set(LONG, 24, seq);
+        page.set(INT, 12, Checksums.crc32c(page.asSlice(SIZE)));
+    }
+
+    private static long commitWord(MemorySegment page) {
+        long magic = Integer.toUnsignedLong(MAGIC);
+        long crc = Integer.toUnsignedLong(headerCrc(page));
+        return LITTLE_ENDIAN ? magic | crc << 32 : magic << 32 | crc;
+    }
+
+    private static int headerCrc(MemorySegment page) {
+        return Checksums.crc32c(page.asSlice(8, SIZE - 8));
+    }
+
+    /** Makes {@code page} unrecognisable as a sealed page (the magic is cleared). */
     static void invalidate(MemorySegment page) {
         page.set(INT, 0, 0);
     }
@@ -67,15 +129,19 @@ final class PageHeader {
     static Check check(MemorySegment page) {
         int magic = page.get(INT, 0);
         if (magic == 0) {
-            return isAllZero(page) ? Check.NEVER_WRITTEN : Check.UNSEALED;
+            return isZero(page, 0, page.byteSize()) ? Check.NEVER_WRITTEN : Check.UNSEALED;
         }
-        if (magic != MAGIC || page.get(INT, 4) != Checksums.crc32c(page.asSlice(8))) {
-            return Check.CORRUPT;
+        if (page.get(INT, 4) != headerCrc(page)) {
+            // a header that was never written cannot name a page: a flipped bit in a blank magic
+            return isZero(page, 4, SIZE) ? Check.UNSEALED : Check.UNIDENTIFIABLE;
+        }
+        if (magic != MAGIC || page.get(INT, 12) != Checksums.crc32c(page.asSlice(SIZE))) {
+            return Check.DAMAGED;
         }
         return Check.VALID;
     }
 
-    /** Why {@link #check} found {@code page} corrupt, for error messages. */
+    /** Why {@link #check} did not find {@code page} valid, for error messages. */
     static String describeCorruption(MemorySegment page) {
         int magic = page.get(INT, 0);
         if (magic == 0) {
@@ -87,13 +153,21 @@ final class PageHeader {
         if (magic != MAGIC) {
             return "page format version " + (magic & 0xFFFF) + ", this build reads " + FORMAT_VERSION;
         }
-        return "checksum mismatch (torn write or media corruption)";
+        if (page.get(INT, 4) != headerCrc(page)) {
+            return "header checksum mismatch (media corruption)";
+        }
+        return "payload checksum mismatch (torn write or media corruption)";
     }
 
-    private static boolean isAllZero(MemorySegment page) {
-        long n = page.byteSize();
-        for (long i = 0; i < n; i += 8) {
+    private static boolean isZero(MemorySegment page, long from, long to) {
+        long i = from;
+        for (; i + 8 <= to; i += 8) {
             if (page.get(LONG, i) != 0) {
+                return false;
+            }
+        }
+        for (; i < to; i++) {
+            if (page.get(ValueLayout.JAVA_BYTE, i) != 0) {
                 return false;
             }
         }

@@ -2,6 +2,7 @@ package io.most.buffer;
 
 import io.most.ConfigurationException;
 import io.most.CorruptPageException;
+import io.most.DataLossException;
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
 import io.most.OutOfSpaceException;
@@ -78,7 +79,14 @@ public final class SpitfireBufferManager implements PageStore {
         }
         int pages = (int) ssd.pageCount();
         this.dramArena = Arena.ofShared();
-        MemorySegment dramMemory = dramArena.allocate(config.dramBytes(), Math.max(4096, ssd.device().blockSize()));
+        MemorySegment dramMemory;
+        try {
+            dramMemory = dramArena.allocate(config.dramBytes(), Math.max(4096, ssd.device().blockSize()));
+        } catch (OutOfMemoryError e) {
+            dramArena.close();
+            throw new ConfigurationException("cannot allocate a DRAM pool of " + config.dramBytes()
+                    + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
+        }
         this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE);
         this.dramFrameOf = new AtomicIntegerArray(pages);
         for (int i = 0; i < pages; i++) {
@@ -95,7 +103,13 @@ public final class SpitfireBufferManager implements PageStore {
                 pmFrameOf.set(i, -1);
             }
             this.admissionQueue = new AdmissionQueue(pm.frames / 2);
-            long[] result = recoverPm();
+            long[] result;
+            try {
+                result = recoverPm();
+            } catch (RuntimeException e) {
+                dramArena.close();
+                throw e;
+            }
             maxSeq = result[0];
             recovered = result[1];
             discarded = result[2];
@@ -114,20 +128,31 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** Opens a store as {@link PageStore#open} describes. */
     public static SpitfireBufferManager open(PageStoreConfig config) {
-        BlockStore ssd = BlockStore.open(config.blockDevice(), config.pageSize());
-        if (ssd.pageCount() > Integer.MAX_VALUE) {
-            ssd.close();
-            throw new ConfigurationException("block device holds " + ssd.pageCount() + " pages; at most "
-                    + Integer.MAX_VALUE + " are supported: use larger pages or a smaller device");
-        }
+        BlockStore ssd = BlockStore.open(config.blockDevice(), config.pageSize(), config.acceptDataLoss());
         PmArea pmArea = null;
         try {
+            checkMappingFits(ssd.pageCount(), config.hasPm());
+            PmDependency dependency = ssd.pmDependency();
             if (config.hasPm()) {
-                pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId(),
-                        ssd::commitFormat);
+                pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId(), dependency,
+                        config.acceptDataLoss());
+            } else if (dependency.attached()) {
+                String what = "block device '" + ssd.device().name() + "' depends on " + dependency.describe()
+                        + ", the only durable copy of up to " + dependency.frames() + " pages, but no PM file is"
+                        + " configured";
+                if (!config.acceptDataLoss()) {
+                    throw new DataLossException(what + ": configure pm(path, bytes) with that file, or open with"
+                            + " acceptDataLoss(true) to revert those pages to their block-device copies");
+                }
+                LOG.log(System.Logger.Level.WARNING, what + "; dropping it because acceptDataLoss is set");
             }
             SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
             ssd.commitFormat();
+            if (pmArea != null) {
+                pmArea.attach(ssd, dependency);
+            } else if (dependency.attached()) {
+                ssd.recordPmDependency(PmDependency.NONE);
+            }
             store.startBackgroundThreads();
             return store;
         } catch (RuntimeException | Error e) {
@@ -136,6 +161,21 @@ public final class SpitfireBufferManager implements PageStore {
             }
             ssd.close();
             throw e;
+        }
+    }
+
+    /** The mapping tables take 4 bytes per page and tier: refuse a device whose tables cannot fit the heap. */
+    private static void checkMappingFits(long pages, boolean withPm) {
+        if (pages > Integer.MAX_VALUE) {
+            throw new ConfigurationException("block device holds " + pages + " pages; at most " + Integer.MAX_VALUE
+                    + " are supported: use larger pages or a smaller device");
+        }
+        long tableBytes = pages * (withPm ? 8 : 4);
+        long heap = Runtime.getRuntime().maxMemory();
+        if (tableBytes > heap / 2) {
+            throw new ConfigurationException("block device of " + pages + " pages needs " + (tableBytes >> 20)
+                    + " MiB of heap for its mapping tables, more than half the JVM's " + (heap >> 20)
+                    + " MiB: raise -Xmx, use larger pages or a smaller device");
         }
     }
 
@@ -149,24 +189,36 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     /**
-     * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented):
-     * the valid image with the highest write sequence wins for each allocated page; unsealed,
-     * superseded and unallocated images are invalidated. A frame whose magic is present but whose
-     * checksum fails was damaged after it was sealed, or torn while written in place: if neither
-     * another PM frame nor the block device holds that write sequence or a newer one, it held the only
-     * copy of a durable version, and the page is reported as corrupt on PM rather than silently
-     * rolled back. Returns {max sequence, recovered pages, discarded frames}.
+     * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented).
+     * Verify first, then trust: a frame's page id and write sequence are read only once its header
+     * checksum verifies ({@link PageHeader.Check#trusted()}), and only fully valid frames compete for
+     * "newest copy". For each allocated page the valid image with the highest write sequence wins;
+     * unsealed, superseded and unallocated images are invalidated. A damaged frame whose header still
+     * verifies names its page and write sequence: if neither another PM frame nor the block device
+     * holds that sequence or a newer one, it held the only copy of a durable version, and the page is
+     * reported corrupt rather than silently rolled back. A frame too damaged to name its page stops
+     * the open ({@link DataLossException}) unless the configuration accepts the loss. Returns {max
+     * sequence, recovered pages, discarded frames}.
      */
     private long[] recoverPm() {
         long maxSeq = 0;
         long recovered = 0;
         long discarded = 0;
         java.util.List<Integer> damaged = new java.util.ArrayList<>();
+        java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
         for (int m = 0; m < pm.frames; m++) {
             MemorySegment frame = pm.frame(m);
             PageHeader.Check check = PageHeader.check(frame);
-            if (check == PageHeader.Check.NEVER_WRITTEN || check == PageHeader.Check.UNSEALED) {
-                continue; // free: never written, invalidated earlier, or a write that never reached its seal
+            switch (check) {
+                case NEVER_WRITTEN, UNSEALED -> {
+                    continue; // free: never written, invalidated, or a seal that never completed
+                }
+                case UNIDENTIFIABLE -> {
+                    unidentifiable.add(m);
+                    continue;
+                }
+                default -> {
+                }
             }
             long pageId = PageHeader.pageId(frame);
             if (!allocations.isAllocated(pageId)) {
@@ -174,7 +226,7 @@ public final class SpitfireBufferManager implements PageStore {
                 discarded++;
                 continue;
             }
-            if (check == PageHeader.Check.CORRUPT) {
+            if (check == PageHeader.Check.DAMAGED) {
                 damaged.add(m);
                 continue;
             }
@@ -197,13 +249,31 @@ public final class SpitfireBufferManager implements PageStore {
             // conservatively newer than the block device: written back when evicted
             pm.adopt(m, pageId, true, PageHeader.lsn(frame));
         }
+        if (!unidentifiable.isEmpty()) {
+            String frames = unidentifiable.size() <= 8 ? unidentifiable.toString()
+                    : unidentifiable.subList(0, 8) + " and " + (unidentifiable.size() - 8) + " more";
+            String what = unidentifiable.size() + " PM frame(s) " + frames + " of '" + config.pmPath()
+                    + "' were sealed but fail their header checksum (media damage), so the page whose"
+                    + " newest version each held cannot be named";
+            if (!config.acceptDataLoss()) {
+                throw new DataLossException(what + ": restore the PM file, or open with acceptDataLoss(true)"
+                        + " to discard them (those pages revert to their block-device copies)");
+            }
+            LOG.log(System.Logger.Level.WARNING, what + "; discarded because acceptDataLoss is set");
+            for (int m : unidentifiable) {
+                discard(m);
+                discarded++;
+            }
+        }
         for (int m : damaged) {
             long pageId = PageHeader.pageId(pm.frame(m));
             long seq = PageHeader.seq(pm.frame(m));
+            maxSeq = Math.max(maxSeq, seq);
             int winner = pmFrameOf.get((int) pageId);
             boolean superseded = (winner >= 0 && PageHeader.seq(pm.frame(winner)) >= seq) || ssdSeqAtLeast(pageId, seq);
-            if (!superseded && winner < 0) {
-                corruptPmPages.put(pageId, "its PM frame fails its checksum and held write sequence " + seq
+            if (!superseded) {
+                corruptPmPages.put(pageId, "its PM frame " + m + " fails its checksum ("
+                        + PageHeader.describeCorruption(pm.frame(m)) + ") and held write sequence " + seq
                         + ", newer than any other copy");
             }
             discard(m);
@@ -523,7 +593,7 @@ public final class SpitfireBufferManager implements PageStore {
             ssd.readPage(pageId, frame);
             counters.ssdReads.increment();
             PageHeader.Check check = PageHeader.check(frame);
-            if (check == PageHeader.Check.CORRUPT || check == PageHeader.Check.UNSEALED) {
+            if (check != PageHeader.Check.VALID && check != PageHeader.Check.NEVER_WRITTEN) {
                 throw new CorruptPageException(pageId, "ssd", PageHeader.describeCorruption(frame));
             }
             if (check == PageHeader.Check.VALID && PageHeader.pageId(frame) != pageId) {
@@ -794,6 +864,7 @@ public final class SpitfireBufferManager implements PageStore {
      * A PM copy that the write makes stale is invalidated only after the new copy is durable.
      */
     private void writeBack(long pageId, int f) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
         int i = (int) pageId;
         long lsn = dram.lsn(f);
         config.walHook().flushUpTo(lsn);
@@ -865,38 +936,51 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
-     * background cleaner. Waits for a page's shared latch with no page lock held, then tries the lock.
+     * background cleaner.
      */
     int writeBackDirty(int limit) {
         int written = 0;
         for (int f = 0; f < dram.frames && written < limit; f++) {
-            if (!dram.isDirty(f)) {
-                continue;
-            }
             long pageId = dram.pageOf(f);
-            if (pageId == FramePool.NO_PAGE) {
-                continue;
-            }
-            dram.latchShared(f);
-            try {
-                if (dram.pageOf(f) != pageId || !dram.isDirty(f)) {
-                    continue;
-                }
-                ReentrantLock lock = lockOf(pageId);
-                lock.lock();
-                try {
-                    if (dramFrameOf.get((int) pageId) == f && dram.isDirty(f)) {
-                        writeBack(pageId, f);
-                        written++;
-                    }
-                } finally {
-                    lock.unlock();
-                }
-            } finally {
-                dram.unlatchShared(f);
+            if (dram.isDirty(f) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, f)) {
+                written++;
             }
         }
         return written;
+    }
+
+    /**
+     * Writes back DRAM frame {@code f} if it still holds {@code pageId} dirty. Takes the page lock
+     * first and only tries the frame latch under it (the lock order of the class comment); while a
+     * writer holds the frame, waits for its latch with no page lock held, then tries again. Waiting for
+     * the page lock while holding the latch would deadlock with {@link #free}, which holds the page
+     * lock and needs the latch.
+     */
+    private boolean writeBackFrame(long pageId, int f) {
+        ReentrantLock lock = lockOf(pageId);
+        while (true) {
+            lock.lock();
+            try {
+                if (dramFrameOf.get((int) pageId) != f || !dram.isDirty(f)) {
+                    return false;
+                }
+                if (dram.tryLatchShared(f)) {
+                    try {
+                        boolean stillDirty = dram.pageOf(f) == pageId && dram.isDirty(f);
+                        if (stillDirty) {
+                            writeBack(pageId, f);
+                        }
+                        return stillDirty;
+                    } finally {
+                        dram.unlatchShared(f);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            dram.latchShared(f);
+            dram.unlatchShared(f);
+        }
     }
 
     @Override

@@ -15,6 +15,15 @@ final class DeviceFiles {
         return path.getFileName() == null ? path.toString() : path.getFileName().toString();
     }
 
+    /** The size of {@code path} in bytes, 0 if it does not exist. */
+    static long sizeOf(Path path) {
+        try {
+            return Files.exists(path) ? Files.size(path) : 0;
+        } catch (IOException e) {
+            throw new ConfigurationException("cannot inspect '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
     /** Makes the entry of a newly created {@code file} durable by syncing its directory. */
     static void syncParent(NativeIO io, Path file) {
         Path dir = file.toAbsolutePath().getParent();

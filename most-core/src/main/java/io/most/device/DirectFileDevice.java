@@ -20,6 +20,11 @@ import java.nio.file.Path;
  * with a {@link ConfigurationException} unless {@link Options#allowBufferedFallback} is set, in
  * which case the file is opened buffered and a warning is logged once.
  *
+ * <p>The device holds an exclusive {@link StoreFileLock} on its file until {@link #close()}: a
+ * second device on the same file, in this process or another, is refused. An existing file shorter
+ * than the requested capacity is refused too, unless {@link Options#allowGrowth} is set: a file that
+ * was truncated behind the store's back must not silently read as zeros where its data was.
+ *
  * <p>Requires Linux and {@code --enable-native-access=io.most.core} (or {@code ALL-UNNAMED}).
  */
 public final class DirectFileDevice extends AbstractBlockDevice {
@@ -29,31 +34,46 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     private final int fd;
     private final Path path;
     private final boolean direct;
+    private final StoreFileLock lock;
 
-    /** Open options. */
-    public record Options(int blockSize, boolean allowBufferedFallback) {
-        /** 4 KiB blocks, O_DIRECT required. */
+    /**
+     * Open options.
+     *
+     * @param blockSize             bytes per block (default 4096)
+     * @param allowBufferedFallback open buffered where the file system refuses O_DIRECT (default false)
+     * @param allowGrowth           extend an existing non-empty file that is shorter than the capacity
+     *                              (default false: such a file was probably truncated)
+     */
+    public record Options(int blockSize, boolean allowBufferedFallback, boolean allowGrowth) {
+        /** 4 KiB blocks, O_DIRECT required, no growth of existing files. */
         public static Options defaults() {
-            return new Options(4096, false);
+            return new Options(4096, false, false);
         }
 
         /** Returns a copy with the given block size. */
         public Options withBlockSize(int size) {
-            return new Options(size, allowBufferedFallback);
+            return new Options(size, allowBufferedFallback, allowGrowth);
         }
 
         /** Returns a copy that falls back to buffered I/O where O_DIRECT is refused. */
         public Options withBufferedFallback(boolean allow) {
-            return new Options(blockSize, allow);
+            return new Options(blockSize, allow, allowGrowth);
+        }
+
+        /** Returns a copy that extends an existing file shorter than the capacity instead of refusing. */
+        public Options withGrowth(boolean allow) {
+            return new Options(blockSize, allowBufferedFallback, allow);
         }
     }
 
-    private DirectFileDevice(String name, Path path, NativeIO io, int fd, boolean direct, int blockSize, long capacity) {
+    private DirectFileDevice(String name, Path path, NativeIO io, int fd, boolean direct, int blockSize, long capacity,
+                             StoreFileLock lock) {
         super(name, blockSize, capacity);
         this.io = io;
         this.fd = fd;
         this.path = path;
         this.direct = direct;
+        this.lock = lock;
     }
 
     /** Opens (creating if needed) {@code path} with {@code capacity} bytes and default options. */
@@ -63,11 +83,13 @@ public final class DirectFileDevice extends AbstractBlockDevice {
 
     /**
      * Opens (creating if needed) {@code path} as a device of {@code capacity} bytes. An existing file
-     * keeps its contents; a smaller one is extended.
+     * keeps its contents; a shorter non-empty one is refused unless {@link Options#allowGrowth}.
      *
      * @throws ConfigurationException if the directory is missing or not writable, the capacity is not
-     *                                a multiple of the block size, or O_DIRECT is refused and no
-     *                                fallback is allowed
+     *                                a multiple of the block size, O_DIRECT is refused and no
+     *                                fallback is allowed, or an existing file is shorter than the
+     *                                capacity and growth is not allowed
+     * @throws io.most.FileInUseException if another device has the file open
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */
     public static DirectFileDevice open(Path path, long capacity, Options options) {
@@ -101,10 +123,19 @@ public final class DirectFileDevice extends AbstractBlockDevice {
                 throw new ConfigurationException("cannot open '" + path + "': " + e2.getMessage(), e2);
             }
         }
+        StoreFileLock lock;
+        try {
+            lock = StoreFileLock.acquire(path, "device file");
+            checkNotTruncated(path, capacity, options);
+        } catch (RuntimeException e) {
+            closeQuietly(io, fd);
+            throw e;
+        }
         try {
             io.allocate(fd, capacity);
         } catch (NativeIO.NativeException e) {
             closeQuietly(io, fd);
+            lock.close();
             if (e.errno == NativeIO.ENOSPC) {
                 throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
                         + "': free space on its file system or choose a smaller capacity");
@@ -118,10 +149,21 @@ public final class DirectFileDevice extends AbstractBlockDevice {
                 DeviceFiles.syncParent(io, path);
             } catch (DeviceIOException e) {
                 closeQuietly(io, fd);
+                lock.close();
                 throw e;
             }
         }
-        return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity);
+        return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity, lock);
+    }
+
+    private static void checkNotTruncated(Path path, long capacity, Options options) {
+        long size = DeviceFiles.sizeOf(path);
+        if (size > 0 && size < capacity && !options.allowGrowth()) {
+            throw new ConfigurationException("device file '" + path + "' holds " + size + " bytes, less than the"
+                    + " capacity " + capacity + " it is opened with: it was truncated (its data beyond " + size
+                    + " bytes is gone) or created smaller; open it with its own size, or allow growth with"
+                    + " Options.withGrowth(true)");
+        }
     }
 
     private static NativeIO nativeIO() {
@@ -190,6 +232,8 @@ public final class DirectFileDevice extends AbstractBlockDevice {
             io.close(fd);
         } catch (NativeIO.NativeException e) {
             throw new DeviceIOException("close of device '" + name() + "' failed: " + e.getMessage(), e);
+        } finally {
+            lock.close();
         }
     }
 

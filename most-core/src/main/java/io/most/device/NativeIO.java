@@ -23,7 +23,10 @@ final class NativeIO {
     static final int O_RDWR = 0x2;
     static final int O_CREAT = 0x40;
     static final int O_CLOEXEC = 0x80000;
+    static final int LOCK_EX = 2;
+    static final int LOCK_NB = 4;
     static final int EINTR = 4;
+    static final int EWOULDBLOCK = 11;
     static final int EINVAL = 22;
     static final int ENOSPC = 28;
     static final int EOPNOTSUPP = 95;
@@ -41,6 +44,7 @@ final class NativeIO {
     private final MethodHandle posixFallocate;
     private final MethodHandle strerror;
     private final MethodHandle prctl;
+    private final MethodHandle flock;
     private final StructLayout captureLayout;
     private final VarHandle errnoHandle;
 
@@ -62,6 +66,7 @@ final class NativeIO {
         fsync = linker.downcallHandle(find(libc, "fsync"), FunctionDescriptor.of(i, i), errno);
         close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(i, i), errno);
         posixFallocate = linker.downcallHandle(find(libc, "posix_fallocate"), FunctionDescriptor.of(i, i, l, l));
+        flock = linker.downcallHandle(find(libc, "flock"), FunctionDescriptor.of(i, i, i), errno);
         strerror = linker.downcallHandle(find(libc, "strerror"), FunctionDescriptor.of(p, i));
         prctl = linker.downcallHandle(find(libc, "prctl"), FunctionDescriptor.of(i, i, l),
                 Linker.Option.firstVariadicArg(1));
@@ -176,6 +181,21 @@ final class NativeIO {
             simpleCall(fsync, "fsync", fd);
         } finally {
             close(fd);
+        }
+    }
+
+    /** {@code flock(fd, operation)}: BSD locks belong to the open file, so no other fd can drop them. */
+    void flock(int fd, int operation) throws NativeException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(captureLayout);
+            int rc = (int) flock.invokeExact(state, fd, operation);
+            if (rc != 0) {
+                throw new NativeException("flock", errno(state));
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 

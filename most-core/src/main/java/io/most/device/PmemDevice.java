@@ -25,6 +25,7 @@ import jdk.nio.mapmode.ExtendedMapMode;
  * <p>It is also a {@link BlockDevice} (block reads and writes copy to and from the mapping, and
  * {@link #force()} persists everything), so block-level layers can use a PM file like any device.
  * The file is preallocated, so a full file system fails at open instead of faulting on a store.
+ * The device holds an exclusive {@link StoreFileLock} on the file until {@link #close()}.
  */
 public final class PmemDevice extends AbstractBlockDevice {
     private static final System.Logger LOG = System.getLogger(PmemDevice.class.getName());
@@ -34,13 +35,16 @@ public final class PmemDevice extends AbstractBlockDevice {
     private final Arena arena;
     private final MemorySegment mapping;
     private final boolean syncMapped;
+    private final StoreFileLock lock;
 
-    private PmemDevice(String name, Path path, Arena arena, MemorySegment mapping, boolean syncMapped, int blockSize) {
+    private PmemDevice(String name, Path path, Arena arena, MemorySegment mapping, boolean syncMapped, int blockSize,
+                       StoreFileLock lock) {
         super(name, blockSize, mapping.byteSize());
         this.path = path;
         this.arena = arena;
         this.mapping = mapping;
         this.syncMapped = syncMapped;
+        this.lock = lock;
     }
 
     /** Opens (creating if needed) a PM file of {@code capacity} bytes with 4 KiB blocks. */
@@ -55,39 +59,51 @@ public final class PmemDevice extends AbstractBlockDevice {
      * @throws ConfigurationException if the directory is missing or read-only, or the capacity is not
      *                                a multiple of {@code blockSize}
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
+     * @throws io.most.FileInUseException if another device has the file open
      */
     public static PmemDevice open(Path path, long capacity, int blockSize) {
         DeviceFiles.checkCreatable(path, capacity, blockSize, "PM");
         boolean created = !Files.exists(path);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            preallocate(path, channel, capacity);
-            if (created) {
-                NativeIO.get().ifPresent(io -> DeviceFiles.syncParent(io, path));
-            }
-            Arena arena = Arena.ofShared();
+            StoreFileLock lock = StoreFileLock.acquire(path, "PM file");
             try {
-                MemorySegment mapping;
-                boolean sync;
-                try {
-                    mapping = channel.map(ExtendedMapMode.READ_WRITE_SYNC, 0, capacity, arena);
-                    sync = true;
-                } catch (IOException | UnsupportedOperationException notDax) {
-                    mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity, arena);
-                    sync = false;
-                }
-                if (MODE_LOGGED.compareAndSet(false, true)) {
-                    LOG.log(System.Logger.Level.INFO, sync
-                            ? "PM file {0} mapped with MAP_SYNC (DAX): persist = cache-line write-back"
-                            : "PM file {0} is not on DAX: mapped READ_WRITE, persist = msync of the range", path);
-                }
-                return new PmemDevice(DeviceFiles.nameOf(path), path, arena, mapping, sync, blockSize);
+                return map(path, channel, capacity, blockSize, created, lock);
             } catch (IOException | RuntimeException e) {
-                arena.close();
+                lock.close();
                 throw e;
             }
         } catch (IOException e) {
             throw new DeviceIOException("cannot map PM file '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static PmemDevice map(Path path, FileChannel channel, long capacity, int blockSize, boolean created,
+                                  StoreFileLock lock) throws IOException {
+        preallocate(path, channel, capacity);
+        if (created) {
+            NativeIO.get().ifPresent(io -> DeviceFiles.syncParent(io, path));
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment mapping;
+            boolean sync;
+            try {
+                mapping = channel.map(ExtendedMapMode.READ_WRITE_SYNC, 0, capacity, arena);
+                sync = true;
+            } catch (IOException | UnsupportedOperationException notDax) {
+                mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity, arena);
+                sync = false;
+            }
+            if (MODE_LOGGED.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.INFO, sync
+                        ? "PM file {0} mapped with MAP_SYNC (DAX): persist = cache-line write-back"
+                        : "PM file {0} is not on DAX: mapped READ_WRITE, persist = msync of the range", path);
+            }
+            return new PmemDevice(DeviceFiles.nameOf(path), path, arena, mapping, sync, blockSize, lock);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
         }
     }
 
@@ -166,7 +182,11 @@ public final class PmemDevice extends AbstractBlockDevice {
 
     @Override
     protected void doClose() {
-        mapping.force();
-        arena.close();
+        try {
+            mapping.force();
+            arena.close();
+        } finally {
+            lock.close();
+        }
     }
 }
