@@ -5,7 +5,11 @@ import io.most.DataLossException;
 import io.most.device.PmemDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.UUID;
 
@@ -59,22 +63,30 @@ final class PmArea {
     static PmArea open(Path path, long bytes, int pageSize, UUID storeId, PmDependency expected,
                        boolean acceptDataLoss) {
         long sizeBefore = sizeOf(path);
+        Superblock found = readSuperblock(path, pageSize, sizeBefore);
+        String loss = found.check(path, storeId, pageSize, sizeBefore, bytes / pageSize - 1, expected);
+        if (loss != null) {
+            String what = "the block device depends on " + expected.describe() + ", the only durable copy of"
+                    + " up to " + expected.frames() + " pages, but '" + path + "' " + loss;
+            if (!acceptDataLoss) {
+                throw new DataLossException(what + ": restore that file, or open with acceptDataLoss(true) to"
+                        + " revert those pages to their block-device copies");
+            }
+            LOG.log(System.Logger.Level.WARNING, what + "; reformatting it because acceptDataLoss is set");
+        }
+        // only now, with every check passed, may the file be created, extended or changed
         PmemDevice device = PmemDevice.open(path, bytes, 4096);
         try {
             PmArea area = new PmArea(device, path, pageSize, storeId);
-            String loss = area.check(sizeBefore, bytes / pageSize - 1, expected);
-            if (loss != null) {
-                String what = "the block device depends on " + expected.describe() + ", the only durable copy of"
-                        + " up to " + expected.frames() + " pages, but '" + path + "' " + loss;
-                if (!acceptDataLoss) {
-                    throw new DataLossException(what + ": restore that file, or open with acceptDataLoss(true) to"
-                            + " revert those pages to their block-device copies");
-                }
-                LOG.log(System.Logger.Level.WARNING, what + "; reformatting it because acceptDataLoss is set");
-                area.pmId = null; // attach() formats it anew
+            area.frameCount = bytes / pageSize - 1;
+            boolean reuse = loss == null && found.magic != 0 && expected.attached();
+            if (reuse) {
+                area.pmId = found.pmId;
+                area.generation = found.generation;
+            } else if (found.magic != 0) {
+                // a lost or no longer needed buffer of this store: its frames must not reach recovery
                 area.clearFrames();
             }
-            area.frameCount = bytes / pageSize - 1;
             return area;
         } catch (RuntimeException e) {
             device.close();
@@ -90,69 +102,93 @@ final class PmArea {
         }
     }
 
-    /**
-     * Reads and checks the superblock; returns null if the file may be used as it is (or formatted),
-     * or what makes it lose pages the block device depends on.
-     */
-    private String check(long sizeBefore, long configuredFrames, PmDependency expected) {
-        MemorySegment sb = device.segment();
-        long magic = sb.get(LONG, 0);
-        if (magic == 0) {
-            if (sb.asSlice(0, pageSize).mismatch(MemorySegment.ofArray(new byte[pageSize])) != -1) {
-                throw new ConfigurationException("PM file '" + path + "' holds data that is not a MOST PM buffer:"
-                        + " point pm() at another file or delete it");
+    /** The first page of the file as it is (zeros past its end), read without mapping or extending it. */
+    private static Superblock readSuperblock(Path path, int pageSize, long size) {
+        ByteBuffer page = ByteBuffer.allocate(pageSize).order(ByteOrder.nativeOrder());
+        if (size > 0) {
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                while (page.hasRemaining() && channel.read(page, page.position()) > 0) {
+                    // read what the file has
+                }
+            } catch (java.io.IOException e) {
+                throw new ConfigurationException("cannot read PM file '" + path + "': " + e.getMessage(), e);
             }
-            if (expected.attached()) {
-                return sizeBefore == 0 ? "is missing or empty" : "is blank";
-            }
-            return null;
         }
-        if (magic != MAGIC || sb.get(INT, SUPERBLOCK_BYTES) != Checksums.crc32c(sb.asSlice(0, SUPERBLOCK_BYTES))) {
-            if (sb.get(INT, 8) != FORMAT_VERSION && magic == MAGIC) {
+        return new Superblock(MemorySegment.ofBuffer(page.clear()));
+    }
+
+    /** The PM superblock's fields, as found in the file. */
+    private static final class Superblock {
+        final MemorySegment sb;
+        final long magic;
+        final UUID pmId;
+        final long generation;
+
+        Superblock(MemorySegment sb) {
+            this.sb = sb;
+            this.magic = sb.get(LONG, 0);
+            this.pmId = new UUID(sb.get(LONG, 40), sb.get(LONG, 48));
+            this.generation = sb.get(LONG, 56);
+        }
+
+        /**
+         * Returns null if the file may be used as it is (or formatted), or what makes it lose pages the
+         * block device depends on; throws for a file that must not be touched at all.
+         */
+        String check(Path path, UUID storeId, int pageSize, long sizeBefore, long configuredFrames,
+                     PmDependency expected) {
+            if (magic == 0) {
+                if (sb.mismatch(MemorySegment.ofArray(new byte[pageSize])) != -1) {
+                    throw new ConfigurationException("PM file '" + path + "' holds data that is not a MOST PM"
+                            + " buffer: point pm() at another file or delete it");
+                }
+                if (expected.attached()) {
+                    return sizeBefore == 0 ? "is missing or empty" : "is blank";
+                }
+                return null;
+            }
+            if (magic == MAGIC && sb.get(INT, 8) != FORMAT_VERSION) {
                 throw new ConfigurationException("PM file '" + path + "' has format " + sb.get(INT, 8)
                         + "; this build reads " + FORMAT_VERSION);
             }
-            throw new ConfigurationException("PM file '" + path + "' is not a MOST PM buffer (or its superblock is"
-                    + " damaged): point pm() at another file or delete it");
-        }
-        UUID owner = new UUID(sb.get(LONG, 24), sb.get(LONG, 32));
-        if (!owner.equals(storeId)) {
-            throw new ConfigurationException("PM file '" + path + "' belongs to another store (" + owner
-                    + ", this store is " + storeId + ") and may hold that store's only copy of some pages:"
-                    + " open it with that store's block device, or give this store another PM file");
-        }
-        int filePageSize = sb.get(INT, 12);
-        if (filePageSize != pageSize) {
-            throw new ConfigurationException("PM file '" + path + "' holds " + filePageSize
-                    + "-byte pages; configure pageSize(" + filePageSize + ")");
-        }
-        long fileFrames = sb.get(LONG, 16);
-        if (fileFrames > configuredFrames) {
-            throw new ConfigurationException("PM file '" + path + "' holds " + fileFrames + " frames; configure at"
-                    + " least " + (fileFrames + 1) * pageSize + " PM bytes so that none of its pages is lost");
-        }
-        UUID id = new UUID(sb.get(LONG, 40), sb.get(LONG, 48));
-        long fileGeneration = sb.get(LONG, 56);
-        if (!expected.attached()) {
-            // nothing of this store was ever made durable only here since the dependency was dropped
-            LOG.log(System.Logger.Level.INFO, "PM file {0} is an earlier buffer of this store that the block"
-                    + " device no longer depends on; reusing it blank", path);
-            clearFrames();
+            if (magic != MAGIC || sb.get(INT, SUPERBLOCK_BYTES) != Checksums.crc32c(sb.asSlice(0, SUPERBLOCK_BYTES))) {
+                throw new ConfigurationException("PM file '" + path + "' is not a MOST PM buffer (or its superblock"
+                        + " is damaged): point pm() at another file or delete it");
+            }
+            UUID owner = new UUID(sb.get(LONG, 24), sb.get(LONG, 32));
+            if (!owner.equals(storeId)) {
+                throw new ConfigurationException("PM file '" + path + "' belongs to another store (" + owner
+                        + ", this store is " + storeId + ") and may hold that store's only copy of some pages:"
+                        + " open it with that store's block device, or give this store another PM file");
+            }
+            int filePageSize = sb.get(INT, 12);
+            if (filePageSize != pageSize) {
+                throw new ConfigurationException("PM file '" + path + "' holds " + filePageSize
+                        + "-byte pages; configure pageSize(" + filePageSize + ")");
+            }
+            long fileFrames = sb.get(LONG, 16);
+            if (fileFrames > configuredFrames) {
+                throw new ConfigurationException("PM file '" + path + "' holds " + fileFrames + " frames; configure"
+                        + " at least " + (fileFrames + 1) * pageSize + " PM bytes so that none of its pages is lost");
+            }
+            if (!expected.attached()) {
+                // nothing was made durable only here since the block device dropped its dependency
+                LOG.log(System.Logger.Level.INFO, "PM file {0} is an earlier buffer of this store that the block"
+                        + " device no longer depends on; reusing it blank", path);
+                return null;
+            }
+            if (!pmId.equals(expected.pmId())) {
+                return "is another PM file of this store (" + pmId + ")";
+            }
+            if (generation != expected.generation() && generation != expected.generation() + 1) {
+                return "is a stale copy (generation " + generation + ")";
+            }
+            if (fileFrames < expected.frames() || sizeBefore < (fileFrames + 1) * pageSize) {
+                return "was truncated to " + sizeBefore + " bytes (its superblock records " + fileFrames
+                        + " frames of " + pageSize + " bytes)";
+            }
             return null;
         }
-        if (!id.equals(expected.pmId())) {
-            return "is another PM file of this store (" + id + ")";
-        }
-        if (fileGeneration != expected.generation() && fileGeneration != expected.generation() + 1) {
-            return "is a stale copy (generation " + fileGeneration + ")";
-        }
-        if (fileFrames < expected.frames() || sizeBefore < (fileFrames + 1) * pageSize) {
-            return "was truncated to " + sizeBefore + " bytes (its superblock records " + fileFrames + " frames of "
-                    + pageSize + " bytes)";
-        }
-        pmId = id;
-        generation = fileGeneration;
-        return null;
     }
 
     /** Invalidates every frame (a reused or reformatted file must not offer old images to recovery). */
