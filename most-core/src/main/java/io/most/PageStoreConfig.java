@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param pmProfile       emulated PM access costs (a profile with PM costs, e.g.
  *                        {@code DeviceProfiles.get("pmem")}), or null to use the PM file as it is
  * @param blockDevice     the block tier (an SSD file, a tiered volume, ...); the store takes ownership
- *                        and closes it
+ *                        and closes it, also when {@link PageStore#open} fails
  * @param policy          the initial migration policy (default {@link MigrationPolicy#lazy()})
  * @param adaptive        whether simulated annealing tunes the policy online (default false)
  * @param tuningEpoch     how long the tuner measures each candidate policy (default 5 s)

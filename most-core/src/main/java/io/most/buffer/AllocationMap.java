@@ -14,6 +14,12 @@ final class AllocationMap {
     private final AtomicLongArray words;
     private long searchHint;
     private long allocated;
+    /**
+     * Every page id below this may have had an image on storage (it was allocated at some time since
+     * the store was created); persisted with the bitmap, so an id above it was never written.
+     */
+    private long usedBelow;
+    private final java.util.Set<Long> reused = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean dirty;
 
     AllocationMap(long pages) {
@@ -36,6 +42,7 @@ final class AllocationMap {
             if ((words.get(w) & (1L << id)) == 0) {
                 words.getAndUpdate(w, x -> x | (1L << id));
                 searchHint = id + 1;
+                markUsed(id);
                 allocated++;
                 dirty = true;
                 return id;
@@ -50,6 +57,7 @@ final class AllocationMap {
             return false;
         }
         words.getAndUpdate((int) (pageId >>> 6), x -> x | (1L << pageId));
+        markUsed(pageId);
         allocated++;
         dirty = true;
         return true;
@@ -62,6 +70,43 @@ final class AllocationMap {
         words.getAndUpdate((int) (pageId >>> 6), x -> x & ~(1L << pageId));
         allocated--;
         dirty = true;
+    }
+
+    /**
+     * Whether {@code pageId}, just allocated, may still have an image from an earlier life on storage
+     * (it was allocated before, perhaps written, and freed): such an image must be erased before the
+     * new allocation becomes durable, or a crash would bring the old contents back instead of zeros.
+     * Answers once per allocation.
+     */
+    boolean takeReused(long pageId) {
+        return reused.remove(pageId);
+    }
+
+    /** Takes every reused id not yet erased (see {@link #takeReused}). */
+    long[] takeAllReused() {
+        long[] ids = reused.stream().mapToLong(Long::longValue).toArray();
+        for (long id : ids) {
+            reused.remove(id);
+        }
+        return ids;
+    }
+
+    private void markUsed(long pageId) {
+        if (pageId < usedBelow) {
+            reused.add(pageId);
+        } else {
+            usedBelow = pageId + 1;
+        }
+    }
+
+    /** The high-water mark of allocated ids (see {@link #usedBelow}). */
+    synchronized long usedBelow() {
+        return usedBelow;
+    }
+
+    /** Restores the persisted high-water mark. */
+    synchronized void setUsedBelow(long mark) {
+        usedBelow = Math.max(usedBelow, mark);
     }
 
     synchronized long allocatedCount() {

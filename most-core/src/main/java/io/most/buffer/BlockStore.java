@@ -32,7 +32,7 @@ import java.util.UUID;
 final class BlockStore {
     private static final long MAGIC = 0x4D4F_5354_5354_4F52L; // "MOSTSTOR"
     private static final int FORMAT_VERSION = 2;
-    private static final int SUPERBLOCK_BYTES = 96;
+    private static final int SUPERBLOCK_BYTES = 104;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
@@ -51,6 +51,8 @@ final class BlockStore {
     /** Every write sequence handed out so far is below this; persisted in the superblock. */
     private long sequenceLease;
     private PmDependency pmDependency = PmDependency.NONE;
+    /** Persisted high-water mark of allocated ids (see {@link AllocationMap#takeReused}). */
+    private long usedBelow;
     private boolean unformatted;
 
     private BlockStore(BlockDevice device, int pageSize) {
@@ -71,15 +73,22 @@ final class BlockStore {
 
     /**
      * Opens the store on {@code device}, formatting it if it is blank. A damaged superblock copy is a
-     * {@link DataLossException} unless {@code acceptDataLoss}.
+     * {@link DataLossException} unless {@code acceptDataLoss}. The store owns the device: if opening
+     * fails, the device is closed (and its file lock released).
      */
     static BlockStore open(BlockDevice device, int pageSize, boolean acceptDataLoss) {
-        BlockStore store = new BlockStore(device, pageSize);
+        BlockStore store;
+        try {
+            store = new BlockStore(device, pageSize);
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
         try {
             store.load(acceptDataLoss);
             return store;
         } catch (RuntimeException e) {
-            store.arena.close();
+            store.close();
             throw e;
         }
     }
@@ -90,6 +99,11 @@ final class BlockStore {
         Superblock b = readSuperblock(1);
         boolean bDamaged = b == null && !isBlank(1);
         Superblock best = a == null ? b : b == null ? a : a.generation >= b.generation ? a : b;
+        if (best != null && best.pageSize != pageSize) {
+            // checked first: with another page size, the second superblock is looked for in the wrong place
+            throw new ConfigurationException("block device '" + device.name() + "' holds a store with "
+                    + best.pageSize + "-byte pages; configure pageSize(" + best.pageSize + ")");
+        }
         if (best != null && (aDamaged || bDamaged)) {
             String what = "superblock copy " + (aDamaged ? "A" : "B") + " of block device '" + device.name()
                     + "' fails its checksum (media damage); it may have been the newer copy, so the allocation"
@@ -112,10 +126,6 @@ final class BlockStore {
             unformatted = true; // written by commitFormat(), once every other check has passed
             return;
         }
-        if (best.pageSize != pageSize) {
-            throw new ConfigurationException("block device '" + device.name() + "' holds a store with "
-                    + best.pageSize + "-byte pages; configure pageSize(" + best.pageSize + ")");
-        }
         if (best.pageCount > pageCount) {
             throw new ConfigurationException("block device '" + device.name() + "' holds a store of "
                     + best.pageCount + " pages but only has room for " + pageCount + ": restore its size");
@@ -136,10 +146,12 @@ final class BlockStore {
                     + "' fails its checksum: the store is damaged");
         }
         allocations.readFrom(bitmapBuffer);
+        usedBelow = best.usedBelow;
+        allocations.setUsedBelow(usedBelow);
     }
 
     private record Superblock(int pageSize, long pageCount, UUID storeId, long generation, int activeBitmap,
-                              int bitmapCrc, long sequenceLease, PmDependency pmDependency) {
+                              int bitmapCrc, long sequenceLease, PmDependency pmDependency, long usedBelow) {
     }
 
     private Superblock readSuperblock(int slot) {
@@ -159,7 +171,7 @@ final class BlockStore {
                 new UUID(superBuffer.get(LONG, 24), superBuffer.get(LONG, 32)), superBuffer.get(LONG, 40),
                 superBuffer.get(INT, 48), superBuffer.get(INT, 52), superBuffer.get(LONG, 56),
                 new PmDependency(new UUID(superBuffer.get(LONG, 64), superBuffer.get(LONG, 72)),
-                        superBuffer.get(LONG, 80), superBuffer.get(LONG, 88)));
+                        superBuffer.get(LONG, 80), superBuffer.get(LONG, 88)), superBuffer.get(LONG, 96));
     }
 
     private boolean isBlank(int slot) {
@@ -178,10 +190,31 @@ final class BlockStore {
         }
     }
 
+    /**
+     * Erases the block-device image of {@code pageId} if the id was just allocated again after an
+     * earlier life ({@link AllocationMap#takeReused}). Under this store's lock, so that it happens
+     * either here or in {@link #persistAllocations}, which erases what is pending before the bitmap
+     * that makes the allocation durable: a crash never brings back the contents of a freed page.
+     */
+    synchronized void eraseIfReused(long pageId) {
+        if (allocations.takeReused(pageId)) {
+            erase(pageId);
+        }
+    }
+
+    private void erase(long pageId) {
+        superBuffer.fill((byte) 0); // an all-zero image reads as never written
+        writePage(pageId, superBuffer);
+    }
+
     /** Makes the current allocation state durable (see the class comment). */
     synchronized void persistAllocations() {
+        for (long pageId : allocations.takeAllReused()) {
+            erase(pageId); // forced with the bitmap below, before the superblock that publishes it
+        }
         int target = 1 - activeBitmap;
         allocations.writeTo(bitmapBuffer);
+        usedBelow = allocations.usedBelow(); // read after the copy: it covers every id the copy holds
         int bitmapCrc = Checksums.crc32c(bitmapBuffer);
         device.write(bitmapOffset(target), bitmapBuffer);
         device.force();
@@ -240,6 +273,7 @@ final class BlockStore {
         superBuffer.set(LONG, 72, pmDependency.pmId().getLeastSignificantBits());
         superBuffer.set(LONG, 80, pmDependency.frames());
         superBuffer.set(LONG, 88, pmDependency.generation());
+        superBuffer.set(LONG, 96, usedBelow);
         superBuffer.set(INT, SUPERBLOCK_BYTES, Checksums.crc32c(superBuffer.asSlice(0, SUPERBLOCK_BYTES)));
         device.write((generation & 1) * pageSize, superBuffer);
         device.force();

@@ -346,6 +346,7 @@ public final class SpitfireBufferManager implements PageStore {
         try {
             int f = allocateDramFrame();
             dram.frame(f).fill((byte) 0);
+            ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
             dram.setPage(f, pageId);
             dram.setDirty(f, true); // a fresh page must reach storage even if never written
             dram.setLsn(f, 0);

@@ -276,6 +276,33 @@ class DataLossDefectsTest {
         }
     }
 
+    // 8. (found by the soak) A freed id allocated again must not bring its old contents back after a crash.
+    @Test
+    void aReusedPageIdLosesItsOldImageBeforeItsAllocationIsDurable() {
+        MemoryDevice device = new MemoryDevice(64L * PAGE);
+        BlockStore store = BlockStore.open(device, PAGE, false);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = device.allocate(arena, PAGE);
+            long p = store.allocations().allocate();
+            StoreFixture.stamp(image.asSlice(PageHeader.SIZE), p, 1);
+            PageHeader.seal(image, p, 1, 1);
+            store.persistAllocations();
+            store.writePage(p, image);
+            store.allocations().free(p);
+            store.persistAllocations();
+            assertTrue(store.allocations().allocate(p));
+            store.persistAllocations(); // the allocation is durable: the old image must be gone first
+            store.readPage(p, image);
+            assertEquals(PageHeader.Check.NEVER_WRITTEN, PageHeader.check(image));
+            // and ids never allocated before are not erased (no write per fresh allocation)
+            long fresh = store.allocations().allocate();
+            assertTrue(fresh > p);
+            assertEquals(false, store.allocations().takeReused(fresh));
+        } finally {
+            store.close();
+        }
+    }
+
     // 7. free() must not fail because a flush runs beside it.
     @Test
     void freeSucceedsWhileAnotherThreadFlushes() throws InterruptedException {

@@ -79,18 +79,15 @@ class PageStoreErrorsTest {
     }
 
     @Test
-    void aDeviceHoldingOtherDataIsRefusedAndNotTouched() {
-        MemoryDevice ssd = new MemoryDevice(1 << 22);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment junk = ssd.allocate(arena, 4096);
-            junk.fill((byte) 0x5A);
-            ssd.write(0, junk);
-            assertConfigError("not a MOST page store", () -> PageStore.open(PageStoreConfig.builder().blockDevice(ssd)
-                    .pageSize(4096).dramBytes(16 * 4096).build()));
-            MemorySegment after = ssd.allocate(arena, 4096);
-            ssd.read(0, after);
-            assertEquals(-1, after.mismatch(junk), "the foreign data is left as it was");
-        }
+    void aDeviceHoldingOtherDataIsRefusedAndNotTouched() throws java.io.IOException {
+        Path file = dir.resolve("foreign.dat");
+        byte[] junk = new byte[1 << 22];
+        java.util.Arrays.fill(junk, 0, 4096, (byte) 0x5A);
+        Files.write(file, junk);
+        assertConfigError("not a MOST page store", () -> PageStore.open(PageStoreConfig.builder()
+                .blockDevice(DirectFileDevice.open(file, 1 << 22)).pageSize(4096).dramBytes(16 * 4096).build()));
+        assertEquals(-1, java.util.Arrays.mismatch(junk, Files.readAllBytes(file)), "the foreign data is left as it was");
+        DirectFileDevice.open(file, 1 << 22).close(); // the refused open closed its device and released the file
     }
 
     @Test

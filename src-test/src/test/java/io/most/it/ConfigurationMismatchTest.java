@@ -102,7 +102,8 @@ class ConfigurationMismatchTest {
      * A PM file of store A whose superblock says 16 KiB pages. The store writes its PM files with its
      * own page size, so this only happens to a tampered or mixed-up file: it is crafted here by
      * rewriting the page-size field of the superblock (PmArea: magic long at 0, format int at 8, page
-     * size int at 12, frames long at 16, store id at 24 and 32, CRC32C of bytes [0, 40) as int at 40).
+     * size int at 12, frames long at 16, store id at 24 and 32, PM file id at 40 and 48, generation at
+     * 56, CRC32C of bytes [0, 64) as int at 64).
      */
     @Test
     void pmFileWithAnotherPageSizeIsRefused() throws IOException {
@@ -112,8 +113,8 @@ class ConfigurationMismatchTest {
         assertEquals(PAGE, sb.getInt(12), "page size field of A's PM superblock");
         sb.putInt(12, 4 * PAGE);
         CRC32C crc = new CRC32C();
-        crc.update(pm, 0, 40);
-        sb.putInt(40, (int) crc.getValue());
+        crc.update(pm, 0, 64);
+        sb.putInt(64, (int) crc.getValue());
         Files.write(crafted, pm);
 
         ConfigurationException e = refused(a.withPmFile(crafted, a.pmFrames())::open);

@@ -7,11 +7,15 @@ import java.nio.file.Path;
 
 /** The file-backed device types that crash tests open in a child JVM and again in the test JVM. */
 enum DeviceKind {
-    /** {@link DirectFileDevice}: O_DIRECT file, durable after fdatasync. */
+    /**
+     * {@link DirectFileDevice}: O_DIRECT file, durable after fdatasync. Opened with growth allowed: the
+     * reopen tests reopen a device at twice its size on purpose.
+     */
     DIRECT {
         @Override
         BlockDevice open(Path path, long capacity) {
-            DirectFileDevice device = DirectFileDevice.open(path, capacity);
+            DirectFileDevice device = DirectFileDevice.open(path, capacity,
+                    DirectFileDevice.Options.defaults().withGrowth(true));
             if (!device.isDirect()) {
                 device.close();
                 throw new IllegalStateException(path + " is not open with O_DIRECT");

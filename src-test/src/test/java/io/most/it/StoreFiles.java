@@ -16,9 +16,10 @@ import java.util.List;
  * header (io.most.buffer.PageHeader, package-private, so restated here):
  *
  * <pre>
- *  0  int   magic and format version 0x4D530001 ('M','S', 1); 0 once a PM frame is invalidated
- *  4  int   CRC32C of bytes [8, pageSize)
- *  8  long  page id
+ *  0  int   magic and format version 0x4D530002 ('M','S', 2); 0 once a PM frame is invalidated
+ *  4  int   header CRC32C of bytes [8, 32)
+ *  8  int   page id
+ * 12  int   payload CRC32C of bytes [32, pageSize)
  * 16  long  LSN
  * 24  long  write sequence
  * </pre>
@@ -27,7 +28,7 @@ import java.util.List;
  * block device after two superblocks and the bitmaps, in the PM file after one superblock page.
  */
 final class StoreFiles {
-    static final int PAGE_MAGIC = 0x4D53_0001;
+    static final int PAGE_MAGIC = 0x4D53_0002;
 
     /** A page image found in a file: where it starts and its header fields. */
     record Image(long offset, int magic, long pageId, long lsn, long seq) {
@@ -51,7 +52,7 @@ final class StoreFiles {
                 header.clear();
                 channel.read(header, offset);
                 int magic = header.getInt(0);
-                if ((magic == PAGE_MAGIC || (withInvalidated && magic == 0)) && header.getLong(8) == pageId
+                if ((magic == PAGE_MAGIC || (withInvalidated && magic == 0)) && Integer.toUnsignedLong(header.getInt(8)) == pageId
                         && (magic != 0 || header.getInt(4) != 0)) {
                     images.add(new Image(offset, magic, pageId, header.getLong(16), header.getLong(24)));
                 }
