@@ -10,6 +10,7 @@ import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.device.DirectFileDevice;
+import io.most.tier.TieredVolume;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -94,6 +95,18 @@ class MisuseTest {
         }
         expected[0] = 9;
         assertIntact(kind, expected, "after the refused second open");
+    }
+
+    @Test
+    void aSecondOpenOfATieredVolumeInTheSameJvmIsRefused() {
+        long[] expected = KnownStore.fill(SoakKind.VOLUME, dir);
+        try (TieredVolume first = SoakKind.openVolume(dir)) {
+            Throwable e = expectNamed("a second open of the tiered volume in this JVM",
+                    () -> SoakKind.openVolume(dir).close(), MostException.class);
+            assertTrue(e.getMessage().contains("open"), e.getMessage());
+            first.force();
+        }
+        assertIntact(SoakKind.VOLUME, expected, "after the refused second open of the volume");
     }
 
     @ParameterizedTest
