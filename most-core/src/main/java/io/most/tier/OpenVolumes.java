@@ -1,6 +1,8 @@
 package io.most.tier;
 
 import io.most.ConfigurationException;
+import io.most.device.AbstractBlockDevice;
+import io.most.device.BlockDevice;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -14,30 +16,48 @@ import java.util.concurrent.ConcurrentMap;
  * <p>This covers every kind of device in one process, including devices that hold no OS lock (memory,
  * emulated or faulty wrappers, the same device object passed twice). Across processes the devices'
  * own file locks refuse the second open ({@code DirectFileDevice}, {@code PmemDevice}); the volume
- * opens nothing itself, so it never bypasses them.
+ * opens nothing itself, so it never bypasses them. A holder whose two devices were both closed under
+ * it is dead (it can no longer write): a new open replaces it, as after a crash.
  */
 final class OpenVolumes {
-    private static final ConcurrentMap<UUID, String> OPEN = new ConcurrentHashMap<>();
+    private static final ConcurrentMap<UUID, Holder> OPEN = new ConcurrentHashMap<>();
+
+    /** An open volume's name and devices. */
+    private record Holder(String name, BlockDevice performance, BlockDevice capacity) {
+        /**
+         * Whether the holder can no longer touch the media: both its devices were closed under it (as
+         * the kernel closes a dead process's files), e.g. a test abandoning a volume to simulate a crash.
+         */
+        boolean isDead() {
+            return !isOpen(performance) && !isOpen(capacity);
+        }
+
+        private static boolean isOpen(BlockDevice device) {
+            return !(device instanceof AbstractBlockDevice d) || d.isOpen();
+        }
+    }
 
     private OpenVolumes() {
     }
 
     /**
-     * Records volume {@code id} as open under {@code name}.
+     * Records volume {@code id} as open under {@code name} on these devices.
      *
-     * @throws ConfigurationException if it is open already, naming the holder
+     * @throws ConfigurationException if it is open already (and its holder's devices are not both
+     *                                closed), naming the holder
      */
-    static void register(UUID id, String name) {
-        String holder = OPEN.putIfAbsent(id, name);
-        if (holder != null) {
-            throw new ConfigurationException("tiered volume " + id + " is already open in this process as '" + holder
-                    + "': close it before opening it again (two open volumes over the same devices would overwrite"
-                    + " each other's metadata and data)");
+    static void register(UUID id, String name, BlockDevice performance, BlockDevice capacity) {
+        Holder mine = new Holder(name, performance, capacity);
+        Holder holder = OPEN.compute(id, (k, old) -> old == null || old.isDead() ? mine : old);
+        if (holder != mine) {
+            throw new ConfigurationException("tiered volume " + id + " is already open in this process as '"
+                    + holder.name() + "': close it before opening it again (two open volumes over the same devices"
+                    + " would overwrite each other's metadata and data)");
         }
     }
 
-    /** Forgets volume {@code id} (closed, crashed, or its open failed). */
-    static void release(UUID id) {
-        OPEN.remove(id);
+    /** Forgets volume {@code id} if {@code performance} is its holder's (closed, crashed, or its open failed). */
+    static void release(UUID id, BlockDevice performance) {
+        OPEN.computeIfPresent(id, (k, old) -> old.performance() == performance ? null : old);
     }
 }

@@ -129,12 +129,12 @@ public final class TieredVolume extends AbstractBlockDevice {
         String name = config.name() != null ? config.name()
                 : "tier(" + performance.name() + "+" + capacity.name() + ")";
         PlacementPolicy policy = Objects.requireNonNull(config.policy().get(), "the policy supplier returned null");
-        OpenVolumes.register(layout.volumeId(), name);
+        OpenVolumes.register(layout.volumeId(), name, performance, capacity);
         TieredVolume volume;
         try {
             volume = new TieredVolume(name, config, layout, performance, capacity);
         } catch (RuntimeException | Error e) {
-            OpenVolumes.release(layout.volumeId());
+            OpenVolumes.release(layout.volumeId(), performance);
             throw e;
         }
         try {
@@ -147,7 +147,7 @@ public final class TieredVolume extends AbstractBlockDevice {
             return volume;
         } catch (RuntimeException e) {
             volume.arena.close();
-            OpenVolumes.release(layout.volumeId());
+            OpenVolumes.release(layout.volumeId(), performance);
             throw e;
         }
     }
@@ -333,7 +333,7 @@ public final class TieredVolume extends AbstractBlockDevice {
             }
         }
         arena.close();
-        OpenVolumes.release(layout.volumeId()); // last: a reopen must not start while the checkpoint is written
+        OpenVolumes.release(layout.volumeId(), performance); // last: a reopen must not start while the checkpoint is written
         if (failure != null) {
             throw failure;
         }
@@ -437,6 +437,6 @@ public final class TieredVolume extends AbstractBlockDevice {
     void halt() {
         halted = true;
         optimizer.stop();
-        OpenVolumes.release(layout.volumeId()); // a dead process holds nothing: the volume may be recovered
+        OpenVolumes.release(layout.volumeId(), performance); // a dead process holds nothing: the volume may be recovered
     }
 }

@@ -44,7 +44,8 @@ class TieredVolumeTornRetryTest {
         Path capFile = dir.resolve("cap.dev");
         WritesToPerformance policy = new WritesToPerformance();
         FaultyDevice perf = new FaultyDevice(DirectFileDevice.open(perfFile, PERF_BYTES));
-        TieredVolume volume = TieredVolume.open(perf, DirectFileDevice.open(capFile, CAP_BYTES), config(policy));
+        DirectFileDevice cap = DirectFileDevice.open(capFile, CAP_BYTES);
+        TieredVolume volume = TieredVolume.open(perf, cap, config(policy));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = volume.allocate(arena, CheckedBlock.SIZE);
             CheckedBlock.fill(block, RUN, 0, 1);
@@ -64,7 +65,10 @@ class TieredVolumeTornRetryTest {
             volume.read(0, block);
             assertEquals(CheckedBlock.Content.valid(3), CheckedBlock.inspect(block, RUN, 0), "before the crash");
         }
-        // crash: the volume is abandoned without force or close (O_DIRECT: its writes are in the files)
+        // crash: the volume is abandoned without force or close (O_DIRECT: its writes are in the files), and
+        // its files are closed under it, as the kernel closes a dead process's files (and drops its locks)
+        perf.close();
+        cap.close();
 
         try (TieredVolume reopened = TieredVolume.open(DirectFileDevice.open(perfFile, PERF_BYTES),
                 DirectFileDevice.open(capFile, CAP_BYTES), config(new WritesToPerformance()));
