@@ -31,7 +31,9 @@ import java.util.UUID;
  * copy of its superblock on the capacity device; {@link #capacity()} is one segment less than the data
  * slots of both together. Blocks never written read as zeros when the devices were zero when
  * formatted. The volume owns the devices once opened and closes them on {@link #close()}; if
- * {@link #open} fails they stay open and untouched for the caller.
+ * {@link #open} fails they stay open and untouched for the caller. A volume is open at most once:
+ * a second {@link #open} of a volume open in this JVM is refused ({@link ConfigurationException}), and
+ * one open in another process is refused by the devices' file locks.
  *
  * <p><b>Durability.</b> As for any block device: a write is durable once a later {@link #force()} has
  * returned. After a crash, reopening with {@link #open} recovers the segment map from the newest
@@ -113,7 +115,8 @@ public final class TieredVolume extends AbstractBlockDevice {
      *                                metadata and one segment, a device holds other data or belongs to
      *                                another volume or the other role, a device was resized, or the
      *                                configured segment or subpage size differs from the volume's; the
-     *                                message says what to change, and nothing has been written
+     *                                message says what to change, and nothing has been written; also if
+     *                                the volume is open in this JVM already
      * @throws MostException          if the volume's metadata is damaged beyond recovery
      */
     public static TieredVolume open(BlockDevice performance, BlockDevice capacity, TierConfig config) {
@@ -126,7 +129,14 @@ public final class TieredVolume extends AbstractBlockDevice {
         String name = config.name() != null ? config.name()
                 : "tier(" + performance.name() + "+" + capacity.name() + ")";
         PlacementPolicy policy = Objects.requireNonNull(config.policy().get(), "the policy supplier returned null");
-        TieredVolume volume = new TieredVolume(name, config, layout, performance, capacity);
+        OpenVolumes.register(layout.volumeId(), name, performance, capacity);
+        TieredVolume volume;
+        try {
+            volume = new TieredVolume(name, config, layout, performance, capacity);
+        } catch (RuntimeException | Error e) {
+            OpenVolumes.release(layout.volumeId(), performance);
+            throw e;
+        }
         try {
             if (fresh) {
                 volume.format();
@@ -137,6 +147,7 @@ public final class TieredVolume extends AbstractBlockDevice {
             return volume;
         } catch (RuntimeException e) {
             volume.arena.close();
+            OpenVolumes.release(layout.volumeId(), performance);
             throw e;
         }
     }
@@ -302,7 +313,7 @@ public final class TieredVolume extends AbstractBlockDevice {
         optimizer.stop();
         if (halted) {
             arena.close();
-            return; // a simulated crash: leave the devices as they are
+            return; // a simulated crash: leave the devices as they are (halt() released the volume's id)
         }
         RuntimeException failure = null;
         try {
@@ -322,6 +333,7 @@ public final class TieredVolume extends AbstractBlockDevice {
             }
         }
         arena.close();
+        OpenVolumes.release(layout.volumeId(), performance); // last: a reopen must not start while the checkpoint is written
         if (failure != null) {
             throw failure;
         }
@@ -425,5 +437,6 @@ public final class TieredVolume extends AbstractBlockDevice {
     void halt() {
         halted = true;
         optimizer.stop();
+        OpenVolumes.release(layout.volumeId(), performance); // a dead process holds nothing: the volume may be recovered
     }
 }

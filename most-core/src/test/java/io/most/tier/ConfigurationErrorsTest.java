@@ -143,6 +143,26 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void aVolumeIsOpenAtMostOnceInAJvm() {
+        CrashableDevice.Image p = new CrashableDevice.Image(PERF);
+        CrashableDevice.Image c = new CrashableDevice.Image(CAP);
+        format(p, c);
+        byte[] perfBefore;
+        try (TieredVolume first = TieredVolume.open(device("p", p), device("c", c), TierFixture.small().name("first").build())) {
+            perfBefore = bytes(p);
+            // other device objects over the same media: the devices hold no lock, the volume's id does
+            refused(() -> TieredVolume.open(device("p2", p), device("c2", c), TierFixture.small().build()),
+                    "is already open in this process as 'first'", "close it before opening it again");
+            assertArrayEquals(perfBefore, bytes(p), "the refused open wrote nothing");
+            MemorySegment block = MemorySegment.ofArray(new byte[BLOCK]);
+            first.write(0, block); // the first volume works on
+            first.force();
+        }
+        // closed: it opens again, as it does after a crash
+        TieredVolume.open(device("p", p), device("c", c), TierFixture.small().build()).close();
+    }
+
+    @Test
     void builderRejectsValuesThatCannotWork() {
         refused(() -> TierConfig.builder().segmentSize(3000).build(), "segment size 3000");
         refused(() -> TierConfig.builder().segmentSize(65536).subpageSize(131072).build(), "subpage size");

@@ -65,8 +65,8 @@ class TieredVolumeTornRetryTest {
             volume.read(0, block);
             assertEquals(CheckedBlock.Content.valid(3), CheckedBlock.inspect(block, RUN, 0), "before the crash");
         }
-        // crash: the volume is abandoned without force or close (O_DIRECT: its writes are in the files);
-        // closing its devices releases their file locks, as the death of a process would
+        // crash: the volume is abandoned without force or close (O_DIRECT: its writes are in the files), and
+        // its files are closed under it, as the kernel closes a dead process's files (and drops its locks)
         perf.close();
         cap.close();
 

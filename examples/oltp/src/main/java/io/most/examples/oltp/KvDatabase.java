@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link #maxKeySize()}, {@link #maxValueSize()}).
  */
 public final class KvDatabase implements AutoCloseable {
+    private final DatabaseLock lock;
     final PageStore store;
     final WriteAheadLog wal;
     final BTree tree;
@@ -63,7 +64,9 @@ public final class KvDatabase implements AutoCloseable {
     private volatile boolean closed;
     private final Recovery.Outcome recovered;
 
-    private KvDatabase(PageStore store, WriteAheadLog wal, UUID dbId, KvOptions options, List<LogRecord> log) {
+    private KvDatabase(DatabaseLock lock, PageStore store, WriteAheadLog wal, UUID dbId, KvOptions options,
+                       List<LogRecord> log) {
+        this.lock = lock;
         this.store = store;
         this.wal = wal;
         this.dbId = dbId;
@@ -79,13 +82,30 @@ public final class KvDatabase implements AutoCloseable {
      * Opens the database, creating it if the page store is empty, or recovering it after a crash (redo,
      * then undo of unfinished transactions, then a checkpoint). A torn log tail is cut off.
      *
+     * @throws DatabaseInUseException if the database is open already, in this process or another (its
+     *                                lock file {@code <log>.lock} is held; nothing read or changed)
      * @throws LogMismatchException if the log belongs to another database or is missing (nothing changed)
      * @throws CorruptLogException  if the log is damaged before its end (nothing changed)
      */
     public static KvDatabase open(KvOptions options) {
         Objects.requireNonNull(options, "options");
         LogForcer forcer = new LogForcer();
-        PageStore store = PageStore.open(storeConfig(options).walHook(forcer).build());
+        PageStoreConfig config = storeConfig(options).walHook(forcer).build();
+        // before the page store recovers anything: a second engine must not touch the files at all
+        DatabaseLock lock;
+        try {
+            lock = DatabaseLock.acquire(options.logPath);
+        } catch (RuntimeException | Error e) {
+            config.blockDevice().close(); // PageStore.open would have owned it
+            throw e;
+        }
+        PageStore store;
+        try {
+            store = PageStore.open(config);
+        } catch (RuntimeException | Error e) {
+            lock.close();
+            throw e;
+        }
         WriteAheadLog wal = null;
         try {
             UUID dbId;
@@ -104,6 +124,11 @@ public final class KvDatabase implements AutoCloseable {
             } else {
                 long metaLsn;
                 try (Page meta = store.read(MetaPage.PAGE)) {
+                    String format = MetaPage.otherFormat(meta.payload());
+                    if (format != null) {
+                        throw new LogMismatchException("the page store holds a key-value database of format " + format
+                                + "; this build reads format 01 (nothing was changed)");
+                    }
                     if (!MetaPage.isMeta(meta.payload())) {
                         throw new LogMismatchException("the page store does not hold a key-value database (page 0 is"
                                 + " not its meta page)");
@@ -123,14 +148,18 @@ public final class KvDatabase implements AutoCloseable {
                 }
             }
             forcer.wal = wal;
-            KvDatabase db = new KvDatabase(store, wal, dbId, options, records);
+            KvDatabase db = new KvDatabase(lock, store, wal, dbId, options, records);
             db.checkpoint();
             return db;
         } catch (RuntimeException | Error e) {
-            if (wal != null) {
-                wal.close();
+            try {
+                if (wal != null) {
+                    wal.close();
+                }
+                store.close();
+            } finally {
+                lock.close();
             }
-            store.close();
             throw e;
         }
     }
@@ -404,7 +433,11 @@ public final class KvDatabase implements AutoCloseable {
                 try {
                     wal.close();
                 } finally {
-                    store.close();
+                    try {
+                        store.close();
+                    } finally {
+                        lock.close();
+                    }
                 }
             }
         }

@@ -9,7 +9,7 @@ import java.util.UUID;
  *
  * <pre>
  *  0  u8   type {@link Node#META}
- *  8  i64  magic "MOSTKV01"
+ *  8  i64  magic "MOSTKV01": the last two characters are the format version
  * 16  i64  database id, most significant bits
  * 24  i64  database id, least significant bits
  * 32  i64  first free page, or -1
@@ -38,6 +38,18 @@ final class MetaPage {
 
     static boolean isMeta(MemorySegment p) {
         return Node.type(p) == Node.META && p.get(I64, 8) == MAGIC;
+    }
+
+    /**
+     * The format version ("01" of "MOSTKV01") of a meta page of another format, or null if
+     * {@code p} is no meta page of any format.
+     */
+    static String otherFormat(MemorySegment p) {
+        long magic = p.get(I64, 8);
+        if (Node.type(p) != Node.META || (magic & ~0xFFFFL) != (MAGIC & ~0xFFFFL) || magic == MAGIC) {
+            return null;
+        }
+        return new String(new byte[] {(byte) (magic >>> 8), (byte) magic}, java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     static UUID dbId(MemorySegment p) {
