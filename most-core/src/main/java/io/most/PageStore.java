@@ -68,8 +68,10 @@ public interface PageStore extends AutoCloseable {
     void allocate(long pageId);
 
     /**
-     * Frees a page. The page must not be latched. Durable at the next {@link #checkpoint()} or
-     * allocation write-back; after a crash before that, the page may still be allocated.
+     * Frees a page. The page must not be latched. Durable when it returns: the allocation state is
+     * persisted before any copy of the page is destroyed, so a crash finds the page either allocated
+     * with its contents or free, never allocated and emptied. This costs one allocation-bitmap write and
+     * two forces per call.
      *
      * @throws IllegalArgumentException if the page is not allocated
      */

@@ -369,22 +369,47 @@ public final class SpitfireBufferManager implements PageStore {
         try {
             int i = (int) pageId;
             int f = dramFrameOf.get(i);
+            int m = pm == null ? -1 : pmFrameOf.get(i);
             if (f >= 0) {
                 latchForRemoval(dram, f, pageId);
+            }
+            try {
+                if (m >= 0) {
+                    latchForRemoval(pm, m, pageId);
+                }
+            } catch (RuntimeException e) {
+                if (f >= 0) {
+                    dram.unlatchExclusive(f);
+                }
+                throw e;
+            }
+            try {
+                // durable before any copy goes: a crash never finds the page allocated without its contents
+                allocations.free(pageId);
+                ssd.persistAllocations();
+            } catch (RuntimeException e) {
+                if (!allocations.isAllocated(pageId)) {
+                    allocations.allocate(pageId);
+                    allocations.takeReused(pageId); // an undo, not a reuse: its image is the page's own
+                }
+                if (f >= 0) {
+                    dram.unlatchExclusive(f);
+                }
+                if (m >= 0) {
+                    pm.unlatchExclusive(m);
+                }
+                throw e;
+            }
+            corruptPmPages.remove(pageId);
+            if (f >= 0) {
                 dramFrameOf.set(i, -1);
                 dram.release(f);
             }
-            if (pm != null) {
-                int m = pmFrameOf.get(i);
-                if (m >= 0) {
-                    latchForRemoval(pm, m, pageId);
-                    pmFrameOf.set(i, -1);
-                    discard(m);
-                    pm.release(m);
-                }
+            if (m >= 0) {
+                pmFrameOf.set(i, -1);
+                discard(m);
+                pm.release(m);
             }
-            allocations.free(pageId);
-            corruptPmPages.remove(pageId);
         } finally {
             lock.unlock();
         }
