@@ -1,0 +1,87 @@
+package io.most.examples.h2;
+
+import io.most.OutOfSpaceException;
+import java.util.BitSet;
+
+/**
+ * Which volume blocks are in use. A block freed since the last metadata commit stays unavailable
+ * ("pending") until that commit is durable: the durable metadata may still name it as part of a
+ * file, so reusing it earlier could overwrite data a crash would bring back. Thread-safe (one
+ * monitor; allocation is rare next to reads and writes).
+ */
+final class BlockAllocator {
+    private final long blockCount;
+    private final BitSet used;
+    private final BitSet pending = new BitSet();
+    private long cursor;
+
+    BlockAllocator(long blockCount) {
+        this.blockCount = blockCount;
+        this.used = new BitSet((int) blockCount);
+    }
+
+    /** Marks {@code block} in use (at open, from the durable metadata). */
+    synchronized void markUsed(long block) {
+        used.set((int) block);
+    }
+
+    /**
+     * Allocates a block, {@code preferred} if it is free (to keep a file's blocks contiguous), else
+     * the next free one after the last allocation.
+     *
+     * @throws OutOfSpaceException if every block is in use or pending
+     */
+    synchronized long allocate(long preferred) {
+        long block = -1;
+        if (preferred >= 0 && preferred < blockCount && isFree((int) preferred)) {
+            block = preferred;
+        } else {
+            block = nextFree(cursor, blockCount);
+            if (block < 0) {
+                block = nextFree(0, cursor);
+            }
+        }
+        if (block < 0) {
+            throw new OutOfSpaceException("the MOST volume is full: all " + blockCount + " blocks are in use"
+                    + (pending.isEmpty() ? "" : " (" + pending.cardinality() + " freed blocks become reusable at the next force)")
+                    + "; delete data, or use a larger device");
+        }
+        used.set((int) block);
+        cursor = block + 1;
+        return block;
+    }
+
+    /** Frees {@code block}; it becomes reusable after {@link #reuse}. */
+    synchronized void free(long block) {
+        used.clear((int) block);
+        pending.set((int) block);
+    }
+
+    /** The blocks pending now (taken with the metadata snapshot that no longer names them). */
+    synchronized BitSet pendingSnapshot() {
+        return (BitSet) pending.clone();
+    }
+
+    /** Makes {@code blocks} (a {@link #pendingSnapshot}) reusable: the commit that dropped them is durable. */
+    synchronized void reuse(BitSet blocks) {
+        pending.andNot(blocks);
+    }
+
+    /** Number of blocks in use. */
+    synchronized long usedBlocks() {
+        return used.cardinality();
+    }
+
+    private boolean isFree(int block) {
+        return !used.get(block) && !pending.get(block);
+    }
+
+    private long nextFree(long from, long to) {
+        for (int b = used.nextClearBit((int) from); b < to; b = used.nextClearBit(b + 1)) {
+            if (!pending.get(b)) {
+                return b;
+            }
+        }
+        return -1;
+    }
+}
