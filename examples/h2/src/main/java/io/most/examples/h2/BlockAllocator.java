@@ -14,6 +14,8 @@ final class BlockAllocator {
     private final BitSet used;
     private final BitSet pending = new BitSet();
     private long cursor;
+    private long usedCount;
+    private long pendingCount;
 
     BlockAllocator(long blockCount) {
         this.blockCount = blockCount;
@@ -22,17 +24,24 @@ final class BlockAllocator {
 
     /** Marks {@code block} in use (at open, from the durable metadata). */
     synchronized void markUsed(long block) {
-        used.set((int) block);
+        if (!used.get((int) block)) {
+            used.set((int) block);
+            usedCount++;
+        }
     }
 
     /**
      * Allocates a block, {@code preferred} if it is free (to keep a file's blocks contiguous), else
-     * the next free one after the last allocation.
+     * the next free one after the last allocation, leaving at least {@code reserve} blocks free (room
+     * for the next directory commit, which must never fail for want of space).
      *
-     * @throws OutOfSpaceException if every block is in use or pending
+     * @throws OutOfSpaceException if no block beyond the reserve is free
      */
-    synchronized long allocate(long preferred) {
+    synchronized long allocate(long preferred, long reserve) {
         long block = -1;
+        if (blockCount - usedCount - pendingCount <= reserve) {
+            throw full();
+        }
         if (preferred >= 0 && preferred < blockCount && isFree((int) preferred)) {
             block = preferred;
         } else {
@@ -42,19 +51,37 @@ final class BlockAllocator {
             }
         }
         if (block < 0) {
-            throw new OutOfSpaceException("the MOST volume is full: all " + blockCount + " blocks are in use"
-                    + (pending.isEmpty() ? "" : " (" + pending.cardinality() + " freed blocks become reusable at the next force)")
-                    + "; delete data, or use a larger device");
+            throw full();
         }
         used.set((int) block);
+        usedCount++;
         cursor = block + 1;
         return block;
     }
 
     /** Frees {@code block}; it becomes reusable after {@link #reuse}. */
     synchronized void free(long block) {
-        used.clear((int) block);
-        pending.set((int) block);
+        if (used.get((int) block)) {
+            used.clear((int) block);
+            usedCount--;
+        }
+        if (!pending.get((int) block)) {
+            pending.set((int) block);
+            pendingCount++;
+        }
+    }
+
+    /** Takes back a block allocated by a change that failed before anything named it: reusable at once. */
+    synchronized void rollback(long block) {
+        if (used.get((int) block)) {
+            used.clear((int) block);
+            usedCount--;
+        }
+    }
+
+    /** Number of freed blocks waiting for commits before they can be reused. */
+    synchronized long pendingBlocks() {
+        return pendingCount;
     }
 
     /** The blocks pending now (taken with the metadata snapshot that no longer names them). */
@@ -64,12 +91,21 @@ final class BlockAllocator {
 
     /** Makes {@code blocks} (a {@link #pendingSnapshot}) reusable: the commit that dropped them is durable. */
     synchronized void reuse(BitSet blocks) {
+        BitSet both = (BitSet) pending.clone();
+        both.and(blocks);
+        pendingCount -= both.cardinality();
         pending.andNot(blocks);
     }
 
     /** Number of blocks in use. */
     synchronized long usedBlocks() {
-        return used.cardinality();
+        return usedCount;
+    }
+
+    private OutOfSpaceException full() {
+        return new OutOfSpaceException("the MOST volume is full: " + usedCount + " of " + blockCount + " blocks are in use"
+                + (pendingCount == 0 ? "" : " and " + pendingCount + " freed blocks wait for the next commits")
+                + "; delete data, or use a larger device");
     }
 
     private boolean isFree(int block) {

@@ -47,6 +47,9 @@ final class DirectoryCodec {
      */
     static TreeMap<String, FileNode> decode(byte[] bytes, long blockCount, int blockBytes) throws IOException {
         TreeMap<String, FileNode> entries = new TreeMap<>();
+        if (bytes.length == 0) {
+            return entries; // a new volume's first superblock names no directory yet
+        }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         int count = in.readInt();
         for (int i = 0; i < count; i++) {

@@ -15,9 +15,12 @@ final class FileData {
     private final BlockAllocator allocator;
     private final int blockBytes;
 
-    FileData(BlockSpace space, BlockAllocator allocator) {
+    private final java.util.function.LongSupplier reserve;
+
+    FileData(BlockSpace space, BlockAllocator allocator, java.util.function.LongSupplier reserve) {
         this.space = space;
         this.allocator = allocator;
+        this.reserve = reserve;
         this.blockBytes = space.blockBytes();
     }
 
@@ -55,14 +58,14 @@ final class FileData {
         int needed = (int) ((end + blockBytes - 1) / blockBytes);
         try {
             for (int i = firstNew; i < needed; i++) {
-                long b = allocator.allocate(blocks.nextContiguous());
+                long b = allocator.allocate(blocks.nextContiguous(), reserve.getAsLong());
                 space.claim(b);
                 blocks.add(b);
             }
         } catch (RuntimeException e) {
             for (long b : blocks.truncate(firstNew)) {
                 space.release(b);
-                allocator.free(b);
+                allocator.rollback(b);
             }
             throw e;
         }

@@ -65,7 +65,7 @@ public final class MostVolume implements AutoCloseable {
         this.metadata = opened.metadata();
         this.entries = opened.entries();
         this.allocator = new BlockAllocator(space.blockCount());
-        this.data = new FileData(space, allocator);
+        this.data = new FileData(space, allocator, metadata::commitReserve);
         rebuildAllocation();
         if (options.syncInterval().isPositive()) {
             long millis = Math.max(1, options.syncInterval().toMillis());
@@ -125,13 +125,18 @@ public final class MostVolume implements AutoCloseable {
      * @throws MostException if the backing fails; the volume stays at its previous durable state
      */
     public void force() {
+        sync(false);
+    }
+
+    /** Forces the backing and commits the directory if it changed, or anyway if {@code commitAlways}. */
+    private void sync(boolean commitAlways) {
         commitLock.lock();
         try {
             checkOpen();
             if (unforcedWrites.getAndSet(false)) {
                 space.force();
             }
-            if (!metadataDirty.get()) {
+            if (!metadataDirty.get() && !commitAlways) {
                 return;
             }
             byte[] directory;
@@ -352,6 +357,20 @@ public final class MostVolume implements AutoCloseable {
     }
 
     int write(FileNode node, long position, ByteBuffer src) {
+        try {
+            return writeOnce(node, position, src);
+        } catch (io.most.OutOfSpaceException e) {
+            if (allocator.pendingBlocks() == 0) {
+                throw e;
+            }
+            // freed blocks become reusable after two commits (see force): make them so and retry once
+            sync(true);
+            sync(true);
+            return writeOnce(node, position, src);
+        }
+    }
+
+    private int writeOnce(FileNode node, long position, ByteBuffer src) {
         int n = src.remaining();
         structure.readLock().lock();
         try {

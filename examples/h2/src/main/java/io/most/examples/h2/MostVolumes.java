@@ -142,12 +142,22 @@ public final class MostVolumes {
             throw new ConfigurationException("no MOST volume file '" + file + "': create it with"
                     + " VolumeOptions.create(true), or check the path");
         }
+        long existing = exists ? fileSize(file) : 0;
         if (capacity > 0) {
+            if (existing > 0 && existing != capacity) {
+                // checked before the device opens: it would extend a smaller file
+                throw new ConfigurationException("'" + file + "' is " + existing + " bytes, not " + capacity
+                        + ": open an existing volume with its own size (or capacity 0)");
+            }
             return capacity;
         }
-        if (!exists) {
-            throw new ConfigurationException("a new MOST volume '" + file + "' needs a capacity > 0");
+        if (existing > 0) {
+            return existing;
         }
+        throw new ConfigurationException("a new MOST volume '" + file + "' needs a capacity > 0");
+    }
+
+    private static long fileSize(Path file) {
         try {
             return Files.size(file);
         } catch (IOException e) {

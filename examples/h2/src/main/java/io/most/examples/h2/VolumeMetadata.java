@@ -97,6 +97,15 @@ final class VolumeMetadata {
         return current.volumeId();
     }
 
+    /** Blocks a commit of the current directory takes, doubled for growth: what data must leave free. */
+    long commitReserve() {
+        long blocks = 0;
+        for (int n : current.runLengths()) {
+            blocks += n;
+        }
+        return 2 * blocks + 2;
+    }
+
     /** Generation of the newest durable commit. */
     long generation() {
         return current.generation();
@@ -125,7 +134,7 @@ final class VolumeMetadata {
         try {
             long preferred = -1;
             for (int i = 0; i < blocks; i++) {
-                long b = allocator.allocate(preferred);
+                long b = allocator.allocate(preferred, 0);
                 space.claim(b);
                 allocated.add(b);
                 preferred = b + 1;
@@ -159,7 +168,8 @@ final class VolumeMetadata {
             return unnamed;
         } catch (RuntimeException e) {
             for (long b : allocated) {
-                allocator.free(b);
+                space.release(b);
+                allocator.rollback(b);
             }
             throw e;
         }

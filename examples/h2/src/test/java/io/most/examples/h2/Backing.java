@@ -7,8 +7,8 @@ enum Backing {
     /** An O_DIRECT file device of 4 KiB blocks. */
     DEVICE {
         @Override
-        MostVolume open(Path file, VolumeOptions options) {
-            return MostVolumes.directFile(file, 64L << 20, options);
+        MostVolume open(Path file, long capacity, VolumeOptions options) {
+            return MostVolumes.directFile(file, capacity, options);
         }
     },
     /**
@@ -17,13 +17,18 @@ enum Backing {
      */
     PAGE_STORE {
         @Override
-        MostVolume open(Path file, VolumeOptions options) {
-            return MostVolumes.pageStore(file, 64L << 20, 16 * 1024, 1L << 20, options);
+        MostVolume open(Path file, long capacity, VolumeOptions options) {
+            return MostVolumes.pageStore(file, capacity, 16 * 1024, 1L << 20, options);
         }
     };
 
-    /** Opens (creating if blank and allowed) the volume whose backing file is {@code file}. */
-    abstract MostVolume open(Path file, VolumeOptions options);
+    /** Opens (creating if blank and allowed) the volume on {@code file} of {@code capacity} bytes (0: its size). */
+    abstract MostVolume open(Path file, long capacity, VolumeOptions options);
+
+    /** Opens the volume on {@code file}, created with 64 MiB if missing. */
+    MostVolume open(Path file, VolumeOptions options) {
+        return open(file, java.nio.file.Files.exists(file) ? 0 : 64L << 20, options);
+    }
 
     /** Opens with background sync off: tests force explicitly. */
     MostVolume open(Path file) {
