@@ -87,6 +87,11 @@ public final class MostVolume implements AutoCloseable {
         return metadata.volumeId();
     }
 
+    /** Generation of the newest durable commit (for tests and diagnostics). */
+    long generation() {
+        return metadata.generation();
+    }
+
     /** Bytes per block (device block, or page payload for a page store). */
     public int blockBytes() {
         return space.blockBytes();
