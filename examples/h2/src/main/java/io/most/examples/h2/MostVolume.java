@@ -138,23 +138,34 @@ public final class MostVolume implements AutoCloseable {
         commitLock.lock();
         try {
             checkOpen();
-            if (unforcedWrites.getAndSet(false)) {
-                space.force();
-            }
-            if (!metadataDirty.get() && !commitAlways) {
-                return;
-            }
-            byte[] directory;
-            BitSet freed;
-            structure.writeLock().lock();
-            try {
-                synchronized (entries) {
-                    directory = DirectoryCodec.encode(entries);
+            boolean commit = metadataDirty.get() || commitAlways;
+            byte[] directory = null;
+            BitSet freed = null;
+            if (commit) {
+                // snapshot first: with writers excluded, every write the directory reflects has
+                // completed, so the force below makes its data durable before the directory names it
+                structure.writeLock().lock();
+                try {
+                    synchronized (entries) {
+                        directory = DirectoryCodec.encode(entries);
+                    }
+                    freed = allocator.pendingSnapshot();
+                    metadataDirty.set(false);
+                } finally {
+                    structure.writeLock().unlock();
                 }
-                freed = allocator.pendingSnapshot();
-                metadataDirty.set(false);
-            } finally {
-                structure.writeLock().unlock();
+            }
+            try {
+                if (unforcedWrites.getAndSet(false)) {
+                    space.force();
+                }
+            } catch (RuntimeException e) {
+                unforcedWrites.set(true);
+                metadataDirty.compareAndSet(false, commit);
+                throw e;
+            }
+            if (!commit) {
+                return;
             }
             List<Long> unnamed;
             try {
@@ -277,13 +288,7 @@ public final class MostVolume implements AutoCloseable {
                 }
                 entries.remove(path);
             }
-            node.lock.writeLock().lock();
-            try {
-                node.deleted = true;
-                data.freeAll(node);
-            } finally {
-                node.lock.writeLock().unlock();
-            }
+            discard(node);
             metadataDirty.set(true);
         } finally {
             structure.writeLock().unlock();
@@ -316,13 +321,7 @@ public final class MostVolume implements AutoCloseable {
                 entries.put(to, node);
             }
             if (replaced != null) {
-                replaced.lock.writeLock().lock();
-                try {
-                    replaced.deleted = true;
-                    data.freeAll(replaced);
-                } finally {
-                    replaced.lock.writeLock().unlock();
-                }
+                discard(replaced);
             }
             metadataDirty.set(true);
         } finally {
@@ -377,17 +376,29 @@ public final class MostVolume implements AutoCloseable {
 
     private int writeOnce(FileNode node, long position, ByteBuffer src) {
         int n = src.remaining();
+        changeFile(node, () -> data.write(node, position, src));
+        unforcedWrites.set(true);
+        return n;
+    }
+
+    void truncate(FileNode node, long size) {
+        changeFile(node, () -> data.truncate(node, size));
+    }
+
+    /**
+     * Runs a change of {@code node}'s data under the structure's read lock (no directory snapshot in
+     * between) and the file's write lock; the change returns whether the file's metadata changed.
+     */
+    private void changeFile(FileNode node, java.util.function.BooleanSupplier change) {
         structure.readLock().lock();
         try {
             node.lock.writeLock().lock();
             try {
                 checkOpen();
                 checkLive(node);
-                if (data.write(node, position, src)) {
+                if (change.getAsBoolean()) {
                     metadataDirty.set(true);
                 }
-                unforcedWrites.set(true);
-                return n;
             } finally {
                 node.lock.writeLock().unlock();
             }
@@ -396,21 +407,14 @@ public final class MostVolume implements AutoCloseable {
         }
     }
 
-    void truncate(FileNode node, long size) {
-        structure.readLock().lock();
+    /** Marks a node removed from the directory as deleted and frees its blocks. */
+    private void discard(FileNode node) {
+        node.lock.writeLock().lock();
         try {
-            node.lock.writeLock().lock();
-            try {
-                checkOpen();
-                checkLive(node);
-                if (data.truncate(node, size)) {
-                    metadataDirty.set(true);
-                }
-            } finally {
-                node.lock.writeLock().unlock();
-            }
+            node.deleted = true;
+            data.freeAll(node);
         } finally {
-            structure.readLock().unlock();
+            node.lock.writeLock().unlock();
         }
     }
 
