@@ -93,7 +93,7 @@ final class DeviceBlockSpace implements BlockSpace {
         // read-modify-write of one of its blocks can write an older image over it.
         boolean[] held = new boolean[STRIPES];
         for (long b = first; b < first + Math.min(blocks, STRIPES); b++) {
-            held[(int) Math.floorMod(b, STRIPES)] = true;
+            held[Math.floorMod(b, STRIPES)] = true;
         }
         for (int i = 0; i < STRIPES; i++) {
             if (held[i]) {
@@ -148,7 +148,7 @@ final class DeviceBlockSpace implements BlockSpace {
     }
 
     private ReentrantLock stripe(long block) {
-        return stripes[(int) Math.floorMod(block, STRIPES)];
+        return stripes[Math.floorMod(block, STRIPES)];
     }
 
     private void checkWithin(int offset, int length) {

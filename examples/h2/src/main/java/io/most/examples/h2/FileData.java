@@ -134,7 +134,7 @@ final class FileData {
         while (buffer.hasRemaining()) {
             int index = (int) (pos / blockBytes);
             int offset = (int) (pos % blockBytes);
-            int len = (int) Math.min(blockBytes - offset, buffer.remaining());
+            int len = Math.min(blockBytes - offset, buffer.remaining());
             if (offset == 0 && len == blockBytes) {
                 int fullBlocks = buffer.remaining() / blockBytes;
                 int run = blocks.runLength(index, fullBlocks);
