@@ -1,0 +1,23 @@
+package io.most.spring.autoconfigure;
+
+import java.nio.file.Path;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** Context runners with MOST's auto-configurations and small stores in a test's directory. */
+final class Runners {
+    private Runners() {
+    }
+
+    /** MOST's auto-configurations, no properties. */
+    static ApplicationContextRunner most() {
+        return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MostAutoConfiguration.class,
+                MostHealthAutoConfiguration.class, MostMetricsAutoConfiguration.class));
+    }
+
+    /** A 4 MiB store of 4 KiB pages with a 256 KiB DRAM pool in {@code dir}. */
+    static ApplicationContextRunner smallStore(Path dir) {
+        return most().withPropertyValues("most.store.directory=" + dir, "most.store.device-size=4MB",
+                "most.store.page-size=4KB", "most.store.dram=256KB");
+    }
+}
