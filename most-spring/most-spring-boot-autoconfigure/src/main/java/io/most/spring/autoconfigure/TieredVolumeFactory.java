@@ -36,10 +36,13 @@ final class TieredVolumeFactory {
         try {
             BlockDevice capacity = openDevice("capacity", volume.getCapacity());
             try {
+                // too small or resized devices, a changed segment size, files of another volume
                 return attribute(() -> TieredVolume.open(performance, capacity, config),
+                        property(PREFIX + "performance.size", volume.getPerformance().getSize()),
+                        property(PREFIX + "capacity.size", volume.getCapacity().getSize()),
+                        property(PREFIX + "segment-size", volume.getSegmentSize()),
                         property(PREFIX + "performance.file", volume.getPerformance().getFile()),
-                        property(PREFIX + "capacity.file", volume.getCapacity().getFile()),
-                        property(PREFIX + "segment-size", volume.getSegmentSize()));
+                        property(PREFIX + "capacity.file", volume.getCapacity().getFile()));
             } catch (RuntimeException e) {
                 capacity.close();
                 throw e;
