@@ -78,10 +78,7 @@ class MostAutoConfigurationTest {
 
     @Test
     void tieredVolumeBecomesTheStoresBlockDevice() {
-        Runners.most().withPropertyValues("most.store.page-size=4KB", "most.store.dram=256KB",
-                "most.volume.performance.file=" + dir.resolve("fast/perf.dev"), "most.volume.performance.size=8MB",
-                "most.volume.capacity.file=" + dir.resolve("slow/cap.dev"), "most.volume.capacity.size=16MB",
-                "most.volume.placement-policy=hemem", "most.volume.segment-size=256KB").run(context -> {
+        Runners.volumeStore(dir.resolve("volume")).withPropertyValues("most.volume.placement-policy=hemem").run(context -> {
             TieredVolume volume = context.getBean(TieredVolume.class);
             assertThat(volume.segmentSize()).isEqualTo(256 << 10);
             assertThat(volume.tierStats().policy()).containsIgnoringCase("hemem");

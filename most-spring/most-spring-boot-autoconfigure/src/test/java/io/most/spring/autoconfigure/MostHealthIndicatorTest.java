@@ -74,10 +74,7 @@ class MostHealthIndicatorTest {
 
     @Test
     void volumeDetailsGiveOffloadRatioAndMirroredShare() {
-        Runners.most().withPropertyValues("most.store.page-size=4KB", "most.store.dram=256KB",
-                "most.volume.performance.file=" + dir.resolve("perf.dev"), "most.volume.performance.size=8MB",
-                "most.volume.capacity.file=" + dir.resolve("cap.dev"), "most.volume.capacity.size=16MB",
-                "most.volume.segment-size=256KB").run(context -> {
+        Runners.volumeStore(dir).run(context -> {
             Health health = context.getBean("mostHealthIndicator", HealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             Map<String, Object> volume = detail(health.getDetails(), "volume");

@@ -39,10 +39,7 @@ class MostMetricsAutoConfigurationTest {
 
     @Test
     void volumeGetsItsMetersAndItsDevicesTheirs() {
-        Runners.most().withPropertyValues("most.store.page-size=4KB", "most.store.dram=256KB",
-                        "most.volume.performance.file=" + dir.resolve("perf.dev"), "most.volume.performance.size=8MB",
-                        "most.volume.capacity.file=" + dir.resolve("cap.dev"), "most.volume.capacity.size=16MB",
-                        "most.volume.segment-size=256KB")
+        Runners.volumeStore(dir)
                 .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
                         SimpleMetricsExportAutoConfiguration.class))
                 .run(context -> {
