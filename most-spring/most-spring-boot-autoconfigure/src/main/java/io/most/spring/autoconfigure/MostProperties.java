@@ -2,12 +2,17 @@ package io.most.spring.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * MOST's settings under {@code most.*}: the page store ({@code most.store}) and an optional tiered
- * volume under it ({@code most.volume}). Values are checked by MOST itself when the beans are
+ * MOST's settings under {@code most.*}: the page store ({@code most.store}), an optional tiered
+ * volume under it ({@code most.volume}) and the MOST caches behind Spring's cache abstraction
+ * ({@code most.cache}). Values are checked by MOST itself when the beans are
  * created; a bad one stops the application with a report naming the property (see
  * {@link MostConfigurationFailureAnalyzer}).
  */
@@ -16,6 +21,7 @@ public class MostProperties {
 
     private final Store store = new Store();
     private final Volume volume = new Volume();
+    private final Cache cache = new Cache();
 
     /** The page store's settings. */
     public Store getStore() {
@@ -25,6 +31,11 @@ public class MostProperties {
     /** The optional tiered volume's settings. */
     public Volume getVolume() {
         return volume;
+    }
+
+    /** The MOST caches' settings. */
+    public Cache getCache() {
+        return cache;
     }
 
     /** The page store: its block device, page size, DRAM and PM pools and migration policy. */
@@ -262,6 +273,217 @@ public class MostProperties {
 
         public void setSize(DataSize size) {
             this.size = size;
+        }
+    }
+
+    /**
+     * The MOST caches behind Spring's {@code CacheManager} (with {@code @EnableCaching}): one MOST
+     * cache engine per Spring cache, each in its own subdirectory. The sizes are per cache; entries
+     * under most.cache.caches.NAME override them for one cache.
+     */
+    public static class Cache {
+        /**
+         * Directory of the caches' files (a subdirectory per cache, created if missing). Defaults to
+         * "caches" in most.store.directory.
+         */
+        private Path directory;
+
+        /** The caches to create at startup; when empty, a cache is created on first use of its name. */
+        private List<String> names = new ArrayList<>();
+
+        /** Whether null values are cached (as a marker) instead of refused. */
+        private boolean allowNullValues = true;
+
+        /** Bytes per bucket page of the small-item engine: a power of two from 4 KiB to 64 KiB. */
+        private DataSize pageSize = DataSize.ofKilobytes(4);
+
+        /** DRAM frames for bucket pages, per cache: a multiple of the page size, at least 16 pages. */
+        private DataSize dram = DataSize.ofMegabytes(16);
+
+        /** Persistent memory for bucket pages, per cache (a file in the cache's directory); 0 for none. */
+        private DataSize pm = DataSize.ofBytes(0);
+
+        /** Bucket pages of small items on flash, per cache: a multiple of the page size. */
+        private DataSize smallItems = DataSize.ofMegabytes(64);
+
+        /** Log-structured regions of large items on flash, per cache; 0 for none (values then fit a page). */
+        private DataSize largeItems = DataSize.ofMegabytes(64);
+
+        /** Bytes per region of the large-item engine: a multiple of 4 KiB from 64 KiB to 64 MiB. */
+        private DataSize regionSize = DataSize.ofMegabytes(1);
+
+        /** How long an entry lives after it was written; none by default. */
+        private Duration timeToLive;
+
+        /** How long an entry lives after it was last read or written; none by default (not with time-to-live). */
+        private Duration timeToIdle;
+
+        /** Per-cache overrides of the sizes and lifetimes, by cache name. */
+        private Map<String, CacheOverride> caches = new LinkedHashMap<>();
+
+        public Path getDirectory() {
+            return directory;
+        }
+
+        public void setDirectory(Path directory) {
+            this.directory = directory;
+        }
+
+        public List<String> getNames() {
+            return names;
+        }
+
+        public void setNames(List<String> names) {
+            this.names = names;
+        }
+
+        public boolean isAllowNullValues() {
+            return allowNullValues;
+        }
+
+        public void setAllowNullValues(boolean allowNullValues) {
+            this.allowNullValues = allowNullValues;
+        }
+
+        public DataSize getPageSize() {
+            return pageSize;
+        }
+
+        public void setPageSize(DataSize pageSize) {
+            this.pageSize = pageSize;
+        }
+
+        public DataSize getDram() {
+            return dram;
+        }
+
+        public void setDram(DataSize dram) {
+            this.dram = dram;
+        }
+
+        public DataSize getPm() {
+            return pm;
+        }
+
+        public void setPm(DataSize pm) {
+            this.pm = pm;
+        }
+
+        public DataSize getSmallItems() {
+            return smallItems;
+        }
+
+        public void setSmallItems(DataSize smallItems) {
+            this.smallItems = smallItems;
+        }
+
+        public DataSize getLargeItems() {
+            return largeItems;
+        }
+
+        public void setLargeItems(DataSize largeItems) {
+            this.largeItems = largeItems;
+        }
+
+        public DataSize getRegionSize() {
+            return regionSize;
+        }
+
+        public void setRegionSize(DataSize regionSize) {
+            this.regionSize = regionSize;
+        }
+
+        public Duration getTimeToLive() {
+            return timeToLive;
+        }
+
+        public void setTimeToLive(Duration timeToLive) {
+            this.timeToLive = timeToLive;
+        }
+
+        public Duration getTimeToIdle() {
+            return timeToIdle;
+        }
+
+        public void setTimeToIdle(Duration timeToIdle) {
+            this.timeToIdle = timeToIdle;
+        }
+
+        public Map<String, CacheOverride> getCaches() {
+            return caches;
+        }
+
+        public void setCaches(Map<String, CacheOverride> caches) {
+            this.caches = caches;
+        }
+    }
+
+    /** One cache's sizes and lifetimes; each unset value is the most.cache one. */
+    public static class CacheOverride {
+        /** DRAM frames for this cache's bucket pages. */
+        private DataSize dram;
+
+        /** Persistent memory for this cache's bucket pages. */
+        private DataSize pm;
+
+        /** This cache's small-item bucket pages on flash. */
+        private DataSize smallItems;
+
+        /** This cache's large-item regions on flash. */
+        private DataSize largeItems;
+
+        /** How long this cache's entries live after they were written. */
+        private Duration timeToLive;
+
+        /** How long this cache's entries live after they were last read or written. */
+        private Duration timeToIdle;
+
+        public DataSize getDram() {
+            return dram;
+        }
+
+        public void setDram(DataSize dram) {
+            this.dram = dram;
+        }
+
+        public DataSize getPm() {
+            return pm;
+        }
+
+        public void setPm(DataSize pm) {
+            this.pm = pm;
+        }
+
+        public DataSize getSmallItems() {
+            return smallItems;
+        }
+
+        public void setSmallItems(DataSize smallItems) {
+            this.smallItems = smallItems;
+        }
+
+        public DataSize getLargeItems() {
+            return largeItems;
+        }
+
+        public void setLargeItems(DataSize largeItems) {
+            this.largeItems = largeItems;
+        }
+
+        public Duration getTimeToLive() {
+            return timeToLive;
+        }
+
+        public void setTimeToLive(Duration timeToLive) {
+            this.timeToLive = timeToLive;
+        }
+
+        public Duration getTimeToIdle() {
+            return timeToIdle;
+        }
+
+        public void setTimeToIdle(Duration timeToIdle) {
+            this.timeToIdle = timeToIdle;
         }
     }
 }
