@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configures MOST from {@code most.*} ({@link MostProperties}): a {@link TieredVolume} when
  * {@code most.volume.*} is set, otherwise a {@link BlockDevice} on {@code most.store.directory} (or
- * {@code most.store.file}), and a {@link PageStore} over whichever of the two exists. Each backs off
+ * {@code most.store.file}) when that is set, and a {@link PageStore} over whichever of the two
+ * exists (none when neither is configured). Each backs off
  * when the application defines its own bean of that type; an application's own {@code BlockDevice}
  * (or {@code TieredVolume}) becomes the store's block device.
  *

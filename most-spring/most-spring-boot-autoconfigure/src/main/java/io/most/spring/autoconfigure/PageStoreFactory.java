@@ -23,19 +23,15 @@ final class PageStoreFactory {
 
     /**
      * Opens the store's own data file: {@code most.store.file}, or {@code most.dev} in
-     * {@code most.store.directory}.
+     * {@code most.store.directory} (one of them is set).
      *
-     * @throws MostPropertyException if neither is set or MOST rejects the file or its size
+     * @throws MostPropertyException if MOST rejects the file or its size
      */
     static BlockDevice openDevice(MostProperties.Store store) {
         String sizeProperty = PREFIX + "device-size";
         if (store.getFile() != null) {
             return DeviceFiles.open(store.getFile(), PREFIX + "file", store.getFile(), store.getDeviceSize(),
                     sizeProperty, store.isBufferedFallback());
-        }
-        if (store.getDirectory() == null) {
-            throw MostPropertyException.missing(PREFIX + "directory", "set the directory where MOST keeps its data"
-                    + " file (or most.store.file to name the file, or most.volume.* for a tiered volume)");
         }
         Path file = store.getDirectory().resolve(DEVICE_FILE);
         return DeviceFiles.open(file, PREFIX + "directory", store.getDirectory(), store.getDeviceSize(), sizeProperty,

@@ -14,10 +14,14 @@ import org.springframework.boot.configurationmetadata.ValueHint;
 
 /** The metadata IDEs read: every most.* property explained, defaults given, policies completed. */
 class ConfigurationMetadataTest {
-    /** Properties without a default: paths, and the volume's device sizes, which must be chosen. */
+    /**
+     * Properties without a default: paths, the volume's device sizes (which must be chosen), the cache
+     * names and per-cache overrides (none), and the lifetimes (none: entries live until evicted).
+     */
     private static final Set<String> NO_DEFAULT = Set.of("most.store.directory", "most.store.file",
             "most.store.pm.path", "most.volume.performance.file", "most.volume.performance.size",
-            "most.volume.capacity.file", "most.volume.capacity.size");
+            "most.volume.capacity.file", "most.volume.capacity.size", "most.cache.directory", "most.cache.names",
+            "most.cache.caches", "most.cache.time-to-live", "most.cache.time-to-idle");
 
     private static Map<String, ConfigurationMetadataProperty> properties() throws Exception {
         ConfigurationMetadataRepositoryJsonBuilder builder = ConfigurationMetadataRepositoryJsonBuilder.create();

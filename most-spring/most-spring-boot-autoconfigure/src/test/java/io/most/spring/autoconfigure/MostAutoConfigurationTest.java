@@ -107,6 +107,12 @@ class MostAutoConfigurationTest {
     }
 
     @Test
+    void noStoreWithoutADirectoryOrFile() {
+        Runners.most().run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(PageStore.class)
+                .doesNotHaveBean(BlockDevice.class).doesNotHaveBean("mostHealthIndicator"));
+    }
+
+    @Test
     void nothingIsConfiguredWithoutMostCore() {
         Runners.most().withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader(PageStore.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(MostProperties.class)

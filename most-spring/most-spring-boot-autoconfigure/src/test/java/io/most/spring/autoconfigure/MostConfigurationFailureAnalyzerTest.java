@@ -61,16 +61,6 @@ class MostConfigurationFailureAnalyzerTest {
     }
 
     @Test
-    void missingDirectoryIsNamed() {
-        runner(Runners.most()).run(context -> {
-            FailureAnalysis analysis = analyze(context.getStartupFailure(), environment.get());
-            assertThat(analysis.getDescription()).contains("most.store.directory is not set")
-                    .contains("Value: (not set)");
-            assertThat(analysis.getAction()).contains("change most.store.directory");
-        });
-    }
-
-    @Test
     void directoryThatCannotBeCreatedIsNamed() throws Exception {
         Path blocker = Files.writeString(dir.resolve("a-file"), "not a directory");
         runner(Runners.smallStore(blocker.resolve("sub"))).run(context -> {
