@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.cache.annotation.Cacheable;
 import org.springframework.stereotype.Service;
 
 /**
  * Prices products, slowly on purpose: it stands for a remote pricing system or an expensive query,
- * the kind of call an application caches. Counts its invocations so that callers (and tests) can see
- * how often it really ran.
+ * the kind of call an application caches. Prices are cached with {@code @Cacheable} in the MOST
+ * cache {@code prices} (see {@code application.yml}), so only the first call for a SKU is slow. Counts
+ * its invocations so that callers (and tests) can see how often it really ran.
  */
 @Service
 public class PriceService {
@@ -23,6 +25,7 @@ public class PriceService {
     }
 
     /** The price of {@code sku} in cents: a deterministic function of the SKU, after the delay. */
+    @Cacheable("prices")
     public long priceCents(String sku) {
         invocations.incrementAndGet();
         try {
@@ -36,7 +39,7 @@ public class PriceService {
         return 100 + crc.getValue() % 99_900; // between 1.00 and 999.99
     }
 
-    /** How many times {@link #priceCents} ran. */
+    /** How many times {@link #priceCents} really ran (cache hits do not run it). */
     public long invocations() {
         return invocations.get();
     }

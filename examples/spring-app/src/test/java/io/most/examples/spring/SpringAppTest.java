@@ -39,14 +39,41 @@ class SpringAppTest {
     @Autowired
     PageStore store;
 
+    @Autowired
+    PriceService prices;
+
     @Test
-    void priceEndpointAnswers() throws Exception {
+    void secondPriceOfASkuIsServedFromTheMostCache() throws Exception {
+        long runsBefore = prices.invocations();
+        double hitsBefore = cacheGets("hit");
         HttpResponse<String> first = get("/prices/ABC-1");
         assertThat(first.statusCode()).isEqualTo(200);
         JsonNode body = json.readTree(first.body());
         assertThat(body.get("sku").asString()).isEqualTo("ABC-1");
         assertThat(body.get("cents").asLong()).isBetween(100L, 99_999L);
+        assertThat(prices.invocations()).isEqualTo(runsBefore + 1);
+
         assertThat(get("/prices/ABC-1").body()).isEqualTo(first.body());
+        assertThat(prices.invocations()).as("the slow service ran once").isEqualTo(runsBefore + 1);
+        assertThat(cacheGets("hit")).isEqualTo(hitsBefore + 1);
+    }
+
+    @Test
+    void cacheGetsHaveHitsAndMisses() throws Exception {
+        get("/prices/XYZ-9");
+        get("/prices/XYZ-9");
+        HttpResponse<String> response = get("/actuator/metrics/cache.gets?tag=cache:prices");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(response.body()).get("availableTags").toString()).contains("hit").contains("miss");
+        assertThat(cacheGets("hit")).isPositive();
+        assertThat(cacheGets("miss")).isPositive();
+    }
+
+    /** cache.gets of the prices cache with this result, over HTTP. */
+    private double cacheGets(String result) throws Exception {
+        HttpResponse<String> response = get("/actuator/metrics/cache.gets?tag=cache:prices&tag=result:" + result);
+        assertThat(response.statusCode()).isEqualTo(200);
+        return json.readTree(response.body()).get("measurements").get(0).get("value").asDouble();
     }
 
     @Test
