@@ -16,6 +16,7 @@ public class AppController {
     private final PriceService prices;
     private final NoteRepository notes;
 
+    /** The endpoints over the price service and the notes. */
     public AppController(PriceService prices, NoteRepository notes) {
         this.prices = prices;
         this.notes = notes;

@@ -17,6 +17,7 @@ import org.springframework.stereotype.Repository;
 public class NoteRepository {
     private final PageStore store;
 
+    /** Notes in {@code store}, the starter's bean. */
     public NoteRepository(PageStore store) {
         this.store = store;
     }

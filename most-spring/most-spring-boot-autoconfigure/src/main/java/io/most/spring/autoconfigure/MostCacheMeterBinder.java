@@ -15,6 +15,7 @@ import java.util.function.ToLongFunction;
  */
 public class MostCacheMeterBinder extends CacheMeterBinder<MostSpringCache> {
 
+    /** Meters for {@code cache}, tagged with its name and {@code tags}. */
     public MostCacheMeterBinder(MostSpringCache cache, Iterable<Tag> tags) {
         super(cache, cache.getName(), tags);
     }
