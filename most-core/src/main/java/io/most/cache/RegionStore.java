@@ -72,7 +72,9 @@ final class RegionStore implements AutoCloseable {
     private long openSeq;
     private int used;
     private long minLiveSeq;
-    private volatile long openSeqPublished;
+    /** The open region is chosen but not reclaimed yet: the first append does it (not the open). */
+    private boolean openPending;
+    private volatile long openSeqPublished = -1;
 
     private RegionStore(BlockDevice device, int regionSize, int regionCount, long headerBytes, UUID cacheId,
                         CacheCounters counters, LongSupplier clock) {
@@ -175,8 +177,11 @@ final class RegionStore implements AutoCloseable {
         minLiveSeq = minLive;
         lock.lock();
         try {
-            startRegion(newest == null ? 0 : (newest.region + 1) % regionCount,
-                    Math.max(minLive, newest == null ? 1 : newest.seq + 1));
+            // the next region in the ring is the oldest: reclaiming it now would evict its items at every
+            // restart, so it waits for the first append
+            openRegion = newest == null ? 0 : (newest.region + 1) % regionCount;
+            openSeq = Math.max(minLive, newest == null ? 1 : newest.seq + 1);
+            openPending = true;
         } finally {
             lock.unlock();
         }
@@ -228,7 +233,9 @@ final class RegionStore implements AutoCloseable {
         }
         lock.lock();
         try {
-            if (used + bytes > regionSize) {
+            if (openPending) {
+                startRegion(openRegion, openSeq);
+            } else if (used + bytes > regionSize) {
                 sealOpenRegion();
                 startRegion((openRegion + 1) % regionCount, openSeq + 1);
             }
@@ -337,6 +344,9 @@ final class RegionStore implements AutoCloseable {
     void flush() {
         lock.lock();
         try {
+            if (openPending) {
+                return; // nothing appended since the open
+            }
             int block = device.blockSize();
             int upTo = ((used + block - 1) / block) * block;
             device.write(regionOffset(openRegion), buffer.asSlice(0, upTo));
@@ -357,7 +367,10 @@ final class RegionStore implements AutoCloseable {
             index.clear();
             long seq = openSeq + 1;
             minLiveSeq = seq;
-            startRegion((openRegion + 1) % regionCount, seq);
+            openRegion = (openRegion + 1) % regionCount;
+            openSeq = seq;
+            openPending = true;
+            openSeqPublished = -1;
             return seq;
         } finally {
             lock.unlock();
@@ -394,6 +407,7 @@ final class RegionStore implements AutoCloseable {
         openRegion = region;
         openSeq = seq;
         openSeqPublished = seq;
+        openPending = false;
         used = RegionLayout.REGION_HEADER_BYTES;
         if (oldSeq >= 0) {
             reclaim(region, oldSeq);
