@@ -15,5 +15,6 @@ module io.most.core {
     exports io.most.device;
     exports io.most.tier;
     exports io.most.buffer;
+    exports io.most.cache;
     exports io.most.metrics;
 }

@@ -1,0 +1,361 @@
+package io.most.cache;
+
+import io.most.CorruptPageException;
+import io.most.Page;
+import io.most.PageStore;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The small-item engine: bucket {@code b} is page {@code b + 1} of a {@link PageStore} (page 0 is
+ * the {@link CacheSuperblock}), formatted by {@link BucketLayout}, with a DRAM filter per bucket
+ * ({@link BucketFilters}). The page store decides whether a bucket is in DRAM, PM or on its device.
+ *
+ * <p><b>Concurrency.</b> A bucket is changed under its page's exclusive latch; a get reads it
+ * optimistically without a latch (validated by the store). Callers serialize operations on one key
+ * themselves (the cache's key stripes); the page latch orders the different keys of a bucket.
+ *
+ * <p><b>Corruption.</b> A bucket page the store reports corrupt is reset to an empty bucket (its items
+ * are lost, counted in {@code corruptItems}) and the operation goes on: the cache keeps serving.
+ */
+final class BucketStore {
+    /** Returned by optimistic readers: the key is absent or expired. */
+    private static final byte[] MISS = new byte[0];
+
+    private final PageStore store;
+    private final long buckets;
+    private final BucketFilters filters;
+    private final CacheCounters counters;
+    private final AtomicLong lsn = new AtomicLong();
+    private final AtomicLong entries = new AtomicLong();
+    private final Object repairLock = new Object();
+
+    BucketStore(PageStore store, long buckets, CacheCounters counters) {
+        this.store = store;
+        this.buckets = buckets;
+        this.counters = counters;
+        this.filters = new BucketFilters(buckets, BucketFilters.bitsFor(store.pageSize()));
+    }
+
+    long buckets() {
+        return buckets;
+    }
+
+    /** Items in the buckets (expired ones not yet dropped included). */
+    long entries() {
+        return Math.max(0, entries.get());
+    }
+
+    void setEntries(long count) {
+        entries.set(count);
+    }
+
+    /** Bytes of a bucket page's payload. */
+    int pagePayload() {
+        return store.payloadSize();
+    }
+
+    /** The value of {@code key}, or null if absent or expired at {@code now}. */
+    byte[] get(byte[] key, long hash, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return null;
+        }
+        try {
+            byte[] v = store.readOptimistic(bucket + 1, page -> {
+                int item = BucketLayout.find(page, key);
+                if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
+                    return MISS;
+                }
+                int length = BucketLayout.valueLength(page, item);
+                int at = BucketLayout.valueOffset(page, item);
+                if (length < 0 || (long) at + length > page.byteSize()) {
+                    return MISS; // an inconsistent view: the store validates and retries
+                }
+                byte[] value = new byte[length];
+                MemorySegment.copy(page, ValueLayout.JAVA_BYTE, at, value, 0, length);
+                return value;
+            });
+            return v == MISS ? null : v;
+        } catch (CorruptPageException e) {
+            repair(bucket);
+            return null;
+        }
+    }
+
+    /** The value of {@code key} read by {@code reader} under a shared latch, or null. */
+    <V> V get(byte[] key, long hash, long now, RegionStore.ValueReader<V> reader) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return null;
+        }
+        try (Page page = store.read(bucket + 1)) {
+            MemorySegment seg = page.payload();
+            int item = BucketLayout.find(seg, key);
+            if (item < 0 || expired(BucketLayout.deadline(seg, item), now)) {
+                return null;
+            }
+            return reader.read(seg.asSlice(BucketLayout.valueOffset(seg, item), BucketLayout.valueLength(seg, item)));
+        } catch (CorruptPageException e) {
+            repair(bucket);
+            return null;
+        }
+    }
+
+    /** Whether a live (unexpired) value of {@code key} is stored. */
+    boolean contains(byte[] key, long hash, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return false;
+        }
+        try {
+            return store.readOptimistic(bucket + 1, page -> {
+                int item = BucketLayout.find(page, key);
+                return item >= 0 && !expired(BucketLayout.deadline(page, item), now);
+            });
+        } catch (CorruptPageException e) {
+            repair(bucket);
+            return false;
+        }
+    }
+
+    /**
+     * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy; makes room by
+     * dropping expired items, then the oldest ones.
+     */
+    void put(byte[] key, long hash, ValueSource value, long deadline, long now) {
+        int need = BucketLayout.itemBytes(key.length, value.size());
+        if (need > pagePayload() - BucketLayout.HEADER_BYTES) {
+            throw new IllegalStateException("an item of " + need + " bytes was routed to a bucket page of "
+                    + pagePayload() + " bytes"); // the cache checks sizes first: a bug if reached
+        }
+        long bucket = KeyHash.bucket(hash, buckets);
+        mutate(bucket, page -> {
+            boolean dropped = false;
+            int existing = BucketLayout.find(page, key);
+            if (existing >= 0) {
+                BucketLayout.remove(page, existing);
+                dropped = true;
+            }
+            if (BucketLayout.free(page) < need) {
+                dropped |= dropExpired(page, now);
+            }
+            while (BucketLayout.free(page) < need) {
+                BucketLayout.remove(page, BucketLayout.HEADER_BYTES);
+                counters.evictions.increment();
+                dropped = true;
+            }
+            int at = BucketLayout.append(page, key, value.size(), deadline);
+            try {
+                value.writeTo(page.asSlice(at, value.size()));
+            } catch (RuntimeException | Error e) {
+                // never leave a half-encoded value behind: it would be returned as if it were written
+                BucketLayout.remove(page, at - key.length - BucketLayout.ITEM_HEADER_BYTES);
+                filters.rebuild(bucket, page);
+                throw e;
+            }
+            if (dropped || !filters.isBuilt(bucket)) {
+                filters.rebuild(bucket, page);
+            } else {
+                filters.add(bucket, hash);
+            }
+            return Boolean.TRUE;
+        });
+    }
+
+    /** Removes {@code key}; returns whether a live value was removed. */
+    boolean remove(byte[] key, long hash, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return false;
+        }
+        Boolean removed = mutate(bucket, page -> {
+            int item = BucketLayout.find(page, key);
+            if (item < 0) {
+                return null; // nothing changed: the page stays clean
+            }
+            boolean live = !expired(BucketLayout.deadline(page, item), now);
+            BucketLayout.remove(page, item);
+            filters.rebuild(bucket, page);
+            return live;
+        });
+        return removed != null && removed;
+    }
+
+    /** Sets the deadline of a live {@code key}; returns whether it was present. */
+    boolean setDeadline(byte[] key, long hash, long deadline, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return false;
+        }
+        Boolean set = mutate(bucket, page -> {
+            int item = BucketLayout.find(page, key);
+            if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
+                return null;
+            }
+            BucketLayout.setDeadline(page, item, deadline);
+            return Boolean.TRUE;
+        });
+        return set != null;
+    }
+
+    /** The live entries of {@code bucket}, copied out under a shared latch. */
+    List<CacheEntry> entries(long bucket, long now) {
+        List<CacheEntry> out = new ArrayList<>();
+        if (filters.isBuilt(bucket) && filters.isEmpty(bucket)) {
+            return out;
+        }
+        try (Page page = store.read(bucket + 1)) {
+            MemorySegment seg = page.payload();
+            int end = BucketLayout.end(seg);
+            int item = BucketLayout.HEADER_BYTES;
+            for (int i = 0, n = BucketLayout.count(seg); i < n && item >= 0; i++) {
+                if (!expired(BucketLayout.deadline(seg, item), now)) {
+                    byte[] key = seg.asSlice(BucketLayout.keyOffset(item), BucketLayout.keyLength(seg, item))
+                            .toArray(ValueLayout.JAVA_BYTE);
+                    byte[] value = seg.asSlice(BucketLayout.valueOffset(seg, item), BucketLayout.valueLength(seg, item))
+                            .toArray(ValueLayout.JAVA_BYTE);
+                    out.add(new CacheEntry(key, value));
+                }
+                item = BucketLayout.next(seg, item, end);
+            }
+        } catch (CorruptPageException e) {
+            repair(bucket);
+        }
+        return out;
+    }
+
+    /** Empties every bucket (buckets whose filter shows them empty are skipped). */
+    void clear() {
+        for (long b = 0; b < buckets; b++) {
+            if (filters.isBuilt(b) && filters.isEmpty(b)) {
+                continue;
+            }
+            long bucket = b;
+            mutate(bucket, page -> {
+                if (BucketLayout.count(page) == 0) {
+                    filters.rebuild(bucket, page);
+                    return null;
+                }
+                BucketLayout.clear(page);
+                filters.rebuild(bucket, page);
+                return Boolean.TRUE;
+            });
+        }
+    }
+
+    /** Counts the items of every bucket and builds every filter: the open after a crash. */
+    long countAll() {
+        long count = 0;
+        for (long b = 0; b < buckets; b++) {
+            try (Page page = store.read(b + 1)) {
+                MemorySegment seg = page.payload();
+                if (!BucketLayout.headerValid(seg)) {
+                    throw new CorruptPageException(b + 1, "cache", "bucket header of an unknown format");
+                }
+                count += BucketLayout.count(seg);
+                filters.rebuild(b, seg);
+            } catch (CorruptPageException e) {
+                repair(b);
+            }
+        }
+        return count;
+    }
+
+    private boolean mayHold(long bucket, long hash) {
+        if (!filters.isBuilt(bucket)) {
+            buildFilter(bucket);
+        }
+        if (filters.mightContain(bucket, hash)) {
+            return true;
+        }
+        counters.filterRejects.increment();
+        return false;
+    }
+
+    private void buildFilter(long bucket) {
+        try (Page page = store.read(bucket + 1)) {
+            if (!filters.isBuilt(bucket)) {
+                filters.rebuild(bucket, page.payload());
+            }
+        } catch (CorruptPageException e) {
+            repair(bucket);
+        }
+    }
+
+    /**
+     * Runs {@code change} on {@code bucket}'s page under its exclusive latch and marks the page dirty
+     * unless the change returns null (nothing changed); keeps the entry count.
+     */
+    private <R> R mutate(long bucket, Function<MemorySegment, R> change) {
+        for (int attempt = 0; ; attempt++) {
+            try (Page page = store.write(bucket + 1)) {
+                MemorySegment seg = page.payload();
+                if (!BucketLayout.headerValid(seg)) {
+                    throw new CorruptPageException(bucket + 1, "cache", "bucket header of an unknown format");
+                }
+                int before = BucketLayout.count(seg);
+                R result = change.apply(seg);
+                int after = BucketLayout.count(seg);
+                if (result != null || before != after) {
+                    page.markDirty(lsn.incrementAndGet());
+                }
+                entries.addAndGet(after - before);
+                return result;
+            } catch (CorruptPageException e) {
+                if (attempt > 0) {
+                    throw e;
+                }
+                repair(bucket);
+            }
+        }
+    }
+
+    /** Replaces a corrupt bucket page by an empty bucket. */
+    private void repair(long bucket) {
+        synchronized (repairLock) {
+            long pageId = bucket + 1;
+            try (Page page = store.read(pageId)) {
+                if (BucketLayout.headerValid(page.payload())) {
+                    return; // repaired by another thread meanwhile
+                }
+            } catch (CorruptPageException stillCorrupt) {
+                // replace it below
+            }
+            counters.corruptItems.increment();
+            store.free(pageId);
+            store.allocate(pageId);
+            try (Page page = store.write(pageId)) {
+                BucketLayout.clear(page.payload());
+                filters.rebuild(bucket, page.payload());
+                page.markDirty(lsn.incrementAndGet());
+            }
+        }
+    }
+
+    private boolean dropExpired(MemorySegment page, long now) {
+        boolean dropped = false;
+        int item = BucketLayout.HEADER_BYTES;
+        while (item < BucketLayout.end(page)) {
+            if (expired(BucketLayout.deadline(page, item), now)) {
+                BucketLayout.remove(page, item);
+                counters.expirations.increment();
+                dropped = true;
+            } else {
+                item = BucketLayout.next(page, item, BucketLayout.end(page));
+                if (item < 0) {
+                    break; // the header was validated, so this is a damaged item chain: stop dropping
+                }
+            }
+        }
+        return dropped;
+    }
+
+    static boolean expired(long deadline, long now) {
+        return deadline != 0 && now >= deadline;
+    }
+}

@@ -1,0 +1,278 @@
+package io.most.cache;
+
+import io.most.ConfigurationException;
+import io.most.device.BlockDevice;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * Everything a {@link MostCache} needs, built and validated by {@link #builder()}. Every problem is a
+ * {@link ConfigurationException} that names the setting and says what to change.
+ *
+ * <p><b>Tiers.</b> Small items live in bucket pages of a MOST page store: {@code dramBytes} of DRAM
+ * frames, optionally {@code pmBytes} of persistent memory, and {@code smallItemBytes} of bucket pages
+ * on the small-item device (the size bound of the small-item engine). Large items (key + value over
+ * {@code largeItemThreshold}) live in {@code largeItemBytes} of log-structured regions on the
+ * large-item device (its size bound; 0 disables the engine and caps values at the small-item size).
+ *
+ * <p><b>Files.</b> With {@link Builder#directory(Path)} the cache keeps {@value #SMALL_ITEM_FILE},
+ * {@value #PM_FILE} (with PM) and {@value #LARGE_ITEM_FILE} there, opened with O_DIRECT and
+ * preallocated. {@link Builder#smallItemDevice} and {@link Builder#largeItemDevice} put an engine on a
+ * device of your choice instead (a {@code TieredVolume} gets MOST's mirroring); the cache owns and
+ * closes the devices it is given.
+ *
+ * @param directory          where the cache's files live, or null when both devices are given
+ * @param smallItemDevice    the small-item engine's block device, or null for a file in the directory
+ * @param largeItemDevice    the large-item engine's block device, or null for a file in the directory
+ * @param pageSize           bucket page size, a power of two from 4 KiB to 64 KiB (default 4 KiB)
+ * @param dramBytes          DRAM frames for bucket pages (default 32 MiB)
+ * @param pmBytes            PM frames for bucket pages, 0 for none (default 0)
+ * @param smallItemBytes     bytes of bucket pages: one bucket per page (default 64 MiB)
+ * @param largeItemBytes     bytes of regions, 0 for no large items (default 256 MiB)
+ * @param regionSize         bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB)
+ * @param largeItemThreshold key + value bytes above which an item goes to the regions
+ * @param maxKeyBytes        the largest key accepted (default 1024, at most 32768)
+ * @param maxValueBytes      the largest value accepted (default: the largest that fits)
+ * @param expireAfterWrite   default lifetime of an entry after it is written, or null for none
+ * @param expireAfterAccess  lifetime of an entry after its last read or write, or null for none
+ * @param clock              the time source of expiry (default the system clock; tests inject one)
+ */
+public record CacheConfig(
+        Path directory,
+        BlockDevice smallItemDevice,
+        BlockDevice largeItemDevice,
+        int pageSize,
+        long dramBytes,
+        long pmBytes,
+        long smallItemBytes,
+        long largeItemBytes,
+        int regionSize,
+        int largeItemThreshold,
+        int maxKeyBytes,
+        int maxValueBytes,
+        Duration expireAfterWrite,
+        Duration expireAfterAccess,
+        InstantSource clock) {
+
+    /** The small-item (bucket page) file in the directory. */
+    public static final String SMALL_ITEM_FILE = "small-items.most";
+    /** The persistent-memory file of the bucket pages in the directory. */
+    public static final String PM_FILE = "small-items.pm";
+    /** The large-item (region) file in the directory. */
+    public static final String LARGE_ITEM_FILE = "large-items.most";
+    /**
+     * Bytes of each page the cache does not count on: the page store's header (32 bytes today) and
+     * the bucket header, so that limits derived here hold whatever the page store's header size.
+     */
+    static final int PAGE_RESERVE = 64;
+    /** The region header and one item header: what a region holds besides one item's bytes. */
+    static final int REGION_RESERVE = RegionLayout.REGION_HEADER_BYTES + RegionLayout.ITEM_HEADER_BYTES;
+    /** The largest key: keys are stored with a 16-bit length. */
+    public static final int MAX_KEY_LIMIT = 32 * 1024;
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Whether large items are enabled (a region engine is configured). */
+    public boolean hasLargeItems() {
+        return largeItemBytes > 0;
+    }
+
+    /** Number of bucket pages (one bucket each). */
+    public long buckets() {
+        return smallItemBytes / pageSize;
+    }
+
+    /** Number of regions of the large-item engine (0 without it). */
+    public long regions() {
+        return largeItemBytes / regionSize;
+    }
+
+    /** The largest key + value + item header that goes to a bucket page. */
+    int smallItemMaxBytes() {
+        return hasLargeItems() ? largeItemThreshold : pageSize - PAGE_RESERVE;
+    }
+
+    /** Builder of {@link CacheConfig}. Not thread-safe. */
+    public static final class Builder {
+        private Path directory;
+        private BlockDevice smallItemDevice;
+        private BlockDevice largeItemDevice;
+        private int pageSize = 4096;
+        private long dramBytes = 32L << 20;
+        private long pmBytes;
+        private long smallItemBytes = 64L << 20;
+        private long largeItemBytes = 256L << 20;
+        private int regionSize = 1 << 20;
+        private int largeItemThreshold;
+        private int maxKeyBytes = 1024;
+        private int maxValueBytes;
+        private Duration expireAfterWrite;
+        private Duration expireAfterAccess;
+        private InstantSource clock = InstantSource.system();
+
+        private Builder() {
+        }
+
+        /** The directory of the cache's files (created if missing). */
+        public Builder directory(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /** Puts the bucket pages on {@code device} instead of a file (the cache closes it). */
+        public Builder smallItemDevice(BlockDevice device) {
+            this.smallItemDevice = Objects.requireNonNull(device, "device");
+            return this;
+        }
+
+        /** Puts the regions on {@code device} instead of a file (the cache closes it). */
+        public Builder largeItemDevice(BlockDevice device) {
+            this.largeItemDevice = Objects.requireNonNull(device, "device");
+            return this;
+        }
+
+        public Builder pageSize(int bytes) {
+            this.pageSize = bytes;
+            return this;
+        }
+
+        public Builder dramBytes(long bytes) {
+            this.dramBytes = bytes;
+            return this;
+        }
+
+        public Builder pmBytes(long bytes) {
+            this.pmBytes = bytes;
+            return this;
+        }
+
+        public Builder smallItemBytes(long bytes) {
+            this.smallItemBytes = bytes;
+            return this;
+        }
+
+        public Builder largeItemBytes(long bytes) {
+            this.largeItemBytes = bytes;
+            return this;
+        }
+
+        public Builder regionSize(int bytes) {
+            this.regionSize = bytes;
+            return this;
+        }
+
+        /** Key + value bytes above which an item goes to the regions (default a quarter of a page). */
+        public Builder largeItemThreshold(int bytes) {
+            this.largeItemThreshold = bytes;
+            return this;
+        }
+
+        public Builder maxKeyBytes(int bytes) {
+            this.maxKeyBytes = bytes;
+            return this;
+        }
+
+        public Builder maxValueBytes(int bytes) {
+            this.maxValueBytes = bytes;
+            return this;
+        }
+
+        /** Entries expire {@code lifetime} after they were written, unless a put gives its own. */
+        public Builder expireAfterWrite(Duration lifetime) {
+            this.expireAfterWrite = Objects.requireNonNull(lifetime, "lifetime");
+            return this;
+        }
+
+        /** Entries expire {@code lifetime} after they were last read or written. */
+        public Builder expireAfterAccess(Duration lifetime) {
+            this.expireAfterAccess = Objects.requireNonNull(lifetime, "lifetime");
+            return this;
+        }
+
+        /** The time source of expiry. */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Validates and builds. */
+        public CacheConfig build() {
+            if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+                throw new ConfigurationException("cache page size " + pageSize
+                        + " must be a power of two from 4096 to 65536 (default 4096)");
+            }
+            boolean needsDirectory = smallItemDevice == null || pmBytes > 0
+                    || (largeItemBytes > 0 && largeItemDevice == null);
+            if (directory == null && needsDirectory) {
+                throw new ConfigurationException("no cache directory: set directory(path) for the cache's files"
+                        + " (or give both smallItemDevice and largeItemDevice, and no PM)");
+            }
+            if (dramBytes % pageSize != 0 || dramBytes / pageSize < 16) {
+                throw new ConfigurationException("dramBytes " + dramBytes + " must be a multiple of the page size "
+                        + pageSize + " and hold at least 16 pages");
+            }
+            if (pmBytes < 0 || pmBytes % pageSize != 0 || (pmBytes > 0 && pmBytes / pageSize < 17)) {
+                throw new ConfigurationException("pmBytes " + pmBytes + " must be 0 (no PM) or a multiple of the page size "
+                        + pageSize + " holding at least 17 pages");
+            }
+            if (smallItemBytes % pageSize != 0 || smallItemBytes / pageSize < 1
+                    || smallItemBytes / pageSize > Integer.MAX_VALUE - 2) {
+                throw new ConfigurationException("smallItemBytes " + smallItemBytes + " must be a positive multiple of"
+                        + " the page size " + pageSize + " (one bucket per page)");
+            }
+            if (regionSize < 64 * 1024 || regionSize > 64 << 20 || regionSize % 4096 != 0) {
+                throw new ConfigurationException("regionSize " + regionSize
+                        + " must be a multiple of 4096 from 65536 to 67108864 (default 1 MiB)");
+            }
+            if (largeItemBytes < 0 || largeItemBytes % regionSize != 0
+                    || (largeItemBytes > 0 && largeItemBytes / regionSize < 2)) {
+                throw new ConfigurationException("largeItemBytes " + largeItemBytes + " must be 0 (no large items) or a"
+                        + " multiple of regionSize " + regionSize + " holding at least 2 regions");
+            }
+            if (largeItemBytes == 0 && largeItemDevice != null) {
+                throw new ConfigurationException("a largeItemDevice is set but largeItemBytes is 0: give the regions"
+                        + " some bytes or drop the device");
+            }
+            if (maxKeyBytes < 1 || maxKeyBytes > MAX_KEY_LIMIT) {
+                throw new ConfigurationException("maxKeyBytes " + maxKeyBytes + " must be within 1.." + MAX_KEY_LIMIT);
+            }
+            int smallMax = pageSize - PAGE_RESERVE;
+            int threshold = largeItemThreshold == 0 ? smallMax / 4 : largeItemThreshold;
+            if (threshold < 1 || threshold > smallMax) {
+                throw new ConfigurationException("largeItemThreshold " + largeItemThreshold + " must be within 1.."
+                        + smallMax + " (what fits a bucket page of " + pageSize + " bytes)");
+            }
+            int valueLimit = (largeItemBytes > 0 ? regionSize - REGION_RESERVE : smallMax - BucketLayout.ITEM_HEADER_BYTES)
+                    - maxKeyBytes;
+            if (valueLimit < 0) {
+                throw new ConfigurationException("maxKeyBytes " + maxKeyBytes + " leaves no room for a value in "
+                        + (largeItemBytes > 0 ? "a region of " + regionSize : "a bucket page of " + pageSize) + " bytes");
+            }
+            int maxValue = maxValueBytes == 0 ? valueLimit : maxValueBytes;
+            if (maxValue < 0 || maxValue > valueLimit) {
+                throw new ConfigurationException("maxValueBytes " + maxValueBytes + " must be within 0.." + valueLimit
+                        + " (what fits " + (largeItemBytes > 0 ? "a region" : "a bucket page") + " beside the largest key)");
+            }
+            checkPositive("expireAfterWrite", expireAfterWrite);
+            checkPositive("expireAfterAccess", expireAfterAccess);
+            if (expireAfterWrite != null && expireAfterAccess != null) {
+                throw new ConfigurationException("set expireAfterWrite or expireAfterAccess, not both: an entry has one"
+                        + " deadline");
+            }
+            return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
+                    smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
+                    expireAfterAccess, clock);
+        }
+
+        private static void checkPositive(String name, Duration d) {
+            if (d != null && (d.isNegative() || d.isZero() || d.toMillis() == 0)) {
+                throw new ConfigurationException(name + " must be at least one millisecond, got " + d);
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.most.cache;
+
+import io.most.PageStoreStats;
+
+/**
+ * A snapshot of a {@link MostCache}'s counters, monotonic since open except the gauges marked so.
+ *
+ * <p><b>Tiers.</b> A small-item hit reads one bucket page, which the page store serves from DRAM, PM
+ * or its block device: {@link #pageStore()} counts those page accesses ({@code dramHits},
+ * {@code pmHits}, {@code misses}), misses of the per-bucket filter included, since the cache's
+ * bucket-page accesses are the only ones of that store. A large-item hit is served either from the
+ * region being filled (DRAM, {@link #regionBufferHits}) or by a device read ({@link #regionDeviceReads}).
+ *
+ * @param hits               gets that returned a value
+ * @param misses             gets that found nothing (absent, expired or corrupt)
+ * @param smallItemHits      hits served from a bucket page
+ * @param largeItemHits      hits served from a region
+ * @param filterRejects      small-item misses the per-bucket DRAM filter answered without a page read
+ * @param puts               values written (put, putIfAbsent, replace, compute, putAll)
+ * @param removals           entries removed by a caller
+ * @param evictions          live entries dropped to make room (full bucket, reclaimed region)
+ * @param expirations        entries dropped because their lifetime had passed
+ * @param reinsertions       hot large items copied forward when their region was reclaimed
+ * @param corruptItems       items or bucket pages found corrupt (dropped, never returned)
+ * @param regionBufferHits   large-item hits served from the region being filled (DRAM)
+ * @param regionDeviceReads  large-item reads from the large-item device
+ * @param entries            gauge: entries stored (expired ones not yet dropped included)
+ * @param smallItemEntries   gauge: entries in bucket pages
+ * @param largeItemEntries   gauge: entries in regions
+ * @param pageStore          the bucket pages' page store counters (DRAM / PM / device page accesses)
+ */
+public record CacheStats(
+        long hits,
+        long misses,
+        long smallItemHits,
+        long largeItemHits,
+        long filterRejects,
+        long puts,
+        long removals,
+        long evictions,
+        long expirations,
+        long reinsertions,
+        long corruptItems,
+        long regionBufferHits,
+        long regionDeviceReads,
+        long entries,
+        long smallItemEntries,
+        long largeItemEntries,
+        PageStoreStats pageStore) {
+
+    /** Hits and misses. */
+    public long gets() {
+        return hits + misses;
+    }
+
+    /** Hits over gets, or NaN before the first get. */
+    public double hitRatio() {
+        long gets = gets();
+        return gets == 0 ? Double.NaN : (double) hits / gets;
+    }
+}

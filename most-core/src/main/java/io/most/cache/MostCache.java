@@ -1,0 +1,148 @@
+package io.most.cache;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * A hybrid DRAM / PM / flash key-value cache of bytes, after CacheLib's two flash engines: small
+ * items in hashed bucket pages of a MOST {@link io.most.PageStore} (the DRAM-PM-device hierarchy
+ * decides where each bucket lives; a full bucket evicts its oldest items; a per-bucket DRAM filter
+ * answers most misses without a page read), large items in log-structured regions on a
+ * {@link io.most.device.BlockDevice} with an index in memory (the oldest region is reclaimed when
+ * space runs out, and items read since they were written are copied forward).
+ *
+ * <pre>{@code
+ * try (MostCache cache = MostCache.open(CacheConfig.builder()
+ *         .directory(Path.of("/var/cache/app"))
+ *         .dramBytes(64 << 20).smallItemBytes(1L << 30).largeItemBytes(4L << 30)
+ *         .build())) {
+ *     cache.put(key, value);
+ *     byte[] hit = cache.get(key);                   // null on a miss
+ *     cache.put(key, value, Duration.ofMinutes(5));  // with its own lifetime
+ *     cache.flush();                                  // what is written so far survives a crash
+ * }
+ * }</pre>
+ *
+ * <p><b>Keys and values.</b> Keys are 1 to {@link CacheConfig#maxKeyBytes()} bytes, values 0 to
+ * {@link CacheConfig#maxValueBytes()}; anything larger is refused with {@link ItemTooLargeException}
+ * and nothing changes. Arrays passed in are read during the call only; arrays returned are fresh.
+ * {@link ValueCodec}s store objects without an intermediate array.
+ *
+ * <p><b>Concurrency.</b> Every method is thread-safe. Operations on one key are atomic and ordered
+ * (a striped lock per key serializes writers; readers take no key lock). Bulk operations are atomic
+ * per key, not as a whole; iteration is weakly consistent: it sees every entry present for its
+ * whole duration and may or may not see entries changed meanwhile.
+ *
+ * <p><b>Expiry.</b> Each entry has one deadline: a put's own lifetime, else the configured
+ * {@link CacheConfig#expireAfterWrite()} or {@link CacheConfig#expireAfterAccess()} (which every read
+ * hit renews), else none. An expired entry reads as absent and is dropped when its bucket or region
+ * is next rewritten.
+ *
+ * <p><b>Persistence.</b> {@link #close()} then {@link #open} is a warm restart: every entry comes
+ * back. After a crash (kill -9 of the process): every value returned was written by a put (values are
+ * checksummed; a torn or corrupt one reads as a miss); a key reads as its value at the last
+ * completed {@link #flush()}, or a value written after it, or as a miss; and a key removed (or
+ * cleared) before a completed {@code flush()} never comes back. A cache is a cache: entries written
+ * since the last flush may be lost.
+ *
+ * <p><b>Errors.</b> Bad input is an {@link ItemTooLargeException} or {@link IllegalArgumentException};
+ * files of another cache or format version a {@link CacheFormatException}; a corrupt bucket page or
+ * region item is dropped, counted in {@link CacheStats#corruptItems()}, and the cache keeps serving
+ * everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
+ */
+public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
+
+    /** A lifetime that never ends. */
+    Duration FOREVER = ChronoUnit.FOREVER.getDuration();
+
+    /**
+     * Opens the cache {@code config} describes: creates it on blank files or devices, or reopens
+     * (warm restart, or recovery after a crash) the one they hold.
+     *
+     * @throws CacheFormatException           if a file belongs to another cache, another format
+     *                                        version or another geometry
+     * @throws io.most.ConfigurationException if a file cannot be created or a device is too small
+     */
+    static MostCache open(CacheConfig config) {
+        return HybridCache.open(config);
+    }
+
+    /** The value of {@code key}, or null if it is absent or expired. */
+    byte[] get(byte[] key);
+
+    /**
+     * The value of {@code key} decoded by {@code codec} straight from page or region memory, or null
+     * if it is absent or expired.
+     */
+    <V> V get(byte[] key, ValueCodec<V> codec);
+
+    /** The values of {@code keys}, in order, null for each miss. */
+    List<byte[]> getAll(List<byte[]> keys);
+
+    /** Stores {@code value} under {@code key} with the configured lifetime, replacing any value. */
+    void put(byte[] key, byte[] value);
+
+    /**
+     * Stores {@code value} under {@code key}, expiring after {@code timeToLive} ({@link #FOREVER}
+     * for never; at least one millisecond), replacing any value.
+     */
+    void put(byte[] key, byte[] value, Duration timeToLive);
+
+    /** Stores {@code value} encoded by {@code codec} straight into page or region memory. */
+    <V> void put(byte[] key, V value, ValueCodec<V> codec);
+
+    /** {@link #put(byte[], byte[])} for each entry (atomic per entry). */
+    void putAll(Collection<CacheEntry> entries);
+
+    /** Stores {@code value} if {@code key} is absent (or expired); returns whether it did. */
+    boolean putIfAbsent(byte[] key, byte[] value);
+
+    /** Replaces the value of {@code key} if it is present; returns whether it did. */
+    boolean replace(byte[] key, byte[] value);
+
+    /** Replaces the value of {@code key} if it equals {@code expected}; returns whether it did. */
+    boolean replace(byte[] key, byte[] expected, byte[] value);
+
+    /** Removes {@code key}; returns whether a live value was removed. */
+    boolean remove(byte[] key);
+
+    /**
+     * Atomically replaces the value of {@code key} by {@code update} applied to it (null if absent);
+     * an update returning null removes the key. Returns the new value (null if removed). The
+     * function runs under the key's lock: keep it short and do not touch the cache from it.
+     */
+    byte[] compute(byte[] key, UnaryOperator<byte[]> update);
+
+    /**
+     * Sets the remaining lifetime of {@code key} to {@code timeToLive} ({@link #FOREVER} for never);
+     * returns whether the key was present.
+     */
+    boolean expire(byte[] key, Duration timeToLive);
+
+    /** The live entries, weakly consistent (see the class comment); {@code remove} is not supported. */
+    @Override
+    Iterator<CacheEntry> iterator();
+
+    /** Entries stored (expired ones not yet dropped included). */
+    long size();
+
+    /** Removes every entry; durable at the next {@link #flush()}. */
+    void clear();
+
+    /** Makes every change so far durable (see the class comment for what a crash keeps). */
+    void flush();
+
+    /** A snapshot of the counters. */
+    CacheStats stats();
+
+    /** The configuration the cache was opened with. */
+    CacheConfig config();
+
+    /** Flushes, records a clean shutdown and releases the files and devices. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,459 @@
+package io.most.cache;
+
+import io.most.device.BlockDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * The large-item engine (CacheLib's BlockCache): the device holds fixed-size regions used as a ring.
+ * Items are appended to the open region, buffered in DRAM, which is written whole (and forced) when
+ * full; an index in memory maps each key to its latest item. When the ring comes round, the oldest
+ * region is reclaimed: its live items are evicted from the index, except those read since they were
+ * written, which are copied forward into the new region (reinsertion, up to half a region).
+ *
+ * <p><b>Persistence.</b> Removes append tombstones. Because regions are reused strictly in ring
+ * order, a tombstone always lies in a newer region than the value it removes, so the value's region
+ * is reclaimed (and overwritten) first. {@link #flush()} writes the open region's filled blocks and
+ * forces. Opening rebuilds the index by scanning the regions in sequence order, newest item winning.
+ *
+ * <p><b>Concurrency.</b> Appends, region changes and reads from the open region hold one lock; reads
+ * of sealed regions hold none and check what they read (generation, key, checksum) against the index,
+ * retrying if the region was reclaimed under them.
+ */
+final class RegionStore implements AutoCloseable {
+    /** Where an item is, and what the index knows of it. */
+    static final class Location {
+        final int region;
+        final long seq;
+        final int offset;
+        final int bytes;
+        volatile long deadline;
+        /** Read since it was written: a candidate for reinsertion. */
+        volatile boolean accessed;
+
+        Location(int region, long seq, int offset, int bytes, long deadline) {
+            this.region = region;
+            this.seq = seq;
+            this.offset = offset;
+            this.bytes = bytes;
+            this.deadline = deadline;
+        }
+    }
+
+    /** Reads a value out of region memory. */
+    interface ValueReader<R> {
+        R read(MemorySegment value);
+    }
+
+    private final BlockDevice device;
+    private final int regionSize;
+    private final int regionCount;
+    private final long headerBytes;
+    private final UUID cacheId;
+    private final CacheCounters counters;
+    private final LongSupplier clock;
+    private final ConcurrentHashMap<ByteKey, Location> index = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment buffer;
+    private final MemorySegment reclaimBuffer;
+    private final ThreadLocal<MemorySegment[]> readBuffers = ThreadLocal.withInitial(() -> new MemorySegment[1]);
+    // guarded by lock
+    private int openRegion;
+    private long openSeq;
+    private int used;
+    private long minLiveSeq;
+    /** The open region is chosen but not reclaimed yet: the first append does it (not the open). */
+    private boolean openPending;
+    private volatile long openSeqPublished = -1;
+
+    private RegionStore(BlockDevice device, int regionSize, int regionCount, long headerBytes, UUID cacheId,
+                        CacheCounters counters, LongSupplier clock) {
+        this.clock = clock;
+        this.device = device;
+        this.regionSize = regionSize;
+        this.regionCount = regionCount;
+        this.headerBytes = headerBytes;
+        this.cacheId = cacheId;
+        this.counters = counters;
+        this.buffer = device.allocate(arena, regionSize);
+        this.reclaimBuffer = device.allocate(arena, regionSize);
+    }
+
+    /** Bytes before the first region: the device header, a whole number of blocks. */
+    static long headerBytes(int blockSize) {
+        return Math.max(4096, blockSize);
+    }
+
+    /**
+     * Opens the regions on {@code device}: formats a blank device, checks the header of a used one and
+     * rebuilds the index from the regions of generation {@code minLiveSeq} or later. {@code clock} gives
+     * epoch milliseconds, to tell expired items from evicted ones.
+     *
+     * @throws CacheFormatException if the device holds another cache, format or geometry
+     */
+    static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
+                            CacheCounters counters, LongSupplier clock) {
+        long header = headerBytes(device.blockSize());
+        if (regionSize % device.blockSize() != 0) {
+            throw new io.most.ConfigurationException("regionSize " + regionSize + " is not a multiple of the block size "
+                    + device.blockSize() + " of device '" + device.name() + "'");
+        }
+        if (header + regionCount * regionSize > device.capacity()) {
+            throw new io.most.ConfigurationException("large-item device '" + device.name() + "' holds "
+                    + device.capacity() + " bytes; " + regionCount + " regions of " + regionSize + " need "
+                    + (header + regionCount * regionSize) + ": lower largeItemBytes or give a larger device");
+        }
+        RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock);
+        try {
+            store.openHeader();
+            store.recover(minLiveSeq);
+            return store;
+        } catch (RuntimeException e) {
+            store.arena.close();
+            throw e;
+        }
+    }
+
+    private void openHeader() {
+        MemorySegment h = reclaimBuffer.asSlice(0, headerBytes);
+        device.read(0, h);
+        if (RegionLayout.deviceHeaderBlank(h)) {
+            h.fill((byte) 0);
+            RegionLayout.writeDeviceHeader(h, regionSize, regionCount, cacheId);
+            device.write(0, h);
+            device.force();
+            return;
+        }
+        String problem = RegionLayout.checkDeviceHeader(h, regionSize, regionCount, cacheId);
+        if (problem != null) {
+            throw new CacheFormatException("large-item device '" + device.name() + "' cannot be opened: " + problem
+                    + "; use the files this cache was created with, or delete them to start empty");
+        }
+    }
+
+    private long regionOffset(int region) {
+        return headerBytes + (long) region * regionSize;
+    }
+
+    /** Rebuilds the index from every region of generation {@code >= minLive}, oldest first. */
+    private void recover(long minLive) {
+        record Found(int region, long seq) {
+        }
+        List<Found> found = new ArrayList<>();
+        MemorySegment head = reclaimBuffer.asSlice(0, device.blockSize());
+        for (int r = 0; r < regionCount; r++) {
+            device.read(regionOffset(r), head);
+            long seq = RegionLayout.regionSeq(head, cacheId);
+            if (seq >= minLive) {
+                found.add(new Found(r, seq));
+            }
+        }
+        found.sort(Comparator.comparingLong(Found::seq));
+        for (Found f : found) {
+            device.read(regionOffset(f.region), reclaimBuffer);
+            int at = RegionLayout.REGION_HEADER_BYTES;
+            int bytes;
+            while ((bytes = RegionLayout.validItemBytes(reclaimBuffer, at, f.seq, regionSize)) > 0) {
+                ByteKey key = key(RegionLayout.key(reclaimBuffer, at));
+                if (RegionLayout.kind(reclaimBuffer, at) == RegionLayout.KIND_TOMBSTONE) {
+                    index.remove(key);
+                } else {
+                    index.put(key, new Location(f.region, f.seq, at, bytes, RegionLayout.deadline(reclaimBuffer, at)));
+                }
+                at += bytes;
+            }
+        }
+        Found newest = found.isEmpty() ? null : found.getLast();
+        minLiveSeq = minLive;
+        lock.lock();
+        try {
+            // the next region in the ring is the oldest: reclaiming it now would evict its items at every
+            // restart, so it waits for the first append
+            openRegion = newest == null ? 0 : (newest.region + 1) % regionCount;
+            openSeq = Math.max(minLive, newest == null ? 1 : newest.seq + 1);
+            openPending = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static ByteKey key(byte[] bytes) {
+        return new ByteKey(bytes, KeyHash.of(bytes));
+    }
+
+    /** Entries in the index. */
+    long entries() {
+        return index.size();
+    }
+
+    /** A snapshot of the indexed keys. */
+    List<byte[]> keys() {
+        Set<ByteKey> keys = index.keySet();
+        List<byte[]> out = new ArrayList<>(keys.size());
+        keys.forEach(k -> out.add(k.bytes));
+        return out;
+    }
+
+    /** Whether a live value of {@code key} is indexed. */
+    boolean contains(ByteKey key, long now) {
+        Location loc = index.get(key);
+        return loc != null && !BucketStore.expired(loc.deadline, now);
+    }
+
+    /** Appends {@code value} as the latest item of {@code key}. */
+    void put(ByteKey key, ValueSource value, long deadline) {
+        append(key, value, deadline, RegionLayout.KIND_VALUE);
+    }
+
+    /** Removes {@code key}; returns whether a live value was indexed. Durable at the next flush. */
+    boolean remove(ByteKey key, long now) {
+        if (!index.containsKey(key)) {
+            return false;
+        }
+        Location loc = index.get(key);
+        append(key, ValueSource.of(new byte[0]), 0, RegionLayout.KIND_TOMBSTONE);
+        return loc != null && !BucketStore.expired(loc.deadline, now);
+    }
+
+    private void append(ByteKey key, ValueSource value, long deadline, byte kind) {
+        int size = value.size();
+        int bytes = RegionLayout.itemBytes(key.bytes.length, size);
+        if (bytes > regionSize - RegionLayout.REGION_HEADER_BYTES) {
+            throw new IllegalStateException("an item of " + bytes + " bytes was routed to regions of " + regionSize);
+        }
+        lock.lock();
+        try {
+            if (openPending) {
+                startRegion(openRegion, openSeq);
+            } else if (used + bytes > regionSize) {
+                sealOpenRegion();
+                startRegion((openRegion + 1) % regionCount, openSeq + 1);
+            }
+            int at = used;
+            RegionLayout.writeItemHeader(buffer, at, openSeq, deadline, key.bytes, kind, size);
+            try {
+                value.writeTo(buffer.asSlice(RegionLayout.valueOffset(buffer, at), size));
+            } catch (RuntimeException | Error e) {
+                RegionLayout.invalidate(buffer, at);
+                throw e;
+            }
+            RegionLayout.seal(buffer, at);
+            used = at + bytes;
+            if (kind == RegionLayout.KIND_TOMBSTONE) {
+                index.remove(key);
+            } else {
+                index.put(key, new Location(openRegion, openSeq, at, bytes, deadline));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Reads the live value of {@code key} with {@code reader}; null if absent, expired or corrupt.
+     * {@code renewTo} (if not 0) becomes the entry's deadline on a hit (expire after access).
+     */
+    <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader) {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            Location loc = index.get(key);
+            if (loc == null || BucketStore.expired(loc.deadline, now)) {
+                return null;
+            }
+            R result = read(key, loc, reader);
+            if (result != null) {
+                loc.accessed = true;
+                if (renewTo != 0) {
+                    loc.deadline = renewTo;
+                }
+                return result;
+            }
+            if (index.get(key) == loc) {
+                // the item is where the index says but does not check out: drop it, never return it
+                if (index.remove(key, loc)) {
+                    counters.corruptItems.increment();
+                }
+                return null;
+            }
+            // the region was reclaimed or the key rewritten meanwhile: look again
+        }
+        return null;
+    }
+
+    /** Sets the deadline of a live {@code key} in the index; returns whether it was present. */
+    boolean renew(ByteKey key, long deadline, long now) {
+        Location loc = index.get(key);
+        if (loc == null || BucketStore.expired(loc.deadline, now)) {
+            return false;
+        }
+        loc.deadline = deadline;
+        return true;
+    }
+
+    /** The item at {@code loc} through {@code reader}, or null if it is not a valid item of {@code key}. */
+    private <R> R read(ByteKey key, Location loc, ValueReader<R> reader) {
+        if (loc.seq == openSeqPublished) {
+            lock.lock();
+            try {
+                if (loc.seq == openSeq) {
+                    counters.regionBufferHits.increment();
+                    return decode(buffer, loc.offset, loc, key, reader);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        int block = device.blockSize();
+        long start = regionOffset(loc.region) + loc.offset;
+        long from = start - Math.floorMod(start, block);
+        long to = ((start + loc.bytes + block - 1) / block) * block;
+        MemorySegment io = readBuffer((int) (to - from));
+        device.read(from, io);
+        counters.regionDeviceReads.increment();
+        return decode(io, (int) (start - from), loc, key, reader);
+    }
+
+    private <R> R decode(MemorySegment region, int at, Location loc, ByteKey key, ValueReader<R> reader) {
+        int limit = (int) Math.min(region.byteSize(), (long) at + loc.bytes);
+        if (RegionLayout.validItemBytes(region, at, loc.seq, limit) != loc.bytes
+                || RegionLayout.kind(region, at) != RegionLayout.KIND_VALUE
+                || !RegionLayout.keyEquals(region, at, key.bytes)) {
+            return null;
+        }
+        return reader.read(region.asSlice(RegionLayout.valueOffset(region, at), RegionLayout.valueLength(region, at)));
+    }
+
+    private MemorySegment readBuffer(int bytes) {
+        MemorySegment[] holder = readBuffers.get();
+        if (holder[0] == null || holder[0].byteSize() < bytes) {
+            holder[0] = device.allocate(Arena.ofAuto(), Math.max(bytes, 64 * 1024));
+        }
+        return holder[0].asSlice(0, bytes);
+    }
+
+    /** Writes the open region's filled blocks and forces the device. */
+    void flush() {
+        lock.lock();
+        try {
+            if (openPending) {
+                return; // nothing appended since the open
+            }
+            int block = device.blockSize();
+            int upTo = ((used + block - 1) / block) * block;
+            device.write(regionOffset(openRegion), buffer.asSlice(0, upTo));
+            device.force();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Drops every item: the open region is abandoned and a new generation starts; regions of older
+     * generations are ignored from now on. Returns the new generation, which the caller makes durable
+     * (the cache's superblock) for the clear to survive a crash.
+     */
+    long clear() {
+        lock.lock();
+        try {
+            index.clear();
+            long seq = openSeq + 1;
+            minLiveSeq = seq;
+            openRegion = (openRegion + 1) % regionCount;
+            openSeq = seq;
+            openPending = true;
+            openSeqPublished = -1;
+            return seq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The oldest generation that counts. */
+    long minLiveSeq() {
+        lock.lock();
+        try {
+            return minLiveSeq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void sealOpenRegion() {
+        assert lock.isHeldByCurrentThread();
+        device.write(regionOffset(openRegion), buffer);
+        // forced before the next region is reclaimed: see the class comment on tombstones
+        device.force();
+    }
+
+    /**
+     * Makes {@code region} the open region of generation {@code seq}: reclaims what it held (evicting
+     * or reinserting its live items), then starts an empty log in the buffer.
+     */
+    private void startRegion(int region, long seq) {
+        assert lock.isHeldByCurrentThread();
+        device.read(regionOffset(region), reclaimBuffer);
+        long oldSeq = RegionLayout.regionSeq(reclaimBuffer, cacheId);
+        buffer.fill((byte) 0);
+        RegionLayout.writeRegionHeader(buffer, seq, cacheId);
+        openRegion = region;
+        openSeq = seq;
+        openSeqPublished = seq;
+        openPending = false;
+        used = RegionLayout.REGION_HEADER_BYTES;
+        if (oldSeq >= 0) {
+            reclaim(region, oldSeq);
+        }
+    }
+
+    /** Evicts the indexed items of the region's previous generation, reinserting the hot ones. */
+    private void reclaim(int region, long oldSeq) {
+        long now = clock.getAsLong();
+        int at = RegionLayout.REGION_HEADER_BYTES;
+        int bytes;
+        int reinsertBudget = regionSize / 2;
+        while ((bytes = RegionLayout.validItemBytes(reclaimBuffer, at, oldSeq, regionSize)) > 0) {
+            if (RegionLayout.kind(reclaimBuffer, at) == RegionLayout.KIND_VALUE) {
+                ByteKey key = key(RegionLayout.key(reclaimBuffer, at));
+                Location loc = index.get(key);
+                if (loc != null && loc.region == region && loc.seq == oldSeq && loc.offset == at) {
+                    if (loc.accessed && !BucketStore.expired(loc.deadline, now) && used + bytes <= reinsertBudget) {
+                        MemorySegment.copy(reclaimBuffer, at, buffer, used, bytes);
+                        buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 8, openSeq);
+                        buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 16, loc.deadline);
+                        RegionLayout.seal(buffer, used);
+                        if (index.replace(key, loc, new Location(region, openSeq, used, bytes, loc.deadline))) {
+                            used += bytes;
+                            counters.reinsertions.increment();
+                        }
+                    } else if (index.remove(key, loc)) {
+                        if (BucketStore.expired(loc.deadline, now)) {
+                            counters.expirations.increment();
+                        } else {
+                            counters.evictions.increment();
+                        }
+                    }
+                }
+            }
+            at += bytes;
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            arena.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

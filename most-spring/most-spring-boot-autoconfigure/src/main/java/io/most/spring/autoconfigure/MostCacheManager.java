@@ -1,0 +1,87 @@
+package io.most.spring.autoconfigure;
+
+import static io.most.spring.autoconfigure.PropertyAttribution.attribute;
+import static io.most.spring.autoconfigure.PropertyAttribution.property;
+
+import io.most.cache.CacheConfig;
+import io.most.cache.MostCache;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.cache.Cache;
+import org.springframework.cache.support.AbstractCacheManager;
+import org.springframework.core.serializer.DefaultDeserializer;
+import org.springframework.core.serializer.DefaultSerializer;
+
+/**
+ * A Spring {@link org.springframework.cache.CacheManager} of {@link MostSpringCache}s, one
+ * {@link MostCache} engine per cache name in its own subdirectory. The names in
+ * {@code most.cache.names} are opened at startup (a warm restart when their files exist); without
+ * names, a cache is opened on first use of its name. Closing the manager (context shutdown) flushes
+ * and closes every cache, so the next start finds their entries.
+ */
+public class MostCacheManager extends AbstractCacheManager implements DisposableBean {
+    private final MostProperties.Cache properties;
+    private final Path directory;
+    private final ClassLoader classLoader;
+    private final List<MostCache> opened = new ArrayList<>();
+
+    /**
+     * @param properties  the caches' settings
+     * @param directory   the directory holding one subdirectory per cache
+     * @param classLoader the application's class loader, to deserialize cached values
+     */
+    public MostCacheManager(MostProperties.Cache properties, Path directory, ClassLoader classLoader) {
+        this.properties = properties;
+        this.directory = directory;
+        this.classLoader = classLoader;
+    }
+
+    @Override
+    protected Collection<? extends Cache> loadCaches() {
+        List<Cache> caches = new ArrayList<>();
+        for (String name : properties.getNames()) {
+            caches.add(open(name));
+        }
+        return caches;
+    }
+
+    /** Opens a cache the configuration did not name, unless names were given (then it is unknown: null). */
+    @Override
+    protected Cache getMissingCache(String name) {
+        return properties.getNames().isEmpty() ? open(name) : null;
+    }
+
+    private synchronized MostSpringCache open(String name) {
+        CacheConfig config = CacheConfigFactory.config(name, properties, directory);
+        MostCache cache = attribute(() -> MostCache.open(config), property("most.cache.directory", directory),
+                property("most.cache.page-size", properties.getPageSize()),
+                property("most.cache.region-size", properties.getRegionSize()));
+        opened.add(cache);
+        return new MostSpringCache(name, cache, properties.isAllowNullValues(), new DefaultSerializer(),
+                new DefaultDeserializer(classLoader));
+    }
+
+    /** Flushes and closes every MOST cache; the first failure is thrown after all were tried. */
+    @Override
+    public synchronized void destroy() {
+        RuntimeException failure = null;
+        for (MostCache cache : opened) {
+            try {
+                cache.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        opened.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
