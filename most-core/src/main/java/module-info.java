@@ -5,12 +5,14 @@
  * FFM calls (O_DIRECT {@code open}/{@code pread}/{@code pwrite}, {@code prctl}) need
  * {@code --enable-native-access=io.most.core} (module path) or {@code ALL-UNNAMED} (class path).
  * {@link io.most.metrics} needs Micrometer on the path, {@link io.most.cache.jcache} the JCache API
- * ({@code javax.cache:cache-api}); nothing else does.
+ * ({@code javax.cache:cache-api}), {@link io.most.cache.chronicle} Chronicle Bytes; nothing else does.
  */
 module io.most.core {
     requires jdk.nio.mapmode;
     requires static micrometer.core;
-    requires static cache.api;
+    requires static transitive cache.api;
+    requires static transitive chronicle.bytes;
+    requires static chronicle.core;
     requires java.management;
 
     exports io.most;
@@ -19,6 +21,7 @@ module io.most.core {
     exports io.most.buffer;
     exports io.most.cache;
     exports io.most.cache.jcache;
+    exports io.most.cache.chronicle;
     exports io.most.metrics;
 
     provides javax.cache.spi.CachingProvider with io.most.cache.jcache.MostCachingProvider;
