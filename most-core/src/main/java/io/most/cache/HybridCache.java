@@ -251,7 +251,10 @@ final class HybridCache implements MostCache {
         checkKey(key);
         checkOpen();
         long h = KeyHash.of(key);
-        long now = now();
+        return isLive(key, h, now());
+    }
+
+    private boolean isLive(byte[] key, long h, long now) {
         return small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now));
     }
 
@@ -334,7 +337,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now))) {
+            if (isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);
@@ -349,7 +352,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (!small.contains(key, h, now) && (large == null || !large.contains(new ByteKey(key, h), now))) {
+            if (!isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);

@@ -170,10 +170,7 @@ final class JCacheEvents<K, V> {
 
         @Override
         public <T> T unwrap(Class<T> clazz) {
-            if (clazz.isInstance(this)) {
-                return clazz.cast(this);
-            }
-            throw new IllegalArgumentException("an event cannot be unwrapped to " + clazz.getName());
+            return Unwrapping.unwrap(this, clazz);
         }
     }
 }

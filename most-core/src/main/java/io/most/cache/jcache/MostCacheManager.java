@@ -295,10 +295,7 @@ public final class MostCacheManager implements CacheManager {
 
     @Override
     public <T> T unwrap(Class<T> clazz) {
-        if (clazz.isInstance(this)) {
-            return clazz.cast(this);
-        }
-        throw new IllegalArgumentException("a cache manager cannot be unwrapped to " + clazz.getName());
+        return Unwrapping.unwrap(this, clazz);
     }
 
     private void checkOpen() {

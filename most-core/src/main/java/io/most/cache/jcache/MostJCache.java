@@ -210,6 +210,17 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         return s;
     }
 
+    /** {@link #live}, counted as a hit or a miss. */
+    private Stored lookup(K key, byte[] kb, long now) {
+        Stored s = live(key, kb, now);
+        if (s == null) {
+            statistics.misses(1);
+        } else {
+            statistics.hits(1);
+        }
+        return s;
+    }
+
     /** Applies the access expiry to a read entry. */
     private void accessed(byte[] kb, Stored s, long now) {
         long t = accessTime(now);
@@ -228,6 +239,18 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         store.put(kb, envelope(encode(value), t), MostCache.FOREVER);
         events.created(this, key, value);
         return true;
+    }
+
+    /** Creates ({@code s} null) or updates {@code key}, counting the put unless it expired on creation. */
+    private void createOrUpdate(K key, byte[] kb, Stored s, V value, long now) {
+        if (s == null) {
+            if (create(key, kb, value, now)) {
+                statistics.puts(1);
+            }
+        } else {
+            update(key, kb, s, value, now);
+            statistics.puts(1);
+        }
     }
 
     /** Replaces an existing entry with the update expiry. */
@@ -321,13 +344,11 @@ public final class MostJCache<K, V> implements Cache<K, V> {
 
     private V getLocked(K key, byte[] kb) {
         long now = now();
-        Stored s = live(key, kb, now);
+        Stored s = lookup(key, kb, now);
         if (s != null) {
-            statistics.hits(1);
             accessed(kb, s, now);
             return valueOf(s);
         }
-        statistics.misses(1);
         if (!readThrough()) {
             return null;
         }
@@ -353,12 +374,10 @@ public final class MostJCache<K, V> implements Cache<K, V> {
             V v = locked(key, () -> {
                 long now = now();
                 byte[] kb = keyBytes(key);
-                Stored s = live(key, kb, now);
+                Stored s = lookup(key, kb, now);
                 if (s == null) {
-                    statistics.misses(1);
                     return null;
                 }
-                statistics.hits(1);
                 accessed(kb, s, now);
                 return valueOf(s);
             });
@@ -429,13 +448,8 @@ public final class MostJCache<K, V> implements Cache<K, V> {
                         long now = now();
                         byte[] kb = keyBytes(key);
                         Stored s = live(key, kb, now);
-                        if (s == null) {
-                            if (create(key, kb, e.getValue(), now)) {
-                                statistics.puts(1);
-                            }
-                        } else if (replaceExistingValues) {
-                            update(key, kb, s, e.getValue(), now);
-                            statistics.puts(1);
+                        if (s == null || replaceExistingValues) {
+                            createOrUpdate(key, kb, s, e.getValue(), now);
                         }
                         return null;
                     });
@@ -469,23 +483,10 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         V old = locked(key, () -> {
             long now = now();
             byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now);
+            Stored s = countGet ? lookup(key, kb, now) : live(key, kb, now);
             write(key, value);
-            if (s == null) {
-                if (countGet) {
-                    statistics.misses(1);
-                }
-                if (create(key, kb, value, now)) {
-                    statistics.puts(1);
-                }
-                return null;
-            }
-            if (countGet) {
-                statistics.hits(1);
-            }
-            update(key, kb, s, value, now);
-            statistics.puts(1);
-            return valueOf(s);
+            createOrUpdate(key, kb, s, value, now);
+            return s == null ? null : valueOf(s);
         });
         statistics.putTime(start);
         return old;
@@ -519,15 +520,7 @@ public final class MostJCache<K, V> implements Cache<K, V> {
             locked(key, () -> {
                 long now = now();
                 byte[] kb = keyBytes(key);
-                Stored s = live(key, kb, now);
-                if (s == null) {
-                    if (create(key, kb, e.getValue(), now)) {
-                        statistics.puts(1);
-                    }
-                } else {
-                    update(key, kb, s, e.getValue(), now);
-                    statistics.puts(1);
-                }
+                createOrUpdate(key, kb, live(key, kb, now), e.getValue(), now);
                 return null;
             });
         }
@@ -563,22 +556,7 @@ public final class MostJCache<K, V> implements Cache<K, V> {
 
     @Override
     public boolean remove(K key) {
-        checkOpen();
-        checkKey(key);
-        long start = System.nanoTime();
-        boolean removed = locked(key, () -> {
-            byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now());
-            writeDelete(key);
-            if (s == null) {
-                return false;
-            }
-            delete(key, kb, s);
-            statistics.removals(1);
-            return true;
-        });
-        statistics.removeTime(start);
-        return removed;
+        return removeStored(key, false) != null;
     }
 
     @Override
@@ -587,48 +565,68 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         checkKey(key);
         checkValue(oldValue);
         long start = System.nanoTime();
-        boolean removed = locked(key, () -> {
-            long now = now();
-            byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now);
-            if (s == null) {
-                statistics.misses(1);
-                return false;
-            }
-            statistics.hits(1);
-            if (!valueOf(s).equals(oldValue)) {
-                accessed(kb, s, now);
-                return false;
-            }
+        boolean removed = changeIfEquals(key, oldValue, (kb, s, now) -> {
             writeDelete(key);
             delete(key, kb, s);
             statistics.removals(1);
-            return true;
         });
         statistics.removeTime(start);
         return removed;
     }
 
+    /** A change of a stored entry, under its key's lock. */
+    private interface Change {
+        void apply(byte[] kb, Stored stored, long now);
+    }
+
+    /**
+     * Applies {@code change} if {@code key}'s value equals {@code expected}; counts a hit or miss, and a
+     * value that differs counts as an access (JSR-107's rule for the conditional remove and replace).
+     */
+    private boolean changeIfEquals(K key, V expected, Change change) {
+        return locked(key, () -> {
+            long now = now();
+            byte[] kb = keyBytes(key);
+            Stored s = lookup(key, kb, now);
+            if (s == null) {
+                return false;
+            }
+            if (!valueOf(s).equals(expected)) {
+                accessed(kb, s, now);
+                return false;
+            }
+            change.apply(kb, s, now);
+            return true;
+        });
+    }
+
     @Override
     public V getAndRemove(K key) {
+        long start = System.nanoTime();
+        Stored old = removeStored(key, true);
+        statistics.getTime(start);
+        return old == null ? null : valueOf(old);
+    }
+
+    /**
+     * Removes {@code key} (telling the writer even if it is absent, as JSR-107 asks) and returns what
+     * was stored; counts a hit or miss if {@code countGet}.
+     */
+    private Stored removeStored(K key, boolean countGet) {
         checkOpen();
         checkKey(key);
         long start = System.nanoTime();
-        V old = locked(key, () -> {
+        Stored old = locked(key, () -> {
             byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now());
+            Stored s = countGet ? lookup(key, kb, now()) : live(key, kb, now());
             writeDelete(key);
-            if (s == null) {
-                statistics.misses(1);
-                return null;
+            if (s != null) {
+                delete(key, kb, s);
+                statistics.removals(1);
             }
-            statistics.hits(1);
-            delete(key, kb, s);
-            statistics.removals(1);
-            return valueOf(s);
+            return s;
         });
         statistics.removeTime(start);
-        statistics.getTime(start);
         return old;
     }
 
@@ -639,23 +637,10 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         checkValue(oldValue);
         checkValue(newValue);
         long start = System.nanoTime();
-        boolean replaced = locked(key, () -> {
-            long now = now();
-            byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now);
-            if (s == null) {
-                statistics.misses(1);
-                return false;
-            }
-            statistics.hits(1);
-            if (!valueOf(s).equals(oldValue)) {
-                accessed(kb, s, now);
-                return false;
-            }
+        boolean replaced = changeIfEquals(key, oldValue, (kb, s, now) -> {
             write(key, newValue);
             update(key, kb, s, newValue, now);
             statistics.puts(1);
-            return true;
         });
         statistics.putTime(start);
         return replaced;
@@ -679,12 +664,10 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         V old = locked(key, () -> {
             long now = now();
             byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now);
+            Stored s = lookup(key, kb, now);
             if (s == null) {
-                statistics.misses(1);
                 return null;
             }
-            statistics.hits(1);
             write(key, value);
             update(key, kb, s, value, now);
             statistics.puts(1);
@@ -763,12 +746,7 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         return locked(key, () -> {
             long now = now();
             byte[] kb = keyBytes(key);
-            Stored s = live(key, kb, now);
-            if (s != null) {
-                statistics.hits(1);
-            } else {
-                statistics.misses(1);
-            }
+            Stored s = lookup(key, kb, now);
             ProcessorEntry<K, V> entry = new ProcessorEntry<>(key, s == null ? null : valueOf(s),
                     readThrough() ? loader : null);
             T result;
@@ -885,13 +863,7 @@ public final class MostJCache<K, V> implements Cache<K, V> {
 
     @Override
     public <T> T unwrap(Class<T> clazz) {
-        if (clazz.isInstance(this)) {
-            return clazz.cast(this);
-        }
-        if (clazz.isInstance(store)) {
-            return clazz.cast(store);
-        }
-        throw new IllegalArgumentException("cache " + name + " cannot be unwrapped to " + clazz.getName());
+        return clazz.isInstance(store) ? clazz.cast(store) : Unwrapping.unwrap(this, clazz);
     }
 
     @Override
@@ -990,10 +962,7 @@ public final class MostJCache<K, V> implements Cache<K, V> {
     record SimpleEntry<K, V>(K getKey, V getValue) implements Cache.Entry<K, V>, Serializable {
         @Override
         public <T> T unwrap(Class<T> clazz) {
-            if (clazz.isInstance(this)) {
-                return clazz.cast(this);
-            }
-            throw new IllegalArgumentException("an entry cannot be unwrapped to " + clazz.getName());
+            return Unwrapping.unwrap(this, clazz);
         }
     }
 }

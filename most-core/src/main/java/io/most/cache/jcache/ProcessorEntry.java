@@ -108,9 +108,6 @@ final class ProcessorEntry<K, V> implements MutableEntry<K, V> {
 
     @Override
     public <T> T unwrap(Class<T> clazz) {
-        if (clazz.isInstance(this)) {
-            return clazz.cast(this);
-        }
-        throw new IllegalArgumentException("an entry cannot be unwrapped to " + clazz.getName());
+        return Unwrapping.unwrap(this, clazz);
     }
 }
