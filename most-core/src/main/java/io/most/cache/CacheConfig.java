@@ -62,6 +62,8 @@ public record CacheConfig(
     public static final String PM_FILE = "small-items.pm";
     /** The large-item (region) file in the directory. */
     public static final String LARGE_ITEM_FILE = "large-items.most";
+    /** The large-item index a clean close saves in the directory (read and deleted by the next open). */
+    public static final String LARGE_ITEM_INDEX_FILE = "large-items.index";
     /**
      * Bytes of each page the cache does not count on: the page store's header (32 bytes today) and
      * the bucket header, so that limits derived here hold whatever the page store's header size.

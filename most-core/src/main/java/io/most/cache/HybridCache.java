@@ -108,7 +108,7 @@ final class HybridCache implements MostCache {
                                 RegionStore.headerBytes(4096) + config.largeItemBytes());
                 opened.add(largeDevice);
                 regions = RegionStore.open(largeDevice, config.regionSize(), config.regions(), sb.cacheId(),
-                        sb.minLiveSeq(), counters, config.clock()::millis);
+                        sb.minLiveSeq(), counters, config.clock()::millis, indexFile(config), sb.clean());
                 opened.add(regions);
             }
             HybridCache cache = new HybridCache(config, store, buckets, regions, largeDevice, counters, sb);
@@ -124,6 +124,11 @@ final class HybridCache implements MostCache {
             }
             throw e;
         }
+    }
+
+    /** Where a clean close saves the large-item index: beside the files, if the cache has a directory. */
+    private static Path indexFile(CacheConfig config) {
+        return config.directory() == null ? null : config.directory().resolve(CacheConfig.LARGE_ITEM_INDEX_FILE);
     }
 
     private static void createDirectory(Path dir) {
@@ -514,6 +519,11 @@ final class HybridCache implements MostCache {
                 store.stats());
     }
 
+    /** Whether the open loaded a large-item index saved at a clean close instead of scanning (tests). */
+    boolean largeIndexLoaded() {
+        return large != null && large.indexLoaded();
+    }
+
     @Override
     public CacheConfig config() {
         return config;
@@ -529,6 +539,10 @@ final class HybridCache implements MostCache {
             try {
                 if (large != null) {
                     large.flush();
+                    Path file = indexFile(config);
+                    if (file != null) {
+                        large.saveIndex(file);
+                    }
                 }
                 writeSuperblock(superblock.withState(superblock.minLiveSeq(), small.entries(), true));
             } finally {

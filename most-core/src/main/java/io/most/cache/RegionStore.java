@@ -4,6 +4,7 @@ import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -74,6 +75,7 @@ final class RegionStore implements AutoCloseable {
     private long minLiveSeq;
     /** The open region is chosen but not reclaimed yet: the first append does it (not the open). */
     private boolean openPending;
+    private boolean indexLoaded;
     private volatile long openSeqPublished = -1;
 
     private RegionStore(BlockDevice device, int regionSize, int regionCount, long headerBytes, UUID cacheId,
@@ -102,7 +104,7 @@ final class RegionStore implements AutoCloseable {
      * @throws CacheFormatException if the device holds another cache, format or geometry
      */
     static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
-                            CacheCounters counters, LongSupplier clock) {
+                            CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean) {
         long header = headerBytes(device.blockSize());
         if (regionSize % device.blockSize() != 0) {
             throw new io.most.ConfigurationException("regionSize " + regionSize + " is not a multiple of the block size "
@@ -116,7 +118,18 @@ final class RegionStore implements AutoCloseable {
         RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock);
         try {
             store.openHeader();
-            store.recover(minLiveSeq);
+            // a clean close saved the index: load it instead of scanning; either way the file goes now
+            RegionIndexFile.Header saved = indexFile == null || !clean ? null
+                    : RegionIndexFile.read(indexFile, cacheId, minLiveSeq, store.index::put);
+            if (indexFile != null) {
+                RegionIndexFile.delete(indexFile);
+            }
+            if (saved != null) {
+                store.resume(saved);
+            } else {
+                store.index.clear();
+                store.recover(minLiveSeq);
+            }
             return store;
         } catch (RuntimeException e) {
             store.arena.close();
@@ -182,6 +195,40 @@ final class RegionStore implements AutoCloseable {
             openRegion = newest == null ? 0 : (newest.region + 1) % regionCount;
             openSeq = Math.max(minLive, newest == null ? 1 : newest.seq + 1);
             openPending = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Continues after a clean close from a saved index: the next region to write is the saved one. */
+    private void resume(RegionIndexFile.Header saved) {
+        lock.lock();
+        try {
+            minLiveSeq = saved.minLiveSeq();
+            openRegion = saved.openRegion();
+            openSeq = saved.openSeq();
+            openPending = true;
+            indexLoaded = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the index came from a file saved at a clean close (no scan at open). */
+    boolean indexLoaded() {
+        return indexLoaded;
+    }
+
+    /**
+     * Saves the index for the next open (at a clean close, after {@link #flush()}): the open region is
+     * left behind, and the next open continues with the region after it.
+     */
+    void saveIndex(Path file) {
+        lock.lock();
+        try {
+            int next = openPending ? openRegion : (openRegion + 1) % regionCount;
+            long nextSeq = openPending ? openSeq : openSeq + 1;
+            RegionIndexFile.write(file, cacheId, new RegionIndexFile.Header(minLiveSeq, next, nextSeq), index);
         } finally {
             lock.unlock();
         }
