@@ -41,7 +41,7 @@ final class HybridCache implements MostCache {
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Object stateLock = new Object();
     private CacheSuperblock superblock; // guarded by stateLock
-    private boolean closed; // guarded by stateLock
+    private volatile boolean closed; // written under stateLock
 
     private HybridCache(CacheConfig config, PageStore store, BucketStore small, RegionStore large,
                         BlockDevice largeDevice, CacheCounters counters, CacheSuperblock superblock) {

@@ -4,8 +4,11 @@ import static io.most.cache.CacheFixture.key;
 import static io.most.cache.CacheFixture.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.device.DeviceFullException;
+import io.most.device.FaultyDevice;
 import io.most.device.IoOp;
 import io.most.device.MemoryDevice;
 import io.most.tier.TierConfig;
@@ -41,6 +44,29 @@ class CacheDevicesTest {
                 }
             }
             assertTrue(present == 400, "a warm restart over DRAM, PM and the device kept the items: " + present);
+        }
+    }
+
+    @Test
+    void aFullRegionDeviceIsANamedErrorAndTheCacheKeepsServing() {
+        FaultyDevice regions = new FaultyDevice(new MemoryDevice(16L * CacheFixture.REGION));
+        CacheConfig config = CacheFixture.config(dir, 16, 8).largeItemDevice(regions).build();
+        try (MostCache cache = MostCache.open(config)) {
+            cache.put(key(0), value(0, 5000));
+            cache.put(key(1), value(1, 50));
+            regions.fullAfter(0); // from now on every write fails as on a full device
+            assertThrows(DeviceFullException.class, () -> {
+                for (int i = 2; i < 100; i++) {
+                    cache.put(key(i), value(i, 5000)); // fills the open region, whose write then fails
+                }
+            });
+            assertArrayEquals(value(0, 5000), cache.get(key(0)), "large items written before still serve");
+            assertArrayEquals(value(1, 50), cache.get(key(1)), "small items still serve");
+            cache.put(key(200), value(200, 50));
+            assertArrayEquals(value(200, 50), cache.get(key(200)), "small items can still be written");
+            regions.clear();
+            cache.put(key(300), value(300, 5000));
+            assertArrayEquals(value(300, 5000), cache.get(key(300)), "large writes resume once there is room");
         }
     }
 
