@@ -23,6 +23,7 @@ import java.util.function.Function;
  * are lost, counted in {@code corruptItems}) and the operation goes on: the cache keeps serving.
  */
 final class BucketStore {
+    private static final System.Logger LOG = System.getLogger("io.most.cache");
     /** Returned by optimistic readers: the key is absent or expired. */
     private static final byte[] MISS = new byte[0];
 
@@ -348,6 +349,8 @@ final class BucketStore {
                 // replace it below
             }
             counters.corruptItems.increment();
+            LOG.log(System.Logger.Level.WARNING, "resetting a corrupt bucket", new CorruptItemException("bucket "
+                    + bucket + " (page " + pageId + ") is corrupt: its items are dropped, the cache serves the rest"));
             store.free(pageId);
             store.allocate(pageId);
             try (Page page = store.write(pageId)) {

@@ -51,8 +51,8 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Errors.</b> Bad input is an {@link ItemTooLargeException} or {@link IllegalArgumentException};
  * files of another cache or format version a {@link CacheFormatException}; a corrupt bucket page or
- * region item is dropped, counted in {@link CacheStats#corruptItems()}, and the cache keeps serving
- * everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
+ * region item is dropped (logged as a {@link CorruptItemException}), counted in
+ * {@link CacheStats#corruptItems()}, and the cache keeps serving everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
  */
 public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
 

@@ -31,6 +31,8 @@ import java.util.function.LongSupplier;
  * retrying if the region was reclaimed under them.
  */
 final class RegionStore implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("io.most.cache");
+
     /** Where an item is, and what the index knows of it. */
     static final class Location {
         final int region;
@@ -339,6 +341,9 @@ final class RegionStore implements AutoCloseable {
                 // the item is where the index says but does not check out: drop it, never return it
                 if (index.remove(key, loc)) {
                     counters.corruptItems.increment();
+                    LOG.log(System.Logger.Level.WARNING, "dropping a corrupt item", new CorruptItemException("the item of"
+                            + " a " + key.bytes.length + "-byte key at offset " + loc.offset + " of region " + loc.region
+                            + " (generation " + loc.seq + ") on '" + device.name() + "' fails its checks; it reads as a miss"));
                 }
                 return null;
             }
