@@ -151,7 +151,11 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     /** The configuration the cache was opened with. */
     CacheConfig config();
 
-    /** Flushes, records a clean shutdown and releases the files and devices. Idempotent. */
+    /**
+     * Flushes, saves the region index, records a clean shutdown and releases the files and devices.
+     * Idempotent. Call it once no other thread uses the cache: operations that start afterwards throw
+     * {@link IllegalStateException}, and one still running when it is called may fail.
+     */
     @Override
     void close();
 }
