@@ -23,6 +23,7 @@ import java.util.function.Function;
  * are lost, counted in {@code corruptItems}) and the operation goes on: the cache keeps serving.
  */
 final class BucketStore {
+    private static final System.Logger LOG = System.getLogger("io.most.cache");
     /** Returned by optimistic readers: the key is absent or expired. */
     private static final byte[] MISS = new byte[0];
 
@@ -120,6 +121,27 @@ final class BucketStore {
         } catch (CorruptPageException e) {
             repair(bucket);
             return false;
+        }
+    }
+
+    /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
+    long deadline(byte[] key, long hash, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return -1;
+        }
+        try {
+            return store.readOptimistic(bucket + 1, page -> {
+                int item = BucketLayout.find(page, key);
+                if (item < 0) {
+                    return -1L;
+                }
+                long deadline = BucketLayout.deadline(page, item);
+                return expired(deadline, now) ? -1L : deadline;
+            });
+        } catch (CorruptPageException e) {
+            repair(bucket);
+            return -1;
         }
     }
 
@@ -327,6 +349,8 @@ final class BucketStore {
                 // replace it below
             }
             counters.corruptItems.increment();
+            LOG.log(System.Logger.Level.WARNING, "resetting a corrupt bucket", new CorruptItemException("bucket "
+                    + bucket + " (page " + pageId + ") is corrupt: its items are dropped, the cache serves the rest"));
             store.free(pageId);
             store.allocate(pageId);
             try (Page page = store.write(pageId)) {

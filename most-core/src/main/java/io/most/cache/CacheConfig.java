@@ -62,6 +62,8 @@ public record CacheConfig(
     public static final String PM_FILE = "small-items.pm";
     /** The large-item (region) file in the directory. */
     public static final String LARGE_ITEM_FILE = "large-items.most";
+    /** The large-item index a clean close saves in the directory (read and deleted by the next open). */
+    public static final String LARGE_ITEM_INDEX_FILE = "large-items.index";
     /**
      * Bytes of each page the cache does not count on: the page store's header (32 bytes today) and
      * the bucket header, so that limits derived here hold whatever the page store's header size.
@@ -136,31 +138,37 @@ public record CacheConfig(
             return this;
         }
 
+        /** Bucket page size: a power of two from 4 KiB to 64 KiB (default 4 KiB). */
         public Builder pageSize(int bytes) {
             this.pageSize = bytes;
             return this;
         }
 
+        /** DRAM frames for bucket pages, a multiple of the page size, at least 16 pages (default 32 MiB). */
         public Builder dramBytes(long bytes) {
             this.dramBytes = bytes;
             return this;
         }
 
+        /** PM frames for bucket pages in {@value #PM_FILE} (0 = no PM, the default; else at least 17 pages). */
         public Builder pmBytes(long bytes) {
             this.pmBytes = bytes;
             return this;
         }
 
+        /** Bytes of bucket pages, one bucket each: the small-item engine's size bound (default 64 MiB). */
         public Builder smallItemBytes(long bytes) {
             this.smallItemBytes = bytes;
             return this;
         }
 
+        /** Bytes of regions: the large-item engine's size bound (0 = no large items; default 256 MiB). */
         public Builder largeItemBytes(long bytes) {
             this.largeItemBytes = bytes;
             return this;
         }
 
+        /** Bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB). */
         public Builder regionSize(int bytes) {
             this.regionSize = bytes;
             return this;
@@ -172,11 +180,13 @@ public record CacheConfig(
             return this;
         }
 
+        /** The largest key accepted (default 1024, at most {@value CacheConfig#MAX_KEY_LIMIT}). */
         public Builder maxKeyBytes(int bytes) {
             this.maxKeyBytes = bytes;
             return this;
         }
 
+        /** The largest value accepted (default, or 0: the largest that fits a region, or a page without regions). */
         public Builder maxValueBytes(int bytes) {
             this.maxValueBytes = bytes;
             return this;

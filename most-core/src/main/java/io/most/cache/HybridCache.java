@@ -41,7 +41,7 @@ final class HybridCache implements MostCache {
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Object stateLock = new Object();
     private CacheSuperblock superblock; // guarded by stateLock
-    private boolean closed; // guarded by stateLock
+    private volatile boolean closed; // written under stateLock
 
     private HybridCache(CacheConfig config, PageStore store, BucketStore small, RegionStore large,
                         BlockDevice largeDevice, CacheCounters counters, CacheSuperblock superblock) {
@@ -108,7 +108,7 @@ final class HybridCache implements MostCache {
                                 RegionStore.headerBytes(4096) + config.largeItemBytes());
                 opened.add(largeDevice);
                 regions = RegionStore.open(largeDevice, config.regionSize(), config.regions(), sb.cacheId(),
-                        sb.minLiveSeq(), counters, config.clock()::millis);
+                        sb.minLiveSeq(), counters, config.clock()::millis, indexFile(config), sb.clean());
                 opened.add(regions);
             }
             HybridCache cache = new HybridCache(config, store, buckets, regions, largeDevice, counters, sb);
@@ -124,6 +124,11 @@ final class HybridCache implements MostCache {
             }
             throw e;
         }
+    }
+
+    /** Where a clean close saves the large-item index: beside the files, if the cache has a directory. */
+    private static Path indexFile(CacheConfig config) {
+        return config.directory() == null ? null : config.directory().resolve(CacheConfig.LARGE_ITEM_INDEX_FILE);
     }
 
     private static void createDirectory(Path dir) {
@@ -247,6 +252,31 @@ final class HybridCache implements MostCache {
     }
 
     @Override
+    public boolean containsKey(byte[] key) {
+        checkKey(key);
+        checkOpen();
+        long h = KeyHash.of(key);
+        return isLive(key, h, now());
+    }
+
+    private boolean isLive(byte[] key, long h, long now) {
+        return small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now));
+    }
+
+    @Override
+    public Duration timeToLive(byte[] key) {
+        checkKey(key);
+        checkOpen();
+        long h = KeyHash.of(key);
+        long now = now();
+        long deadline = small.deadline(key, h, now);
+        if (deadline < 0 && large != null) {
+            deadline = large.deadline(new ByteKey(key, h), now);
+        }
+        return deadline < 0 ? null : deadline == 0 ? FOREVER : Duration.ofMillis(deadline - now);
+    }
+
+    @Override
     public List<byte[]> getAll(List<byte[]> keys) {
         List<byte[]> out = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
@@ -312,7 +342,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now))) {
+            if (isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);
@@ -327,7 +357,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (!small.contains(key, h, now) && (large == null || !large.contains(new ByteKey(key, h), now))) {
+            if (!isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);
@@ -489,6 +519,11 @@ final class HybridCache implements MostCache {
                 store.stats());
     }
 
+    /** Whether the open loaded a large-item index saved at a clean close instead of scanning (tests). */
+    boolean largeIndexLoaded() {
+        return large != null && large.indexLoaded();
+    }
+
     @Override
     public CacheConfig config() {
         return config;
@@ -504,6 +539,10 @@ final class HybridCache implements MostCache {
             try {
                 if (large != null) {
                     large.flush();
+                    Path file = indexFile(config);
+                    if (file != null) {
+                        large.saveIndex(file);
+                    }
                 }
                 writeSuperblock(superblock.withState(superblock.minLiveSeq(), small.entries(), true));
             } finally {
@@ -618,7 +657,8 @@ final class HybridCache implements MostCache {
                         return false;
                     }
                     byte[] key = largeKeys.next();
-                    byte[] value = large.get(new ByteKey(key, KeyHash.of(key)), now, 0, SegmentReaders.BYTES);
+                    // iteration is no access: it must not make every item hot for reinsertion
+                    byte[] value = large.get(new ByteKey(key, KeyHash.of(key)), now, 0, SegmentReaders.BYTES, false);
                     if (value != null) {
                         next = new CacheEntry(key, value);
                     }

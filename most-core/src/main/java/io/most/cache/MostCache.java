@@ -51,8 +51,8 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Errors.</b> Bad input is an {@link ItemTooLargeException} or {@link IllegalArgumentException};
  * files of another cache or format version a {@link CacheFormatException}; a corrupt bucket page or
- * region item is dropped, counted in {@link CacheStats#corruptItems()}, and the cache keeps serving
- * everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
+ * region item is dropped (logged as a {@link CorruptItemException}), counted in
+ * {@link CacheStats#corruptItems()}, and the cache keeps serving everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
  */
 public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
 
@@ -79,6 +79,15 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
      * if it is absent or expired.
      */
     <V> V get(byte[] key, ValueCodec<V> codec);
+
+    /** Whether {@code key} has a live (unexpired) value; counts no hit or miss. */
+    boolean containsKey(byte[] key);
+
+    /**
+     * The remaining lifetime of {@code key}: {@link #FOREVER} if it never expires, null if it is absent
+     * or expired.
+     */
+    Duration timeToLive(byte[] key);
 
     /** The values of {@code keys}, in order, null for each miss. */
     List<byte[]> getAll(List<byte[]> keys);
@@ -142,7 +151,11 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     /** The configuration the cache was opened with. */
     CacheConfig config();
 
-    /** Flushes, records a clean shutdown and releases the files and devices. Idempotent. */
+    /**
+     * Flushes, saves the region index, records a clean shutdown and releases the files and devices.
+     * Idempotent. Call it once no other thread uses the cache: operations that start afterwards throw
+     * {@link IllegalStateException}, and one still running when it is called may fail.
+     */
     @Override
     void close();
 }

@@ -4,6 +4,7 @@ import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,6 +31,8 @@ import java.util.function.LongSupplier;
  * retrying if the region was reclaimed under them.
  */
 final class RegionStore implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("io.most.cache");
+
     /** Where an item is, and what the index knows of it. */
     static final class Location {
         final int region;
@@ -74,6 +77,7 @@ final class RegionStore implements AutoCloseable {
     private long minLiveSeq;
     /** The open region is chosen but not reclaimed yet: the first append does it (not the open). */
     private boolean openPending;
+    private boolean indexLoaded;
     private volatile long openSeqPublished = -1;
 
     private RegionStore(BlockDevice device, int regionSize, int regionCount, long headerBytes, UUID cacheId,
@@ -102,7 +106,7 @@ final class RegionStore implements AutoCloseable {
      * @throws CacheFormatException if the device holds another cache, format or geometry
      */
     static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
-                            CacheCounters counters, LongSupplier clock) {
+                            CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean) {
         long header = headerBytes(device.blockSize());
         if (regionSize % device.blockSize() != 0) {
             throw new io.most.ConfigurationException("regionSize " + regionSize + " is not a multiple of the block size "
@@ -116,7 +120,18 @@ final class RegionStore implements AutoCloseable {
         RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock);
         try {
             store.openHeader();
-            store.recover(minLiveSeq);
+            // a clean close saved the index: load it instead of scanning; either way the file goes now
+            RegionIndexFile.Header saved = indexFile == null || !clean ? null
+                    : RegionIndexFile.read(indexFile, cacheId, minLiveSeq, store.index::put);
+            if (indexFile != null) {
+                RegionIndexFile.delete(indexFile);
+            }
+            if (saved != null) {
+                store.resume(saved);
+            } else {
+                store.index.clear();
+                store.recover(minLiveSeq);
+            }
             return store;
         } catch (RuntimeException e) {
             store.arena.close();
@@ -187,6 +202,40 @@ final class RegionStore implements AutoCloseable {
         }
     }
 
+    /** Continues after a clean close from a saved index: the next region to write is the saved one. */
+    private void resume(RegionIndexFile.Header saved) {
+        lock.lock();
+        try {
+            minLiveSeq = saved.minLiveSeq();
+            openRegion = saved.openRegion();
+            openSeq = saved.openSeq();
+            openPending = true;
+            indexLoaded = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the index came from a file saved at a clean close (no scan at open). */
+    boolean indexLoaded() {
+        return indexLoaded;
+    }
+
+    /**
+     * Saves the index for the next open (at a clean close, after {@link #flush()}): the open region is
+     * left behind, and the next open continues with the region after it.
+     */
+    void saveIndex(Path file) {
+        lock.lock();
+        try {
+            int next = openPending ? openRegion : (openRegion + 1) % regionCount;
+            long nextSeq = openPending ? openSeq : openSeq + 1;
+            RegionIndexFile.write(file, cacheId, new RegionIndexFile.Header(minLiveSeq, next, nextSeq), index);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private static ByteKey key(byte[] bytes) {
         return new ByteKey(bytes, KeyHash.of(bytes));
     }
@@ -208,6 +257,12 @@ final class RegionStore implements AutoCloseable {
     boolean contains(ByteKey key, long now) {
         Location loc = index.get(key);
         return loc != null && !BucketStore.expired(loc.deadline, now);
+    }
+
+    /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
+    long deadline(ByteKey key, long now) {
+        Location loc = index.get(key);
+        return loc == null || BucketStore.expired(loc.deadline, now) ? -1 : loc.deadline;
     }
 
     /** Appends {@code value} as the latest item of {@code key}. */
@@ -264,6 +319,11 @@ final class RegionStore implements AutoCloseable {
      * {@code renewTo} (if not 0) becomes the entry's deadline on a hit (expire after access).
      */
     <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader) {
+        return get(key, now, renewTo, reader, true);
+    }
+
+    /** {@link #get(ByteKey, long, long, ValueReader)}; {@code access} false reads without marking the item hot. */
+    <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader, boolean access) {
         for (int attempt = 0; attempt < 8; attempt++) {
             Location loc = index.get(key);
             if (loc == null || BucketStore.expired(loc.deadline, now)) {
@@ -271,7 +331,7 @@ final class RegionStore implements AutoCloseable {
             }
             R result = read(key, loc, reader);
             if (result != null) {
-                loc.accessed = true;
+                loc.accessed |= access;
                 if (renewTo != 0) {
                     loc.deadline = renewTo;
                 }
@@ -281,6 +341,9 @@ final class RegionStore implements AutoCloseable {
                 // the item is where the index says but does not check out: drop it, never return it
                 if (index.remove(key, loc)) {
                     counters.corruptItems.increment();
+                    LOG.log(System.Logger.Level.WARNING, "dropping a corrupt item", new CorruptItemException("the item of"
+                            + " a " + key.bytes.length + "-byte key at offset " + loc.offset + " of region " + loc.region
+                            + " (generation " + loc.seq + ") on '" + device.name() + "' fails its checks; it reads as a miss"));
                 }
                 return null;
             }

@@ -40,6 +40,7 @@ class CacheContractTest {
                     assertEquals(model.size(), cache.size(), "size before a warm restart");
                     cache.close();
                     cache = MostCache.open(config);
+                    assertTrue(((HybridCache) cache).largeIndexLoaded(), "a clean close saved the region index");
                     checkAll(cache, model, "after a warm restart");
                     assertEquals(model.size(), cache.size(), "size after a warm restart");
                 }

@@ -142,6 +142,27 @@ class CacheErrorsTest {
     }
 
     @Test
+    void aDamagedSavedIndexMeansAScanAndLosesNothing() throws IOException {
+        CacheConfig config = CacheFixture.config(dir, 4, 4).build();
+        try (MostCache cache = MostCache.open(config)) {
+            for (int i = 0; i < 20; i++) {
+                cache.put(key(i), value(i, 3000));
+            }
+        }
+        Path index = dir.resolve(CacheConfig.LARGE_ITEM_INDEX_FILE);
+        byte[] bytes = Files.readAllBytes(index);
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(index, bytes);
+        try (MostCache cache = MostCache.open(config)) {
+            assertTrue(!((HybridCache) cache).largeIndexLoaded(), "the damaged index was not used");
+            assertTrue(!Files.exists(index), "the open deleted it");
+            for (int i = 0; i < 20; i++) {
+                assertArrayEquals(value(i, 3000), cache.get(key(i)), "key " + i + " from the scan");
+            }
+        }
+    }
+
+    @Test
     void aCorruptRegionItemReadsAsAMissAndIsDropped() throws IOException {
         CacheConfig config = CacheFixture.config(dir, 4, 2).build();
         try (MostCache cache = MostCache.open(config)) {
@@ -150,11 +171,18 @@ class CacheErrorsTest {
         }
         long firstItem = RegionStore.headerBytes(4096) + RegionLayout.REGION_HEADER_BYTES;
         try (RandomAccessFile f = new RandomAccessFile(dir.resolve(CacheConfig.LARGE_ITEM_FILE).toFile(), "rw")) {
-            f.seek(firstItem + 200); // inside key 1's value: the scan at open stops there
+            f.seek(firstItem + 200); // inside key 1's value
             f.write(new byte[] {1, 2, 3, 4});
         }
         try (MostCache cache = MostCache.open(config)) {
+            // the index saved at the clean close still points at the item: the read checks it
             assertNull(cache.get(key(1)), "a corrupt item is never returned");
+            assertEquals(1, cache.stats().corruptItems());
+            assertArrayEquals(value(2, 3000), cache.get(key(2)), "the item after it serves");
+        }
+        Files.delete(dir.resolve(CacheConfig.LARGE_ITEM_INDEX_FILE)); // as after a crash: the open scans
+        try (MostCache cache = MostCache.open(config)) {
+            assertNull(cache.get(key(1)), "a corrupt item is never returned (the scan stops at it)");
             cache.put(key(3), value(3, 3000));
             assertArrayEquals(value(3, 3000), cache.get(key(3)), "the cache keeps serving");
         }
