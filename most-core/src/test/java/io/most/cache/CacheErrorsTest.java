@@ -75,10 +75,10 @@ class CacheErrorsTest {
         MostCache.open(CacheFixture.config(a, 4, 2).build()).close();
         MostCache.open(CacheFixture.config(b, 4, 2).build()).close();
         assertFormat("regions", CacheFixture.config(a, 4, 3).build());
-        // more buckets need a larger small-item file: the page store refuses to grow it
+        // more buckets need a larger small-item file: the device refuses to grow an existing file
         ConfigurationException grown = assertThrows(ConfigurationException.class,
                 () -> MostCache.open(CacheFixture.config(a, 8, 2).build()));
-        assertTrue(grown.getMessage().contains("pages"), grown.getMessage());
+        assertTrue(grown.getMessage().contains("less than the capacity"), grown.getMessage());
         // b's large-item file beside a's small-item file: two caches
         Files.copy(b.resolve(CacheConfig.LARGE_ITEM_FILE), a.resolve(CacheConfig.LARGE_ITEM_FILE),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
