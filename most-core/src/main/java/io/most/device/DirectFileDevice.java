@@ -126,9 +126,15 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         StoreFileLock lock;
         try {
             lock = StoreFileLock.acquire(path, "device file");
+        } catch (RuntimeException e) {
+            closeQuietly(io, fd);
+            throw e;
+        }
+        try {
             checkNotTruncated(path, capacity, options);
         } catch (RuntimeException e) {
             closeQuietly(io, fd);
+            lock.close();
             throw e;
         }
         try {

@@ -181,6 +181,7 @@ class DataLossDefectsTest {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> DirectFileDevice.open(ssd, capacity));
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         assertEquals(capacity / 2, Files.size(ssd), "the refused open must not re-extend the file");
+        DirectFileDevice.open(ssd, capacity / 2).close(); // the refused open released its lock
     }
 
     // 4. A missing, blank, truncated or stale PM file is a named error that says what is lost.
