@@ -123,6 +123,27 @@ final class BucketStore {
         }
     }
 
+    /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
+    long deadline(byte[] key, long hash, long now) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!mayHold(bucket, hash)) {
+            return -1;
+        }
+        try {
+            return store.readOptimistic(bucket + 1, page -> {
+                int item = BucketLayout.find(page, key);
+                if (item < 0) {
+                    return -1L;
+                }
+                long deadline = BucketLayout.deadline(page, item);
+                return expired(deadline, now) ? -1L : deadline;
+            });
+        } catch (CorruptPageException e) {
+            repair(bucket);
+            return -1;
+        }
+    }
+
     /**
      * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy; makes room by
      * dropping expired items, then the oldest ones.

@@ -247,6 +247,31 @@ final class HybridCache implements MostCache {
     }
 
     @Override
+    public boolean containsKey(byte[] key) {
+        checkKey(key);
+        checkOpen();
+        long h = KeyHash.of(key);
+        return isLive(key, h, now());
+    }
+
+    private boolean isLive(byte[] key, long h, long now) {
+        return small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now));
+    }
+
+    @Override
+    public Duration timeToLive(byte[] key) {
+        checkKey(key);
+        checkOpen();
+        long h = KeyHash.of(key);
+        long now = now();
+        long deadline = small.deadline(key, h, now);
+        if (deadline < 0 && large != null) {
+            deadline = large.deadline(new ByteKey(key, h), now);
+        }
+        return deadline < 0 ? null : deadline == 0 ? FOREVER : Duration.ofMillis(deadline - now);
+    }
+
+    @Override
     public List<byte[]> getAll(List<byte[]> keys) {
         List<byte[]> out = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
@@ -312,7 +337,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now))) {
+            if (isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);
@@ -327,7 +352,7 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         return withKey(h, () -> {
             long now = now();
-            if (!small.contains(key, h, now) && (large == null || !large.contains(new ByteKey(key, h), now))) {
+            if (!isLive(key, h, now)) {
                 return false;
             }
             write(key, h, ValueSource.of(value), deadline(null, now), now);
@@ -618,7 +643,8 @@ final class HybridCache implements MostCache {
                         return false;
                     }
                     byte[] key = largeKeys.next();
-                    byte[] value = large.get(new ByteKey(key, KeyHash.of(key)), now, 0, SegmentReaders.BYTES);
+                    // iteration is no access: it must not make every item hot for reinsertion
+                    byte[] value = large.get(new ByteKey(key, KeyHash.of(key)), now, 0, SegmentReaders.BYTES, false);
                     if (value != null) {
                         next = new CacheEntry(key, value);
                     }

@@ -80,6 +80,15 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
      */
     <V> V get(byte[] key, ValueCodec<V> codec);
 
+    /** Whether {@code key} has a live (unexpired) value; counts no hit or miss. */
+    boolean containsKey(byte[] key);
+
+    /**
+     * The remaining lifetime of {@code key}: {@link #FOREVER} if it never expires, null if it is absent
+     * or expired.
+     */
+    Duration timeToLive(byte[] key);
+
     /** The values of {@code keys}, in order, null for each miss. */
     List<byte[]> getAll(List<byte[]> keys);
 

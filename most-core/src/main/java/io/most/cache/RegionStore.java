@@ -210,6 +210,12 @@ final class RegionStore implements AutoCloseable {
         return loc != null && !BucketStore.expired(loc.deadline, now);
     }
 
+    /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
+    long deadline(ByteKey key, long now) {
+        Location loc = index.get(key);
+        return loc == null || BucketStore.expired(loc.deadline, now) ? -1 : loc.deadline;
+    }
+
     /** Appends {@code value} as the latest item of {@code key}. */
     void put(ByteKey key, ValueSource value, long deadline) {
         append(key, value, deadline, RegionLayout.KIND_VALUE);
@@ -264,6 +270,11 @@ final class RegionStore implements AutoCloseable {
      * {@code renewTo} (if not 0) becomes the entry's deadline on a hit (expire after access).
      */
     <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader) {
+        return get(key, now, renewTo, reader, true);
+    }
+
+    /** {@link #get(ByteKey, long, long, ValueReader)}; {@code access} false reads without marking the item hot. */
+    <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader, boolean access) {
         for (int attempt = 0; attempt < 8; attempt++) {
             Location loc = index.get(key);
             if (loc == null || BucketStore.expired(loc.deadline, now)) {
@@ -271,7 +282,7 @@ final class RegionStore implements AutoCloseable {
             }
             R result = read(key, loc, reader);
             if (result != null) {
-                loc.accessed = true;
+                loc.accessed |= access;
                 if (renewTo != 0) {
                     loc.deadline = renewTo;
                 }

@@ -3,6 +3,7 @@ package io.most.cache;
 import static io.most.cache.CacheFixture.key;
 import static io.most.cache.CacheFixture.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -62,11 +63,17 @@ class CacheExpiryTest {
             cache.put(key(2), value(2, size));
             cache.put(key(3), value(3, size), MostCache.FOREVER);
             assertTrue(cache.expire(key(2), Duration.ofSeconds(3)));
+            assertEquals(Duration.ofSeconds(3), cache.timeToLive(key(2)));
+            assertEquals(MostCache.FOREVER, cache.timeToLive(key(3)));
+            assertNull(cache.timeToLive(key(4)), "absent key");
+            assertTrue(cache.containsKey(key(1)));
+            assertFalse(cache.containsKey(key(4)));
             assertFalse(cache.expire(key(4), Duration.ofSeconds(3)), "absent key");
             assertThrows(IllegalArgumentException.class, () -> cache.put(key(5), value(5, size), Duration.ZERO));
         }
         try (MostCache cache = MostCache.open(config)) {
             clock.advance(3_000);
+            assertFalse(cache.containsKey(key(2)));
             assertNull(cache.get(key(2)), "the lifetime set by expire() survived the restart");
             assertNotNull(cache.get(key(1)));
             clock.advance(2_000);

@@ -1,0 +1,319 @@
+package io.most.cache.jcache;
+
+import io.most.cache.CacheConfig;
+import io.most.cache.MostCache;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CompleteConfiguration;
+import javax.cache.configuration.Configuration;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.spi.CachingProvider;
+
+/**
+ * A JSR-107 {@link CacheManager} whose caches are {@link MostCache}s, each in its own subdirectory of
+ * the manager's directory. Configured by properties (given to
+ * {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}), all optional:
+ * <ul>
+ *   <li>{@value #DIRECTORY}: the directory of the caches' files; a {@code file:} URI names it too.
+ *       Without one the manager uses a temporary directory, deleted when it closes.</li>
+ *   <li>{@value #PERSISTENT}: {@code true} keeps a cache's files when it is closed, and a cache created
+ *       again under the same name reopens them (warm restart); default {@code true} with a directory,
+ *       {@code false} with a temporary one. {@code destroyCache} always deletes the files.</li>
+ *   <li>{@value #DRAM_BYTES}, {@value #PM_BYTES}, {@value #SMALL_ITEM_BYTES}, {@value #LARGE_ITEM_BYTES},
+ *       {@value #REGION_SIZE}, {@value #PAGE_SIZE}: the sizes of each cache's tiers, as in
+ *       {@link CacheConfig} (defaults: 1 MiB DRAM, no PM, 1 MiB of bucket pages, 4 MiB of 256 KiB regions).</li>
+ * </ul>
+ */
+public final class MostCacheManager implements CacheManager {
+    /** Property: the directory of the caches' files. */
+    public static final String DIRECTORY = "most.cache.directory";
+    /** Property: keep a cache's files when it closes and reopen them when it is created again. */
+    public static final String PERSISTENT = "most.cache.persistent";
+    /** Property: DRAM bytes of each cache's bucket pages. */
+    public static final String DRAM_BYTES = "most.cache.dram-bytes";
+    /** Property: PM bytes of each cache's bucket pages (0 = none). */
+    public static final String PM_BYTES = "most.cache.pm-bytes";
+    /** Property: bytes of bucket pages of each cache. */
+    public static final String SMALL_ITEM_BYTES = "most.cache.small-item-bytes";
+    /** Property: bytes of regions of each cache. */
+    public static final String LARGE_ITEM_BYTES = "most.cache.large-item-bytes";
+    /** Property: bytes per region. */
+    public static final String REGION_SIZE = "most.cache.region-size";
+    /** Property: bytes per bucket page. */
+    public static final String PAGE_SIZE = "most.cache.page-size";
+
+    private final MostCachingProvider provider;
+    private final URI uri;
+    private final ClassLoader classLoader;
+    private final Properties properties;
+    private final Path directory;
+    private final boolean temporary;
+    private final boolean persistent;
+    private final Map<String, MostJCache<?, ?>> caches = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    MostCacheManager(MostCachingProvider provider, URI uri, ClassLoader classLoader, Properties properties) {
+        this.provider = provider;
+        this.uri = uri;
+        this.classLoader = classLoader;
+        this.properties = properties;
+        String dir = properties.getProperty(DIRECTORY);
+        if (dir != null) {
+            directory = Path.of(dir);
+        } else if ("file".equals(uri.getScheme())) {
+            directory = Path.of(uri);
+        } else {
+            directory = null;
+        }
+        temporary = directory == null;
+        persistent = Boolean.parseBoolean(properties.getProperty(PERSISTENT, String.valueOf(!temporary)));
+    }
+
+    private Path root() {
+        return directory;
+    }
+
+    private volatile Path temporaryRoot;
+
+    private synchronized Path directoryForCaches() {
+        if (!temporary) {
+            return root();
+        }
+        if (temporaryRoot == null) {
+            try {
+                temporaryRoot = Files.createTempDirectory("most-jcache-");
+            } catch (IOException e) {
+                throw new CacheException("cannot create a temporary directory for the caches: " + e, e);
+            }
+        }
+        return temporaryRoot;
+    }
+
+    /** The directory of the named cache's files: its name made safe, and a hash against collisions. */
+    private Path cacheDirectory(String cacheName) {
+        String safe = cacheName.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (safe.length() > 80) {
+            safe = safe.substring(0, 80);
+        }
+        return directoryForCaches().resolve(safe + "-" + Integer.toHexString(cacheName.hashCode()));
+    }
+
+    private CacheConfig storeConfig(Path dir) {
+        long pageSize = size(PAGE_SIZE, 4096);
+        return CacheConfig.builder()
+                .directory(dir)
+                .pageSize((int) pageSize)
+                .dramBytes(size(DRAM_BYTES, 1L << 20))
+                .pmBytes(size(PM_BYTES, 0))
+                .smallItemBytes(size(SMALL_ITEM_BYTES, 1L << 20))
+                .largeItemBytes(size(LARGE_ITEM_BYTES, 4L << 20))
+                .regionSize((int) size(REGION_SIZE, 256 * 1024))
+                .build();
+    }
+
+    private long size(String property, long defaultValue) {
+        String v = properties.getProperty(property);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new CacheException("property " + property + " = '" + v + "' is not a number of bytes");
+        }
+    }
+
+    @Override
+    public CachingProvider getCachingProvider() {
+        return provider;
+    }
+
+    @Override
+    public URI getURI() {
+        return uri;
+    }
+
+    @Override
+    public ClassLoader getClassLoader() {
+        return classLoader;
+    }
+
+    @Override
+    public Properties getProperties() {
+        return properties;
+    }
+
+    @Override
+    public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(String cacheName, C configuration) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        Objects.requireNonNull(configuration, "configuration");
+        MutableConfiguration<K, V> copy = configuration instanceof CompleteConfiguration<K, V> complete
+                ? new MutableConfiguration<>(complete)
+                : new MutableConfiguration<K, V>().setTypes(configuration.getKeyType(), configuration.getValueType())
+                        .setStoreByValue(configuration.isStoreByValue());
+        synchronized (caches) {
+            if (caches.containsKey(cacheName)) {
+                throw new CacheException("cache " + cacheName + " exists already");
+            }
+            Path dir = cacheDirectory(cacheName);
+            if (!persistent) {
+                deleteTree(dir);
+            }
+            MostCache store;
+            try {
+                store = MostCache.open(storeConfig(dir));
+            } catch (RuntimeException e) {
+                throw new CacheException("cannot open the store of cache " + cacheName + " in " + dir + ": "
+                        + e.getMessage(), e);
+            }
+            MostJCache<K, V> cache = new MostJCache<>(cacheName, this, copy, store, () -> {
+                store.close();
+                if (!persistent) {
+                    deleteTree(dir);
+                }
+            });
+            caches.put(cacheName, cache);
+            return cache;
+        }
+    }
+
+    @Override
+    public <K, V> Cache<K, V> getCache(String cacheName, Class<K> keyType, Class<V> valueType) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        Objects.requireNonNull(keyType, "keyType");
+        Objects.requireNonNull(valueType, "valueType");
+        MostJCache<?, ?> cache = caches.get(cacheName);
+        if (cache == null) {
+            return null;
+        }
+        CompleteConfiguration<?, ?> c = cache.getConfiguration(CompleteConfiguration.class);
+        if (!c.getKeyType().equals(keyType) || !c.getValueType().equals(valueType)) {
+            throw new ClassCastException("cache " + cacheName + " holds " + c.getKeyType().getName() + " -> "
+                    + c.getValueType().getName() + ", not " + keyType.getName() + " -> " + valueType.getName());
+        }
+        @SuppressWarnings("unchecked")
+        Cache<K, V> typed = (Cache<K, V>) cache;
+        return typed;
+    }
+
+    @Override
+    public <K, V> Cache<K, V> getCache(String cacheName) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        @SuppressWarnings("unchecked")
+        Cache<K, V> cache = (Cache<K, V>) caches.get(cacheName);
+        return cache;
+    }
+
+    @Override
+    public Iterable<String> getCacheNames() {
+        checkOpen();
+        return Collections.unmodifiableSet(new LinkedHashSet<>(caches.keySet()));
+    }
+
+    @Override
+    public void destroyCache(String cacheName) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        MostJCache<?, ?> cache;
+        synchronized (caches) {
+            cache = caches.remove(cacheName);
+        }
+        if (cache != null) {
+            cache.clear();
+            cache.shutdown();
+        }
+        deleteTree(cacheDirectory(cacheName));
+    }
+
+    /** A cache closed itself: it leaves the manager (its files stay if persistent). */
+    void release(MostJCache<?, ?> cache) {
+        synchronized (caches) {
+            caches.remove(cache.getName(), cache);
+        }
+        cache.shutdown();
+    }
+
+    @Override
+    public void enableManagement(String cacheName, boolean enabled) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        MostJCache<?, ?> cache = caches.get(cacheName);
+        if (cache != null) {
+            cache.setManagementEnabled(enabled);
+        }
+    }
+
+    @Override
+    public void enableStatistics(String cacheName, boolean enabled) {
+        checkOpen();
+        Objects.requireNonNull(cacheName, "cacheName");
+        MostJCache<?, ?> cache = caches.get(cacheName);
+        if (cache != null) {
+            cache.setStatisticsEnabled(enabled);
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        provider.release(this);
+        for (MostJCache<?, ?> cache : caches.values()) {
+            cache.shutdown();
+        }
+        caches.clear();
+        if (temporaryRoot != null) {
+            deleteTree(temporaryRoot);
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> clazz) {
+        return Unwrapping.unwrap(this, clazz);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("cache manager " + uri + " is closed");
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}
