@@ -97,8 +97,8 @@ public final class CommandTable {
     private static CommandException unknownCommand(List<byte[]> args) {
         StringBuilder echoed = new StringBuilder();
         for (int i = 1; i < args.size() && echoed.length() < ECHO_LIMIT; i++) {
-            echoed.append('\'').append(CommandException.truncate(text(args.get(i)), ECHO_LIMIT - echoed.length()))
-                    .append("' ");
+            int budget = ECHO_LIMIT - echoed.length();
+            echoed.append('\'').append(CommandException.truncate(text(args.get(i)), budget)).append("' ");
         }
         return new CommandException("ERR unknown command '" + CommandException.truncate(text(args.get(0)), ECHO_LIMIT)
                 + "', with args beginning with: " + echoed);

@@ -57,8 +57,9 @@ final class ServerCommands {
     private static RedisMessage select(Session s, List<byte[]> a) {
         // one database: Redis started with "databases 1" answers the same
         long index = RedisNumbers.parseLong(a.get(1));
-        if (index != (int) index) {
-            throw CommandException.notAnInteger(); // Redis reads the index as an int
+        if (index != (int) index) { // Redis reads the index as an int
+            throw new CommandException("ERR value is out of range, value must between " + Integer.MIN_VALUE
+                    + " and " + Integer.MAX_VALUE);
         }
         if (index != 0) {
             throw new CommandException("ERR DB index is out of range");

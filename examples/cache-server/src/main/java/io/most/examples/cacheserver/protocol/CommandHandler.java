@@ -105,12 +105,15 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (closing || !ctx.channel().isActive()) {
+            // e.g. the aggregators complaining that a closed connection left a request incomplete
+            return;
+        }
         if (cause instanceof ProtocolException e) {
             protocolError(ctx, e.getMessage());
         } else if (cause instanceof DecoderException e) {
             Throwable reason = e.getCause() != null ? e.getCause() : e;
-            protocolError(ctx, reason instanceof ProtocolException ? reason.getMessage()
-                    : "invalid request (" + reason.getMessage() + ")");
+            protocolError(ctx, reason instanceof ProtocolException ? reason.getMessage() : decoderReason(reason));
         } else {
             if (!(cause instanceof IOException)) {
                 LOG.log(Level.WARNING, "connection " + session.id() + " failed", cause);
@@ -118,6 +121,18 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             closing = true;
             ctx.close();
         }
+    }
+
+    /**
+     * Redis's words for what Netty's decoder refuses: a length out of range is only checked for bulk
+     * strings there ({@code $-3}, {@code $600000000}); anything else is named as the decoder names it.
+     */
+    private static String decoderReason(Throwable reason) {
+        String message = String.valueOf(reason.getMessage());
+        if (message.startsWith("length: ")) {
+            return "invalid bulk length";
+        }
+        return "invalid request (" + message + ")";
     }
 
     /**

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.redis.ArrayHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringHeaderRedisMessage;
+import io.netty.handler.codec.redis.BulkStringRedisContent;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.netty.handler.codec.redis.InlineCommandRedisMessage;
@@ -84,6 +85,9 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
             }
         } else if (msg instanceof LastBulkStringRedisContent) {
             remaining--;
+        } else if (msg instanceof BulkStringRedisContent) {
+            // a middle chunk of an argument whose length the header announced
+            return;
         } else if (remaining > 0) {
             // a simple string, error, integer or inline line where an argument was due
             throw new ProtocolException("expected '$', got '" + typeChar(msg) + "'");
