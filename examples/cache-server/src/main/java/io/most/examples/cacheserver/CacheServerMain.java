@@ -82,14 +82,26 @@ public final class CacheServerMain implements Callable<Integer> {
         }
         ServerSettings settings = b.build();
         CacheServer server = CacheServer.start(settings);
-        // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "most-sigterm"));
+        // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN; the JVM exits when the hook returns, so
+        // the hook reports the stop itself
+        java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stopped = () -> {
+            if (reported.compareAndSet(false, true)) {
+                System.out.println("MOST cache server stopped; the cache is flushed and closed");
+                System.out.flush();
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.run();
+        }, "most-sigterm"));
         System.out.printf(Locale.ROOT, "MOST cache server listening on %s:%d (data %s, DRAM %s, PM %s, SSD %s, regions %s)%n",
                 server.address().getHostString(), server.address().getPort(), dir.toAbsolutePath(),
                 SizeConverter.format(dram), SizeConverter.format(pm), SizeConverter.format(ssd),
                 SizeConverter.format(regions));
+        System.out.flush();
         server.awaitTermination();
-        System.out.println("MOST cache server stopped; the cache is flushed and closed");
+        stopped.run();
         return 0;
     }
 

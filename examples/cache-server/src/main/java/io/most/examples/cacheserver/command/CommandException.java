@@ -16,8 +16,7 @@ public final class CommandException extends RuntimeException {
      * @param reply the text after the {@code -}, e.g. {@code ERR syntax error}
      */
     public CommandException(String reply) {
-        // a reply is one line: Redis turns line breaks in error texts into spaces too
-        super(reply.replace('\r', ' ').replace('\n', ' '), null, false, false);
+        super(reply, null, false, false);
     }
 
     /** {@code ERR syntax error}. */

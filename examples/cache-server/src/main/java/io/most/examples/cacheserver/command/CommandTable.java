@@ -85,12 +85,11 @@ public final class CommandTable {
         } catch (CommandException e) {
             return Replies.error(e.getMessage());
         } catch (ItemTooLargeException e) {
-            return Replies.error(new CommandException("ERR " + e.getMessage()).getMessage());
+            return Replies.error("ERR " + e.getMessage());
         } catch (RuntimeException e) {
             // a device failure or a cache closed by a shutdown: the client gets an error, the server goes on
             LOG.log(Level.WARNING, "command " + text(args.get(0)) + " failed", e);
-            return Replies.error(new CommandException("ERR " + e.getClass().getSimpleName() + ": "
-                    + e.getMessage()).getMessage());
+            return Replies.error("ERR " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 

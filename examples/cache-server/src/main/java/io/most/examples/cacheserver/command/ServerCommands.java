@@ -108,6 +108,8 @@ final class ServerCommands {
                 default -> throw CommandException.syntax();
             }
         }
+        // no reply, as Redis: the connection closes, and what the client sent after SHUTDOWN is not run
+        s.closeAfterReply();
         s.server().shutdown().run();
         return null;
     }

@@ -52,9 +52,12 @@ public final class Replies {
         return new SimpleStringRedisMessage(text);
     }
 
-    /** An error {@code -text}; {@code text} starts with its code ({@code ERR ...}). */
+    /**
+     * An error {@code -text}; {@code text} starts with its code ({@code ERR ...}). Line breaks become
+     * spaces, as Redis does: a reply is one line.
+     */
     public static RedisMessage error(String text) {
-        return new ErrorRedisMessage(text);
+        return new ErrorRedisMessage(text.replace('\r', ' ').replace('\n', ' '));
     }
 
     /** An array of replies. */
