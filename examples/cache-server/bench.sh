@@ -16,7 +16,10 @@ scenario=${1:-dram}
 here="$(cd "$(dirname "$0")" && pwd)"
 jar="$here/target/most-cache-server.jar"
 [ -f "$jar" ] || { echo "no $jar: build it with ./mvnw -q -pl examples/cache-server -am package -DskipTests" >&2; exit 1; }
-for tool in redis-server redis-cli redis-benchmark java; do
+# the JDK >= 25 the build uses (JAVA_HOME, else the newest under /usr/lib/jvm), as ./mvnw picks it
+. "$here/../../.mvn/select-jdk.sh"
+java="$JAVA_HOME/bin/java"
+for tool in redis-server redis-cli redis-benchmark; do
   command -v "$tool" >/dev/null || { echo "$tool is missing (apt-get install -y redis-tools redis-server)" >&2; exit 1; }
 done
 
@@ -51,10 +54,11 @@ redis_args=(--port "$PORT_REDIS" --bind 127.0.0.1 --save "" --appendonly no --di
             --logfile "$work/redis/redis.log")
 [ "$scenario" = spill ] && redis_args+=(--maxmemory "$dram_bytes" --maxmemory-policy allkeys-lru)
 redis-server "${redis_args[@]}"
-java --enable-native-access=ALL-UNNAMED -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
+"$java" --enable-native-access=ALL-UNNAMED -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
      --ssd "$ssd_bytes" --regions 64m > "$work/most.log" 2>&1 &
 for port in "$PORT_MOST" "$PORT_REDIS"; do
-  for _ in $(seq 300); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  for _ in $(seq 600); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis-cli -p "$port" ping >/dev/null 2>&1 || { echo "no server on port $port; see $work" >&2; DIR=keep; exit 1; }
 done
 
 stat() { redis-cli -p "$1" info stats | tr -d '\r' | awk -F: -v k="$2" '$1 == k { print $2 }'; }

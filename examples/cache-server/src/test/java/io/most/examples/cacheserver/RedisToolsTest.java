@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,23 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
 class RedisToolsTest {
     @TempDir
     static Path dir;
-    static CacheServer most;
-    static RedisServerProcess redis;
+    static SideBySide servers;
 
     @BeforeAll
     static void start() throws Exception {
-        Files.createDirectories(dir.resolve("redis"));
-        redis = RedisServerProcess.start(dir.resolve("redis"));
-        most = TestServers.start(dir.resolve("most"));
+        servers = SideBySide.start(dir);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (most != null) {
-            most.close();
-        }
-        if (redis != null) {
-            redis.close();
+        if (servers != null) {
+            servers.close();
         }
     }
 
@@ -56,14 +49,14 @@ class RedisToolsTest {
                 List.of("NOSUCHCOMMAND", "x"), List.of("CONFIG", "GET", "save"), List.of("SET", "k", "v", "EX", "0"),
                 List.of("FLUSHALL"), List.of("DBSIZE"));
         for (List<String> command : commands) {
-            assertEquals(cli(redis.port(), command), cli(most.address().getPort(), command), "redis-cli " + command);
+            assertEquals(cli(servers.redisPort(), command), cli(servers.mostPort(), command), "redis-cli " + command);
         }
     }
 
     @Test
     void redisCliReadsCommandsFromStandardInput() throws Exception {
         String script = "SET piped 1\nINCR piped\nGET piped\nDEL piped\n";
-        assertEquals(cliStdin(redis.port(), script), cliStdin(most.address().getPort(), script));
+        assertEquals(cliStdin(servers.redisPort(), script), cliStdin(servers.mostPort(), script));
     }
 
     @Test
@@ -71,7 +64,7 @@ class RedisToolsTest {
         String benchmark = RedisTools.require("redis-benchmark");
         int requests = 2000;
         long hitsBefore = infoStat("keyspace_hits") + infoStat("keyspace_misses");
-        Process p = new ProcessBuilder(benchmark, "-h", "127.0.0.1", "-p", Integer.toString(most.address().getPort()),
+        Process p = new ProcessBuilder(benchmark, "-h", "127.0.0.1", "-p", Integer.toString(servers.mostPort()),
                 "-t", "set,get", "-n", Integer.toString(requests), "-r", "1000", "-d", "100", "-c", "4", "-P", "8",
                 "--csv").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -84,7 +77,7 @@ class RedisToolsTest {
     }
 
     private static long infoStat(String name) throws IOException {
-        try (RespClient c = new RespClient(most.address().getPort())) {
+        try (RespClient c = new RespClient(servers.mostPort())) {
             Matcher m = Pattern.compile(name + ":(\\d+)").matcher(c.callText("INFO", "stats"));
             assertTrue(m.find(), name + " in INFO stats");
             return Long.parseLong(m.group(1));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,23 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
 class RespConformanceTest {
     @TempDir
     static Path dir;
-    static CacheServer most;
-    static RedisServerProcess redis;
+    static SideBySide servers;
 
     @BeforeAll
     static void start() throws Exception {
-        Files.createDirectories(dir.resolve("redis"));
-        redis = RedisServerProcess.start(dir.resolve("redis"));
-        most = TestServers.start(dir.resolve("most"));
+        servers = SideBySide.start(dir);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (most != null) {
-            most.close();
-        }
-        if (redis != null) {
-            redis.close();
+        if (servers != null) {
+            servers.close();
         }
     }
 
@@ -280,7 +273,7 @@ class RespConformanceTest {
     @Test
     void everyCommandRepliesAsRedisDoes() throws IOException {
         List<String> differences = new ArrayList<>();
-        try (RespClient m = new RespClient(most.address().getPort()); RespClient r = new RespClient(redis.port())) {
+        try (RespClient m = new RespClient(servers.mostPort()); RespClient r = new RespClient(servers.redisPort())) {
             for (Step step : commands()) {
                 byte[] mostReply;
                 try {
@@ -306,8 +299,8 @@ class RespConformanceTest {
                 + "SET q \"it's\"\r\nGET q\r\nSET r 'it\\'s'\r\nGET r\r\n+PING\r\nDEL il q r\r\n")
                 .getBytes(StandardCharsets.UTF_8);
         int replies = 11;
-        assertEquals(new String(replies(redis.port(), batch, replies), StandardCharsets.UTF_8),
-                new String(replies(most.address().getPort(), batch, replies), StandardCharsets.UTF_8));
+        assertEquals(new String(replies(servers.redisPort(), batch, replies), StandardCharsets.UTF_8),
+                new String(replies(servers.mostPort(), batch, replies), StandardCharsets.UTF_8));
     }
 
     @Test
@@ -319,8 +312,8 @@ class RespConformanceTest {
             batch.writeBytes(RespClient.encode("INCR", "pipe-counter"));
         }
         batch.writeBytes(RespClient.encode("DEL", "pipe-counter"));
-        byte[] most = replies(RespConformanceTest.most.address().getPort(), batch.toByteArray(), 1501);
-        byte[] redisReplies = replies(redis.port(), batch.toByteArray(), 1501);
+        byte[] most = replies(servers.mostPort(), batch.toByteArray(), 1501);
+        byte[] redisReplies = replies(servers.redisPort(), batch.toByteArray(), 1501);
         assertEquals(new String(redisReplies, StandardCharsets.UTF_8), new String(most, StandardCharsets.UTF_8));
     }
 
@@ -330,14 +323,14 @@ class RespConformanceTest {
                 "*2\r\n$3\r\nGET\r\n:1\r\n", "SET a 'b'c\r\n");
         for (String input : inputs) {
             byte[] bytes = input.getBytes(StandardCharsets.US_ASCII);
-            String expected = closingReply(redis.port(), bytes);
-            assertEquals(expected, closingReply(most.address().getPort(), bytes), "reply to " + input.strip());
+            String expected = closingReply(servers.redisPort(), bytes);
+            assertEquals(expected, closingReply(servers.mostPort(), bytes), "reply to " + input.strip());
         }
     }
 
     @Test
     void quitRepliesOkAndCloses() throws IOException {
-        for (int port : new int[] {most.address().getPort(), redis.port()}) {
+        for (int port : new int[] {servers.mostPort(), servers.redisPort()}) {
             try (RespClient c = new RespClient(port)) {
                 c.send(concat(RespClient.encode("QUIT"), RespClient.encode("PING")));
                 assertEquals("+OK\r\n", new String(c.readReply(), StandardCharsets.US_ASCII));

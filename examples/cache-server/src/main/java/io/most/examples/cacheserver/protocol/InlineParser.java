@@ -43,13 +43,8 @@ final class InlineParser {
                     } else if (c == '\\' && p + 1 < n) {
                         p++;
                         current.write(unescape(line[p]));
-                    } else if (c == '"') {
-                        if (p + 1 < n && !isSpace(line[p + 1])) {
-                            throw unbalanced();
-                        }
-                        done = true;
-                    } else if (c == -1) {
-                        throw unbalanced();
+                    } else if (c == '"' || c == -1) {
+                        done = closeQuote(line, p);
                     } else {
                         current.write(c);
                     }
@@ -57,13 +52,8 @@ final class InlineParser {
                     if (c == '\\' && p + 1 < n && line[p + 1] == '\'') {
                         p++;
                         current.write('\'');
-                    } else if (c == '\'') {
-                        if (p + 1 < n && !isSpace(line[p + 1])) {
-                            throw unbalanced();
-                        }
-                        done = true;
-                    } else if (c == -1) {
-                        throw unbalanced();
+                    } else if (c == '\'' || c == -1) {
+                        done = closeQuote(line, p);
                     } else {
                         current.write(c);
                     }
@@ -81,6 +71,14 @@ final class InlineParser {
             }
             args.add(current.toByteArray());
         }
+    }
+
+    /** At a closing quote ({@code p} in the line) or the line's end: the argument ends, or the quotes do not balance. */
+    private static boolean closeQuote(byte[] line, int p) {
+        if (p >= line.length || (p + 1 < line.length && !isSpace(line[p + 1]))) {
+            throw unbalanced(); // no closing quote, or one followed by more of the argument
+        }
+        return true;
     }
 
     private static int unescape(byte b) {
