@@ -1,0 +1,186 @@
+package io.most.examples.cacheserver;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line of the server: {@code java -jar most-cache-server.jar --dir DATA [options]}. Every
+ * option can also come from a properties file ({@code --config FILE}, keys are the long option names
+ * without dashes: {@code port=6380}); the command line wins. Runs until SIGTERM, Ctrl-C or
+ * {@code SHUTDOWN}, then closes cleanly (see {@link CacheServer#close}).
+ */
+@Command(name = "most-cache-server", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "A Redis-protocol (RESP2) cache server on the MOST hybrid cache (DRAM, PM, flash).")
+public final class CacheServerMain implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Properties file with defaults for these options (keys: long names without dashes).")
+    File config;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "6379", description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--dir", required = true, paramLabel = "DIR",
+            description = "Data directory of the cache; a restart on the same directory is a warm start.")
+    Path dir;
+
+    @Option(names = "--dram", defaultValue = "64m", converter = SizeConverter.class,
+            description = "DRAM budget: bucket-page frames in memory (default: ${DEFAULT-VALUE}).")
+    long dram;
+
+    @Option(names = "--pm", defaultValue = "0", converter = SizeConverter.class,
+            description = "Persistent memory for bucket pages, a mapped file in DIR; 0 for none (default: ${DEFAULT-VALUE}).")
+    long pm;
+
+    @Option(names = "--ssd", defaultValue = "256m", converter = SizeConverter.class,
+            description = "Flash for small items: bucket pages in DIR (default: ${DEFAULT-VALUE}).")
+    long ssd;
+
+    @Option(names = "--regions", defaultValue = "256m", converter = SizeConverter.class,
+            description = "Flash for large values: log-structured regions in DIR, 0 for none (default: ${DEFAULT-VALUE}).")
+    long regions;
+
+    @Option(names = "--threads", description = "Event loop threads (default: the number of cores).")
+    Integer threads;
+
+    @Option(names = "--max-clients", defaultValue = "10000", description = "Connections at once (default: ${DEFAULT-VALUE}).")
+    int maxClients;
+
+    @Option(names = "--timeout", defaultValue = "0",
+            description = "Close a client idle this many seconds, 0 for never (default: ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Option(names = "--max-bulk", defaultValue = "64m", converter = SizeConverter.class,
+            description = "Longest argument of a request (default: ${DEFAULT-VALUE}).")
+    long maxBulk;
+
+    @Option(names = "--max-args", defaultValue = "1048576", description = "Most arguments of a request (default: ${DEFAULT-VALUE}).")
+    int maxArgs;
+
+    @Option(names = "--max-request", defaultValue = "128m", converter = SizeConverter.class,
+            description = "Most bytes of arguments of one request (default: ${DEFAULT-VALUE}).")
+    long maxRequest;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServerSettings.Builder b = ServerSettings.builder(dir)
+                .bind(bind).port(port).dramBytes(dram).pmBytes(pm).ssdBytes(ssd).regionBytes(regions)
+                .maxClients(maxClients).idleTimeout(Duration.ofSeconds(timeoutSeconds))
+                .maxBulkBytes(Math.toIntExact(maxBulk)).maxArrayLength(maxArgs).maxRequestBytes(maxRequest);
+        if (threads != null) {
+            b.threads(threads);
+        }
+        ServerSettings settings = b.build();
+        CacheServer server = CacheServer.start(settings);
+        // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN; the JVM exits when the hook returns, so
+        // the hook reports the stop itself
+        java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stopped = () -> {
+            if (reported.compareAndSet(false, true)) {
+                System.out.println("MOST cache server stopped; the cache is flushed and closed");
+                System.out.flush();
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.run();
+        }, "most-sigterm"));
+        System.out.printf(Locale.ROOT, "MOST cache server listening on %s:%d (data %s, DRAM %s, PM %s, SSD %s, regions %s)%n",
+                server.address().getHostString(), server.address().getPort(), dir.toAbsolutePath(),
+                SizeConverter.format(dram), SizeConverter.format(pm), SizeConverter.format(ssd),
+                SizeConverter.format(regions));
+        System.out.flush();
+        server.awaitTermination();
+        stopped.run();
+        return 0;
+    }
+
+    /** Entry point of the executable jar. */
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new CacheServerMain());
+        File properties = configFile(args);
+        if (properties != null) {
+            cli.setDefaultValueProvider(new CommandLine.PropertiesDefaultProvider(properties));
+        }
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("most-cache-server: " + e.getMessage());
+            return 2;
+        });
+        System.exit(cli.execute(args));
+    }
+
+    /** The --config file, read before parsing because it supplies the defaults of the other options. */
+    private static File configFile(String[] args) {
+        List<String> list = List.of(args);
+        for (int i = 0; i < list.size(); i++) {
+            String a = list.get(i);
+            if (a.equals("--config") && i + 1 < list.size()) {
+                return new File(list.get(i + 1));
+            }
+            if (a.startsWith("--config=")) {
+                return new File(a.substring("--config=".length()));
+            }
+        }
+        return null;
+    }
+
+    /** Sizes as {@code 123}, {@code 64k}, {@code 64m}, {@code 2g} (binary units). */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parse(value);
+        }
+
+        static long parse(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            if (v.endsWith("b")) {
+                v = v.substring(0, v.length() - 1);
+            }
+            int shift = 0;
+            if (!v.isEmpty()) {
+                switch (v.charAt(v.length() - 1)) {
+                    case 'k' -> shift = 10;
+                    case 'm' -> shift = 20;
+                    case 'g' -> shift = 30;
+                    case 't' -> shift = 40;
+                    default -> shift = -1;
+                }
+                if (shift > 0) {
+                    v = v.substring(0, v.length() - 1);
+                }
+            }
+            try {
+                long n = Long.parseLong(v);
+                if (n < 0 || n > (Long.MAX_VALUE >> Math.max(shift, 0))) {
+                    throw new NumberFormatException();
+                }
+                return n << Math.max(shift, 0);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' is not a size: write bytes or a number with k, m, g or t (e.g. 64m)");
+            }
+        }
+
+        static String format(long bytes) {
+            String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+            int u = 0;
+            double v = bytes;
+            while (v >= 1024 && u < units.length - 1) {
+                v /= 1024;
+                u++;
+            }
+            return v == Math.rint(v) ? String.format(Locale.ROOT, "%d %s", (long) v, units[u])
+                    : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+        }
+    }
+}

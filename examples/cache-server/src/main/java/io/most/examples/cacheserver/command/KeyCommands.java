@@ -1,0 +1,87 @@
+package io.most.examples.cacheserver.command;
+
+import static io.most.examples.cacheserver.command.CommandSpec.command;
+
+import io.most.examples.cacheserver.protocol.Replies;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.util.List;
+
+/** The generic key commands: DEL, EXISTS, EXPIRE, PEXPIRE (NX, XX, GT, LT), TTL, PTTL, PERSIST. */
+final class KeyCommands {
+
+    private KeyCommands() {
+    }
+
+    static List<CommandSpec> specs() {
+        return List.of(
+                command("del", -2, "write", 1, -1, 1, "generic", "Delete a key", KeyCommands::del),
+                command("exists", -2, "readonly fast", 1, -1, 1, "generic", "Determine if a key exists",
+                        KeyCommands::exists),
+                command("expire", -3, "write fast", 1, 1, 1, "generic", "Set a key's time to live in seconds",
+                        (s, a) -> expire(s, a, 1000, "expire")),
+                command("pexpire", -3, "write fast", 1, 1, 1, "generic", "Set a key's time to live in milliseconds",
+                        (s, a) -> expire(s, a, 1, "pexpire")),
+                command("ttl", 2, "readonly fast", 1, 1, 1, "generic", "Get the time to live for a key in seconds",
+                        (s, a) -> ttl(s, a.get(1), false)),
+                command("pttl", 2, "readonly fast", 1, 1, 1, "generic",
+                        "Get the time to live for a key in milliseconds", (s, a) -> ttl(s, a.get(1), true)),
+                command("persist", 2, "write fast", 1, 1, 1, "generic", "Remove the expiration from a key",
+                        (s, a) -> Replies.integer(s.server().keyspace().persist(a.get(1)) ? 1 : 0)));
+    }
+
+    private static RedisMessage del(Session s, List<byte[]> a) {
+        Keyspace keys = s.server().keyspace();
+        long removed = 0;
+        for (int i = 1; i < a.size(); i++) {
+            byte[] key = a.get(i);
+            if (keys.locked(key, () -> keys.remove(key))) {
+                removed++;
+            }
+        }
+        return Replies.integer(removed);
+    }
+
+    private static RedisMessage exists(Session s, List<byte[]> a) {
+        Keyspace keys = s.server().keyspace();
+        long found = 0;
+        for (int i = 1; i < a.size(); i++) {
+            if (keys.exists(a.get(i))) {
+                found++;
+            }
+        }
+        return Replies.integer(found);
+    }
+
+    private static RedisMessage ttl(Session s, byte[] key, boolean millis) {
+        Keyspace keys = s.server().keyspace();
+        long ttl = keys.ttlMillis(key);
+        keys.recordLookup(ttl != Keyspace.NO_KEY); // Redis counts TTL's lookup as a keyspace hit or miss
+        if (ttl < 0) {
+            return Replies.integer(ttl);
+        }
+        return Replies.integer(millis ? ttl : (ttl + 500) / 1000);
+    }
+
+    private static RedisMessage expire(Session s, List<byte[]> a, long unitMillis, String name) {
+        ExpireCondition condition = ExpireCondition.parse(a);
+        long when = RedisNumbers.parseLong(a.get(2));
+        long now = System.currentTimeMillis();
+        // Redis accepts negative times (they delete the key) but refuses overflowing ones
+        if (unitMillis == 1000 && (when > Long.MAX_VALUE / 1000 || when < Long.MIN_VALUE / 1000)) {
+            throw CommandException.invalidExpire(name);
+        }
+        long millis = when * unitMillis;
+        if (millis > Long.MAX_VALUE - now) {
+            throw CommandException.invalidExpire(name);
+        }
+        Keyspace keys = s.server().keyspace();
+        byte[] key = a.get(1);
+        return keys.locked(key, () -> {
+            long current = keys.ttlMillis(key);
+            if (current == Keyspace.NO_KEY || !condition.allows(current, millis)) {
+                return Replies.ZERO;
+            }
+            return Replies.integer(keys.expire(key, millis) ? 1 : 0);
+        });
+    }
+}

@@ -1,0 +1,176 @@
+package io.most.examples.cacheserver.command;
+
+import io.most.cache.CacheStats;
+import io.most.cache.MostCache;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The Redis database 0 over a {@link MostCache}: string keys and values, lifetimes in milliseconds, and
+ * the keyspace hit and miss counters of {@code INFO stats}.
+ *
+ * <p>Every Redis key is stored with a one-byte type prefix: Redis allows the empty key, the cache does
+ * not, and the prefix leaves room for other value types later. A key or value over the cache's limits
+ * throws the cache's {@link io.most.cache.ItemTooLargeException}. Writes that take more than one cache
+ * call run in {@link #locked}, so that a command on a key is atomic against every other command on it.
+ */
+public final class Keyspace {
+    /** The type prefix of string values (the only type this server stores). */
+    private static final byte STRING = 's';
+    /** What {@link #ttlMillis} returns for a missing key (Redis's {@code TTL} reply). */
+    public static final long NO_KEY = -2;
+    /** What {@link #ttlMillis} returns for a key without a lifetime. */
+    public static final long NO_EXPIRY = -1;
+
+    private final MostCache cache;
+    private final KeyLocks locks = new KeyLocks();
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+
+    /** A keyspace over {@code cache}; the caller keeps ownership of the cache. */
+    public Keyspace(MostCache cache) {
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    /** Runs {@code body} holding {@code key}'s lock (against other server commands on the key). */
+    public <T> T locked(byte[] key, Supplier<T> body) {
+        ReentrantLock lock = locks.lock(key);
+        try {
+            return body.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The value of {@code key} or null, counted as a keyspace hit or miss. */
+    public byte[] get(byte[] key) {
+        return count(cache.get(cacheKey(key)));
+    }
+
+    /** Whether {@code key} exists, counted as a keyspace hit or miss. */
+    public boolean exists(byte[] key) {
+        return count(cache.containsKey(cacheKey(key)) ? key : null) != null;
+    }
+
+    /** Whether {@code key} exists, not counted. */
+    public boolean contains(byte[] key) {
+        return cache.containsKey(cacheKey(key));
+    }
+
+    /**
+     * Stores {@code value}; {@code ttlMillis} > 0 is its lifetime, 0 none. Replaces any value and lifetime.
+     */
+    public void put(byte[] key, byte[] value, long ttlMillis) {
+        byte[] ck = cacheKey(key);
+        if (ttlMillis > 0) {
+            cache.put(ck, value, Duration.ofMillis(ttlMillis));
+        } else {
+            cache.put(ck, value);
+        }
+    }
+
+    /** Removes {@code key}; returns whether it existed. */
+    public boolean remove(byte[] key) {
+        return cache.remove(cacheKey(key));
+    }
+
+    /**
+     * The remaining lifetime of {@code key} in milliseconds (at least 0), {@link #NO_EXPIRY} or
+     * {@link #NO_KEY}.
+     */
+    public long ttlMillis(byte[] key) {
+        Duration ttl = cache.timeToLive(cacheKey(key));
+        if (ttl == null) {
+            return NO_KEY;
+        }
+        return ttl.equals(MostCache.FOREVER) ? NO_EXPIRY : Math.max(0, ttl.toMillis());
+    }
+
+    /**
+     * Sets the remaining lifetime of {@code key} to {@code ttlMillis}: a key whose lifetime is 0 or
+     * less is deleted (Redis's rule for a deadline in the past). Returns whether the key existed.
+     */
+    public boolean expire(byte[] key, long ttlMillis) {
+        byte[] ck = cacheKey(key);
+        return ttlMillis <= 0 ? cache.remove(ck) : cache.expire(ck, Duration.ofMillis(ttlMillis));
+    }
+
+    /** Drops the lifetime of {@code key}; returns whether it had one. */
+    public boolean persist(byte[] key) {
+        return locked(key, () -> ttlMillis(key) >= 0 && cache.expire(cacheKey(key), MostCache.FOREVER));
+    }
+
+    /**
+     * Replaces the value of {@code key} by {@code update} applied to it (null if absent), keeping the
+     * key's lifetime as Redis's {@code INCR} and {@code APPEND} do; returns the new value. The update
+     * runs under the cache's key lock and may throw a {@link CommandException} (nothing changes then).
+     */
+    public byte[] update(byte[] key, UnaryOperator<byte[]> update) {
+        byte[] ck = cacheKey(key);
+        return locked(key, () -> {
+            // the cache's compute writes with the default lifetime: read the lifetime first and put it
+            // back after, under the server's key lock so that no other command sees the gap
+            long ttl = ttlMillis(key);
+            boolean[] existed = new boolean[1];
+            byte[] after = cache.compute(ck, before -> {
+                existed[0] = before != null;
+                return update.apply(before);
+            });
+            if (existed[0] && after != null && ttl >= 0) {
+                cache.expire(ck, Duration.ofMillis(Math.max(1, ttl)));
+            }
+            return after;
+        });
+    }
+
+    /** Keys stored (expired ones the cache has not dropped yet included, as Redis's {@code DBSIZE}). */
+    public long size() {
+        return cache.size();
+    }
+
+    /** Removes every key. */
+    public void clear() {
+        cache.clear();
+    }
+
+    /** GETs (and other reads) that found their key. */
+    public long hits() {
+        return hits.sum();
+    }
+
+    /** GETs (and other reads) that did not find their key. */
+    public long misses() {
+        return misses.sum();
+    }
+
+    /** The cache's counters. */
+    public CacheStats cacheStats() {
+        return cache.stats();
+    }
+
+    /** The cache underneath. */
+    public MostCache cache() {
+        return cache;
+    }
+
+    /** Counts a lookup made without {@link #get} or {@link #exists} as a keyspace hit or miss. */
+    public void recordLookup(boolean found) {
+        (found ? hits : misses).increment();
+    }
+
+    private <T> T count(T found) {
+        (found != null ? hits : misses).increment();
+        return found;
+    }
+
+    private static byte[] cacheKey(byte[] key) {
+        byte[] ck = new byte[key.length + 1];
+        ck[0] = STRING;
+        System.arraycopy(key, 0, ck, 1, key.length);
+        return ck;
+    }
+}

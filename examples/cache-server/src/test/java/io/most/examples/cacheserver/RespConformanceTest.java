@@ -1,0 +1,372 @@
+package io.most.examples.cacheserver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same requests, sent through a raw socket to the MOST server and to a real {@code redis-server}
+ * (started with one database, no persistence and the same bulk limit), must get the same reply bytes:
+ * every command the server implements, with its options and its errors, inline commands and the
+ * protocol errors both detect alike.
+ *
+ * <p>Compared by reply type only, since their content legitimately differs: {@code INFO} (another
+ * server), {@code COMMAND}, {@code COMMAND COUNT/INFO/DOCS} (Redis has ~240 commands with richer docs),
+ * {@code PTTL} of a key with a lifetime (milliseconds pass between the two calls), {@code CLIENT ID}.
+ */
+class RespConformanceTest {
+    @TempDir
+    static Path dir;
+    static SideBySide servers;
+
+    @BeforeAll
+    static void start() throws Exception {
+        servers = SideBySide.start(dir);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    /** A request and whether its reply must match byte for byte (else by its type byte only). */
+    private record Step(boolean exact, String... args) {
+        static Step exact(String... args) {
+            return new Step(true, args);
+        }
+
+        static Step shape(String... args) {
+            return new Step(false, args);
+        }
+    }
+
+    private static final String LONG_MAX = "9223372036854775807";
+    private static final String LONG_MIN = "-9223372036854775808";
+
+    private static List<Step> commands() {
+        List<Step> s = new ArrayList<>();
+        // connection
+        s.add(Step.exact("PING"));
+        s.add(Step.exact("ping", "hello"));
+        s.add(Step.exact("PING", "a", "b"));
+        s.add(Step.exact("ECHO", "hi there"));
+        s.add(Step.exact("ECHO"));
+        s.add(Step.exact("SELECT", "0"));
+        s.add(Step.exact("SELECT", "1"));
+        s.add(Step.exact("SELECT", "x"));
+        s.add(Step.exact("SELECT", "99999999999"));
+        s.add(Step.exact("SELECT"));
+        s.add(Step.exact("CLIENT", "GETNAME"));
+        s.add(Step.exact("CLIENT", "SETNAME", "me"));
+        s.add(Step.exact("client", "getname"));
+        s.add(Step.exact("CLIENT", "SETNAME", "a b"));
+        s.add(Step.exact("CLIENT", "SETNAME", ""));
+        s.add(Step.exact("CLIENT", "GETNAME"));
+        s.add(Step.exact("CLIENT", "foo"));
+        s.add(Step.exact("CLIENT"));
+        s.add(Step.exact("CLIENT", "SETNAME"));
+        s.add(Step.shape("CLIENT", "ID"));
+        // unknown commands, empty and binary keys
+        s.add(Step.exact("FOO", "a", "b"));
+        s.add(Step.exact("foo"));
+        s.add(Step.exact("x".repeat(200), "y".repeat(200), "z"));
+        s.add(Step.exact(""));
+        s.add(Step.exact("SET", "", "empty key"));
+        s.add(Step.exact("GET", ""));
+        s.add(Step.exact("SET", "bin", "a\r\n\0b\u00e9"));
+        s.add(Step.exact("GET", "bin"));
+        // SET and its options
+        s.add(Step.exact("SET", "k", "v"));
+        s.add(Step.exact("GET", "k"));
+        s.add(Step.exact("GET", "missing"));
+        s.add(Step.exact("GET"));
+        s.add(Step.exact("GET", "a", "b"));
+        s.add(Step.exact("SET", "k"));
+        s.add(Step.exact("SET", "k", "v", "NX"));
+        s.add(Step.exact("SET", "k", "v1", "XX"));
+        s.add(Step.exact("SET", "k2", "v", "XX"));
+        s.add(Step.exact("SET", "k2", "v", "nx"));
+        s.add(Step.exact("SET", "k", "v2", "GET"));
+        s.add(Step.exact("SET", "k", "v3", "NX", "GET"));
+        s.add(Step.exact("SET", "new", "v", "XX", "GET"));
+        s.add(Step.exact("GET", "new"));
+        s.add(Step.exact("SET", "k", "v", "EX", "100"));
+        s.add(Step.exact("TTL", "k"));
+        s.add(Step.exact("SET", "k", "v", "PX", "100000"));
+        s.add(Step.exact("TTL", "k"));
+        s.add(Step.exact("SET", "k", "v", "EXAT", "99999999999"));
+        s.add(Step.exact("SET", "k", "v", "PXAT", "99999999999999"));
+        s.add(Step.exact("SET", "k", "v", "EX", "0"));
+        s.add(Step.exact("SET", "k", "v", "EX", "-1"));
+        s.add(Step.exact("SET", "k", "v", "PX", "0"));
+        s.add(Step.exact("SET", "k", "v", "EX", "abc"));
+        s.add(Step.exact("SET", "k", "v", "EX", "10", "PX", "10"));
+        s.add(Step.exact("SET", "k", "v", "EX", "10", "EX", "20"));
+        s.add(Step.exact("TTL", "k"));
+        s.add(Step.exact("SET", "k", "v", "NX", "XX"));
+        s.add(Step.exact("SET", "k", "v", "KEEPTTL", "EX", "10"));
+        s.add(Step.exact("SET", "k", "v", "EX", "10", "KEEPTTL"));
+        s.add(Step.exact("SET", "k", "v", "FOO"));
+        s.add(Step.exact("SET", "k", "v", "EX"));
+        s.add(Step.exact("SET", "k", "v", "EX", "abc", "FOO"));
+        s.add(Step.exact("SET", "k", "v", "EX", "9999999999999999"));
+        s.add(Step.exact("SET", "k", "v", "PX", LONG_MAX));
+        s.add(Step.exact("SET", "kt", "v", "EX", "100"));
+        s.add(Step.exact("SET", "kt", "v2", "KEEPTTL"));
+        s.add(Step.exact("TTL", "kt"));
+        s.add(Step.exact("GET", "kt"));
+        s.add(Step.exact("SET", "kt", "v3"));
+        s.add(Step.exact("TTL", "kt"));
+        // GETDEL, DEL, EXISTS, MGET, MSET
+        s.add(Step.exact("GETDEL", "k"));
+        s.add(Step.exact("GETDEL", "k"));
+        s.add(Step.exact("GETDEL"));
+        s.add(Step.exact("DEL", "a", "b", "c"));
+        s.add(Step.exact("SET", "a", "1"));
+        s.add(Step.exact("SET", "b", "2"));
+        s.add(Step.exact("DEL", "a", "b", "c", "a"));
+        s.add(Step.exact("DEL"));
+        s.add(Step.exact("EXISTS", "a"));
+        s.add(Step.exact("SET", "a", "1"));
+        s.add(Step.exact("EXISTS", "a", "a", "b"));
+        s.add(Step.exact("EXISTS"));
+        s.add(Step.exact("MSET", "a", "1", "b", "2", "c", "3"));
+        s.add(Step.exact("MGET", "a", "b", "c", "d"));
+        s.add(Step.exact("MSET", "a"));
+        s.add(Step.exact("MSET", "a", "1", "b"));
+        s.add(Step.exact("MGET"));
+        // counters
+        s.add(Step.exact("INCR", "n"));
+        s.add(Step.exact("INCR", "n"));
+        s.add(Step.exact("INCRBY", "n", "10"));
+        s.add(Step.exact("INCRBY", "n", "-5"));
+        s.add(Step.exact("DECR", "n"));
+        s.add(Step.exact("DECRBY", "n", "3"));
+        s.add(Step.exact("GET", "n"));
+        s.add(Step.exact("INCRBY", "n", "abc"));
+        s.add(Step.exact("INCRBY", "n", "1.5"));
+        s.add(Step.exact("INCRBY", "n", "+1"));
+        s.add(Step.exact("INCRBY", "n", "01"));
+        s.add(Step.exact("INCRBY", "n", "-0"));
+        s.add(Step.exact("INCRBY", "n", "99999999999999999999"));
+        s.add(Step.exact("DECRBY", "n", "abc"));
+        s.add(Step.exact("SET", "s", "abc"));
+        s.add(Step.exact("INCR", "s"));
+        s.add(Step.exact("SET", "n", LONG_MAX));
+        s.add(Step.exact("INCR", "n"));
+        s.add(Step.exact("SET", "n", LONG_MIN));
+        s.add(Step.exact("DECR", "n"));
+        s.add(Step.exact("INCRBY", "n", LONG_MAX));
+        s.add(Step.exact("DECRBY", "n", LONG_MIN));
+        s.add(Step.exact("SET", "z", "007"));
+        s.add(Step.exact("INCR", "z"));
+        s.add(Step.exact("SET", "z", " 7"));
+        s.add(Step.exact("INCR", "z"));
+        s.add(Step.exact("INCR"));
+        s.add(Step.exact("INCRBY", "n"));
+        s.add(Step.exact("DECR", "a", "b"));
+        s.add(Step.exact("SET", "c", "1", "EX", "100"));
+        s.add(Step.exact("INCR", "c"));
+        s.add(Step.exact("TTL", "c"));
+        s.add(Step.exact("APPEND", "c", "x"));
+        s.add(Step.exact("TTL", "c"));
+        // APPEND, STRLEN
+        s.add(Step.exact("APPEND", "ap", "hello"));
+        s.add(Step.exact("APPEND", "ap", " world"));
+        s.add(Step.exact("GET", "ap"));
+        s.add(Step.exact("STRLEN", "ap"));
+        s.add(Step.exact("STRLEN", "nope"));
+        s.add(Step.exact("SET", "e", ""));
+        s.add(Step.exact("STRLEN", "e"));
+        s.add(Step.exact("GET", "e"));
+        s.add(Step.exact("APPEND", "e", "x"));
+        s.add(Step.exact("APPEND", "e"));
+        s.add(Step.exact("STRLEN"));
+        // lifetimes
+        s.add(Step.exact("EXPIRE", "ap", "100"));
+        s.add(Step.exact("TTL", "ap"));
+        s.add(Step.exact("PERSIST", "ap"));
+        s.add(Step.exact("TTL", "ap"));
+        s.add(Step.exact("PTTL", "ap"));
+        s.add(Step.exact("PERSIST", "ap"));
+        s.add(Step.exact("PERSIST", "nope"));
+        s.add(Step.exact("TTL", "nope"));
+        s.add(Step.exact("PTTL", "nope"));
+        s.add(Step.exact("EXPIRE", "nope", "10"));
+        s.add(Step.exact("EXPIRE", "ap", "abc"));
+        s.add(Step.exact("EXPIRE", "ap", "10", "foo"));
+        s.add(Step.exact("EXPIRE", "ap", "abc", "foo"));
+        s.add(Step.exact("EXPIRE", "ap", "10", "NX", "XX"));
+        s.add(Step.exact("EXPIRE", "ap", "10", "GT", "LT"));
+        s.add(Step.exact("EXPIRE", "ap", "100", "XX"));
+        s.add(Step.exact("EXPIRE", "ap", "100", "GT"));
+        s.add(Step.exact("EXPIRE", "ap", "100", "LT"));
+        s.add(Step.exact("TTL", "ap"));
+        s.add(Step.exact("EXPIRE", "ap", "200", "NX"));
+        s.add(Step.exact("EXPIRE", "ap", "50", "GT"));
+        s.add(Step.exact("EXPIRE", "ap", "300", "GT"));
+        s.add(Step.exact("EXPIRE", "ap", "150", "LT"));
+        s.add(Step.exact("EXPIRE", "ap", "400", "XX", "GT"));
+        s.add(Step.exact("TTL", "ap"));
+        s.add(Step.shape("PTTL", "ap"));
+        s.add(Step.exact("EXPIRE", "ap", LONG_MAX));
+        s.add(Step.exact("EXPIRE", "ap", LONG_MIN));
+        s.add(Step.exact("PEXPIRE", "ap", "100000"));
+        s.add(Step.exact("TTL", "ap"));
+        s.add(Step.exact("PEXPIRE", "ap", LONG_MAX));
+        s.add(Step.exact("EXPIRE", "ap", "-1"));
+        s.add(Step.exact("EXISTS", "ap"));
+        s.add(Step.exact("SET", "p", "v"));
+        s.add(Step.exact("PEXPIRE", "p", "0"));
+        s.add(Step.exact("GET", "p"));
+        s.add(Step.exact("EXPIRE"));
+        s.add(Step.exact("EXPIRE", "p"));
+        s.add(Step.exact("TTL"));
+        s.add(Step.exact("PERSIST"));
+        // server
+        s.add(Step.exact("DBSIZE"));
+        s.add(Step.exact("DBSIZE", "x"));
+        s.add(Step.exact("FLUSHDB", "foo"));
+        s.add(Step.exact("FLUSHDB", "async"));
+        s.add(Step.exact("DBSIZE"));
+        s.add(Step.exact("SET", "a", "1"));
+        s.add(Step.exact("FLUSHALL", "SYNC"));
+        s.add(Step.exact("FLUSHALL", "a", "b"));
+        s.add(Step.exact("FLUSHDB"));
+        s.add(Step.exact("FLUSHALL"));
+        s.add(Step.exact("DBSIZE"));
+        s.add(Step.exact("CONFIG", "GET", "save"));
+        s.add(Step.exact("CONFIG", "GET", "appendonly"));
+        s.add(Step.exact("CONFIG", "GET", "databases"));
+        s.add(Step.exact("CONFIG", "GET", "maxclients"));
+        s.add(Step.exact("CONFIG", "GET", "timeout"));
+        s.add(Step.exact("CONFIG", "GET", "proto-max-bulk-len"));
+        s.add(Step.exact("CONFIG", "GET", "no-such-parameter"));
+        s.add(Step.exact("CONFIG", "GET"));
+        s.add(Step.exact("CONFIG", "foo"));
+        s.add(Step.exact("CONFIG"));
+        s.add(Step.shape("COMMAND"));
+        s.add(Step.shape("COMMAND", "COUNT"));
+        s.add(Step.exact("COMMAND", "COUNT", "x"));
+        s.add(Step.exact("COMMAND", "foo"));
+        s.add(Step.shape("COMMAND", "DOCS", "get"));
+        s.add(Step.shape("COMMAND", "INFO", "get", "nosuchcommand"));
+        s.add(Step.shape("INFO"));
+        s.add(Step.shape("INFO", "stats"));
+        s.add(Step.exact("INFO", "nosuchsection"));
+        s.add(Step.exact("SHUTDOWN", "ABORT"));
+        s.add(Step.exact("SHUTDOWN", "bogus"));
+        return s;
+    }
+
+    @Test
+    void everyCommandRepliesAsRedisDoes() throws IOException {
+        List<String> differences = new ArrayList<>();
+        try (RespClient m = new RespClient(servers.mostPort()); RespClient r = new RespClient(servers.redisPort())) {
+            for (Step step : commands()) {
+                byte[] mostReply;
+                try {
+                    mostReply = m.call(step.args());
+                } catch (IOException e) {
+                    throw new IOException("MOST closed the connection at " + String.join(" ", step.args()), e);
+                }
+                byte[] redisReply = r.call(step.args());
+                boolean same = step.exact() ? java.util.Arrays.equals(mostReply, redisReply)
+                        : mostReply.length > 0 && redisReply.length > 0 && mostReply[0] == redisReply[0];
+                if (!same) {
+                    differences.add(String.join(" ", step.args()) + "\n    most:  " + show(mostReply)
+                            + "\n    redis: " + show(redisReply));
+                }
+            }
+        }
+        assertTrue(differences.isEmpty(), differences.size() + " replies differ:\n" + String.join("\n", differences));
+    }
+
+    @Test
+    void pipelinedInlineCommandsReplyAsRedisDoes() throws IOException {
+        byte[] batch = ("PING\r\nSET il 'x y'\r\nGET il\r\nECHO \"a\\x41\\n\"\r\n\r\nFOO bar \"baz qux\"\r\n"
+                + "SET q \"it's\"\r\nGET q\r\nSET r 'it\\'s'\r\nGET r\r\n+PING\r\nDEL il q r\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        int replies = 11;
+        assertEquals(new String(replies(servers.redisPort(), batch, replies), StandardCharsets.UTF_8),
+                new String(replies(servers.mostPort(), batch, replies), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void pipelinedRequestsReplyInOrder() throws IOException {
+        java.io.ByteArrayOutputStream batch = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < 500; i++) {
+            batch.writeBytes(RespClient.encode("SET", "pipe" + i, "v" + i));
+            batch.writeBytes(RespClient.encode("GET", "pipe" + i));
+            batch.writeBytes(RespClient.encode("INCR", "pipe-counter"));
+        }
+        batch.writeBytes(RespClient.encode("DEL", "pipe-counter"));
+        byte[] most = replies(servers.mostPort(), batch.toByteArray(), 1501);
+        byte[] redisReplies = replies(servers.redisPort(), batch.toByteArray(), 1501);
+        assertEquals(new String(redisReplies, StandardCharsets.UTF_8), new String(most, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void protocolErrorsCloseTheConnectionAsRedisDoes() throws IOException {
+        List<String> inputs = List.of("*1\r\n*1\r\n", "GET \"abc\r\n", "*3000000000\r\n", "*1\r\n$600000000\r\n",
+                "*2\r\n$3\r\nGET\r\n:1\r\n", "SET a 'b'c\r\n");
+        for (String input : inputs) {
+            byte[] bytes = input.getBytes(StandardCharsets.US_ASCII);
+            String expected = closingReply(servers.redisPort(), bytes);
+            assertEquals(expected, closingReply(servers.mostPort(), bytes), "reply to " + input.strip());
+        }
+    }
+
+    @Test
+    void quitRepliesOkAndCloses() throws IOException {
+        for (int port : new int[] {servers.mostPort(), servers.redisPort()}) {
+            try (RespClient c = new RespClient(port)) {
+                c.send(concat(RespClient.encode("QUIT"), RespClient.encode("PING")));
+                assertEquals("+OK\r\n", new String(c.readReply(), StandardCharsets.US_ASCII));
+                assertTrue(c.isClosedByServer(), "QUIT closes the connection; the PING after it is not answered");
+            }
+        }
+    }
+
+    private static String closingReply(int port, byte[] input) throws IOException {
+        try (RespClient c = new RespClient(port)) {
+            c.send(input);
+            String reply = new String(c.readReply(), StandardCharsets.UTF_8);
+            assertTrue(c.isClosedByServer(), "the connection is closed after " + reply.strip());
+            return reply;
+        }
+    }
+
+    private static byte[] replies(int port, byte[] batch, int count) throws IOException {
+        try (RespClient c = new RespClient(port)) {
+            c.send(batch);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < count; i++) {
+                out.writeBytes(c.readReply());
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static String show(byte[] reply) {
+        String text = new String(reply, StandardCharsets.UTF_8).replace("\r\n", "\\r\\n");
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    }
+}
