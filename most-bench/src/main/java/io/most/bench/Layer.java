@@ -1,5 +1,9 @@
 package io.most.bench;
 
+import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.kv.KvEngine;
+import io.most.bench.kv.KvTarget;
+import io.most.bench.policy.Policies;
 import io.most.device.BlockDevice;
 
 /**
