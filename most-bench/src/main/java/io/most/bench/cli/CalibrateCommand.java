@@ -58,7 +58,7 @@ final class CalibrateCommand {
         this.err = err;
     }
 
-    int execute(CommandLine line) {
+    int execute(Options line) {
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(j -> {
             Path parent = Path.of(j).toAbsolutePath().getParent();

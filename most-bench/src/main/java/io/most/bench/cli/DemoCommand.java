@@ -44,8 +44,6 @@ import java.util.Set;
  * the end, on failure, and on Ctrl-C ({@link ScratchFiles}).
  */
 final class DemoCommand {
-    static final Set<String> VALUE_OPTIONS = Set.of("json", "duration");
-    static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
     static final String WORKLOAD = "spitfire-ba";
     static final long SIZE = 128L << 20;
     static final long DRAM_BYTES = 8L << 20;
@@ -74,7 +72,7 @@ final class DemoCommand {
         this.err = err;
     }
 
-    int execute(CommandLine line) {
+    int execute(Options line) {
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))

@@ -19,7 +19,6 @@ import io.most.bench.kv.KvEngine;
 import io.most.bench.kv.KvEngineType;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.kv.KvSetup;
-import io.most.bench.kv.KvSpec;
 import io.most.bench.kv.KvTarget;
 import io.most.bench.kv.MostKvEngine;
 import io.most.bench.policy.Policies;

@@ -5,9 +5,7 @@ import io.most.bench.UsageException;
 import io.most.MostException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Set;
+import picocli.CommandLine;
 
 /**
  * The {@code most-bench} command line: {@code run}, {@code reproduce}, {@code demo}, {@code calibrate},
@@ -15,8 +13,6 @@ import java.util.Set;
  * {@value UsageException#EXIT_CODE} for a bad command line.
  */
 public final class Main {
-    private static final List<String> COMMANDS = List.of("run", "reproduce", "demo", "calibrate", "profile", "help");
-
     private Main() {
     }
 
@@ -30,55 +26,30 @@ public final class Main {
     /** Runs one command with the given streams and returns its exit code (tests call this). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         try {
-            if (args.length == 0) {
-                err.print(Usage.text());
+            CommandLine.ParseResult parsed;
+            try {
+                parsed = Commands.commandLine().parseArgs(args);
+            } catch (CommandLine.ParameterException e) {
+                throw new UsageException(Commands.explain(e));
+            }
+            if (parsed.isUsageHelpRequested() || parsed.hasSubcommand() && (parsed.subcommand().isUsageHelpRequested()
+                    || parsed.subcommand().commandSpec().name().equals("help"))) {
+                out.print(Commands.help());
+                return 0;
+            }
+            if (!parsed.hasSubcommand()) {
+                err.print(Commands.help());
                 return UsageException.EXIT_CODE;
             }
-            List<String> rest = Arrays.asList(args).subList(1, args.length);
-            switch (args[0]) {
-                case "help", "--help", "-h" -> {
-                    out.print(Usage.text());
-                    return 0;
-                }
-                case "run" -> {
-                    CommandLine line = CommandLine.parse("run", rest, RunSpec.VALUE_OPTIONS, RunSpec.FLAG_OPTIONS);
-                    if (line.flag("help")) {
-                        out.print(Usage.text());
-                        return 0;
-                    }
-                    return new RunCommand(out, err).execute(RunSpec.parse(line));
-                }
-                case "reproduce" -> {
-                    return new ReproduceCommand(out, err).execute(rest);
-                }
-                case "demo" -> {
-                    CommandLine line = CommandLine.parse("demo", rest, DemoCommand.VALUE_OPTIONS,
-                            DemoCommand.FLAG_OPTIONS);
-                    if (line.flag("help")) {
-                        out.print(Usage.text());
-                        return 0;
-                    }
-                    return new DemoCommand(out, err).execute(line);
-                }
-                case "calibrate" -> {
-                    CommandLine line = CommandLine.parse("calibrate", rest, Set.of("json"), Set.of("progress", "help"));
-                    if (line.flag("help")) {
-                        out.print(Usage.text());
-                        return 0;
-                    }
-                    return new CalibrateCommand(out, err).execute(line);
-                }
-                case "profile" -> {
-                    ProfileCommand.Spec spec = ProfileCommand.Spec.parse(rest);
-                    if (spec.help()) {
-                        out.print(Usage.text());
-                        return 0;
-                    }
-                    return new ProfileCommand(out, err).execute(spec);
-                }
-                default -> throw new UsageException("unknown command '" + args[0] + "'; valid commands: "
-                        + String.join(", ", COMMANDS));
-            }
+            Options options = new Options(parsed.subcommand());
+            return switch (options.command()) {
+                case "run" -> new RunCommand(out, err).execute(RunSpec.parse(options));
+                case "reproduce" -> new ReproduceCommand(out, err).execute(options);
+                case "demo" -> new DemoCommand(out, err).execute(options);
+                case "calibrate" -> new CalibrateCommand(out, err).execute(options);
+                case "profile" -> new ProfileCommand(out, err).execute(ProfileCommand.Spec.parse(options));
+                default -> throw new IllegalStateException("command without a handler: " + options.command());
+            };
         } catch (UsageException e) {
             err.println("most-bench: " + e.getMessage());
             err.println("run 'java -jar most-bench.jar help' for usage");

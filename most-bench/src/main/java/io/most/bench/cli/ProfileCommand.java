@@ -40,8 +40,6 @@ import java.util.Set;
  * raw device.
  */
 final class ProfileCommand {
-    static final Set<String> VALUE_OPTIONS = Set.of("threads", "duration", "save", "size", "json");
-    static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
     static final int MAX_THREADS = 256;
     static final long DEFAULT_DURATION_NANOS = 2_000_000_000L;
     static final long DEFAULT_SIZE = 256L << 20;
@@ -51,32 +49,24 @@ final class ProfileCommand {
     /**
      * The validated options of {@code profile}.
      *
-     * @param directory     where the scratch file goes; null with {@code help}
+     * @param directory     where the scratch file goes
      * @param threads       thread counts to measure IOPS at, ascending
      * @param durationNanos measured time per measurement (a fifth of it again as warm-up)
      * @param save          where to write the profile; its file name without {@code .properties} names it
      * @param size          scratch file bytes, a multiple of {@value DeviceProbe#SEQUENTIAL_BLOCK}
      * @param json          where to write the measurements as JSON ("-" = stdout)
      * @param progress      whether to force the progress line
-     * @param help          whether only the help was asked for
      */
     record Spec(Path directory, List<Integer> threads, long durationNanos, Optional<Path> save, long size,
-                Optional<String> json, boolean progress, boolean help) {
+                Optional<String> json, boolean progress) {
 
-        /** Parses and checks {@code args} (the path first, then options); touches nothing. */
-        static Spec parse(List<String> args) {
-            boolean hasPath = !args.isEmpty() && !args.getFirst().startsWith("--");
-            CommandLine line = CommandLine.parse("profile", hasPath ? args.subList(1, args.size()) : args,
-                    VALUE_OPTIONS, FLAG_OPTIONS);
-            if (line.flag("help")) {
-                return new Spec(null, DEFAULT_THREADS, DEFAULT_DURATION_NANOS, Optional.empty(), DEFAULT_SIZE,
-                        Optional.empty(), false, true);
-            }
-            if (!hasPath) {
+        /** Checks the options of {@code profile} (the path and the rest); touches nothing. */
+        static Spec parse(Options line) {
+            if (line.positional().isEmpty()) {
                 throw new UsageException("'profile' needs a path: a directory on the device to measure, e.g."
                         + " 'profile /mnt/nvme --save nvme.properties'");
             }
-            Path directory = checkDirectory(args.getFirst());
+            Path directory = checkDirectory(line.positional().get());
             List<Integer> threads = line.value("threads").map(Spec::parseThreads).orElse(DEFAULT_THREADS);
             long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
                     .orElse(DEFAULT_DURATION_NANOS);
@@ -89,7 +79,7 @@ final class ProfileCommand {
             Optional<Path> save = line.value("save").map(Spec::checkSave);
             Optional<String> json = line.value("json");
             json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
-            return new Spec(directory, threads, duration, save, size, json, line.flag("progress"), false);
+            return new Spec(directory, threads, duration, save, size, json, line.flag("progress"));
         }
 
         private static Path checkDirectory(String text) {

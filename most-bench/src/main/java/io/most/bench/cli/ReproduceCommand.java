@@ -23,8 +23,6 @@ import java.util.Set;
  * {@code .md} per experiment.
  */
 final class ReproduceCommand {
-    static final Set<String> VALUE_OPTIONS = Set.of("out");
-    static final Set<String> FLAG_OPTIONS = Set.of("quick", "help");
     private static final String DEFAULT_OUT = "repro-out";
 
     private final PrintStream out;
@@ -45,19 +43,10 @@ final class ReproduceCommand {
                         + String.join(", ", Experiments.registry().names()))));
     }
 
-    /** Parses {@code args} (the experiment first, then options) and runs; returns the exit code. */
-    int execute(List<String> args) {
-        if (args.isEmpty() || args.getFirst().startsWith("--")) {
-            CommandLine line = CommandLine.parse("reproduce", args, VALUE_OPTIONS, FLAG_OPTIONS);
-            if (line.flag("help")) {
-                out.print(Usage.text());
-                return 0;
-            }
-            throw new UsageException("'reproduce' needs an experiment: all, "
-                    + String.join(", ", Experiments.registry().names()));
-        }
-        List<Experiment> experiments = select(args.getFirst());
-        CommandLine line = CommandLine.parse("reproduce", args.subList(1, args.size()), VALUE_OPTIONS, FLAG_OPTIONS);
+    /** Runs the experiment {@code line} names with its options; returns the exit code. */
+    int execute(Options line) {
+        List<Experiment> experiments = select(line.positional().orElseThrow(() -> new UsageException(
+                "'reproduce' needs an experiment: all, " + String.join(", ", Experiments.registry().names()))));
         Path dir = outputDirectory(line.value("out").orElse(DEFAULT_OUT));
         boolean quick = line.flag("quick");
         StepRunner runner = new StepRunner(out, err);

@@ -8,7 +8,6 @@ import io.most.bench.driver.LoadShape;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
-import io.most.bench.kv.KvSpec;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.workload.Workload;
@@ -62,22 +61,16 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
     public static final long DEFAULT_SEED = 42;
     static final long DEFAULT_EPOCH_NANOS = Policy.Settings.DEFAULTS.tuningEpoch().toNanos();
 
-    public static final Set<String> VALUE_OPTIONS = Set.of("workload", "hierarchy", "policies", "threads", "duration",
-            "warmup", "intensity", "size", "block-size", "dir", "seed", "json", "dram", "pm", "epoch", "theta", "pm-profile",
-            "chart", "working-set", "engines", "records", "fields", "field-length");
-    public static final Set<String> FLAG_OPTIONS = Set.of("progress", "help");
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
-    public static RunSpec parse(CommandLine line) {
+    public static RunSpec parse(Options line) {
         Workload<?> workload = Workloads.registry().get(
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
         Hierarchy hierarchy = Hierarchies.resolve(
                 line.required("hierarchy", "(one of: " + String.join(", ", Hierarchies.registry().names()) + ")"));
-        if (workload.hierarchyLayer() != hierarchy.layer()) {
-            throw new UsageException("workload '" + workload.name() + "' runs on " + workload.hierarchyLayer()
-                    + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.hierarchyLayer()))
-                    + "); '" + hierarchy.name() + "' is a " + hierarchy.layer() + "-layer hierarchy");
-        }
+        Pairings.refusal(workload, hierarchy).ifPresent(reason -> {
+            throw new UsageException(reason);
+        });
         List<String> policies = parsePolicies(line, workload, hierarchy);
         int threads = parseThreads(line.value("threads").orElse("1"));
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
@@ -179,7 +172,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                 OptionalDouble.of(intensity.getAsDouble() * saturationRate.orElseThrow()));
     }
 
-    private static List<String> parsePolicies(CommandLine line, Workload<?> workload, Hierarchy hierarchy) {
+    private static List<String> parsePolicies(Options line, Workload<?> workload, Hierarchy hierarchy) {
         Layer<?> layer = workload.hierarchyLayer();
         String text = line.value("policies").orElse(Policies.defaultFor(layer));
         List<String> names = new ArrayList<>();

@@ -11,7 +11,7 @@ import java.util.function.Function;
  */
 public final class KvEngines {
     /** The engine runs use when {@code --engines} is not given. */
-    static final String DEFAULT = "most";
+    public static final String DEFAULT = "most";
 
     private static final Registry<KvEngineType> REGISTRY = new Registry<>("engine", "engines");
 

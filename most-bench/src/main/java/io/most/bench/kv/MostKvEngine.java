@@ -29,7 +29,7 @@ public final class MostKvEngine extends HashRecordEngine {
      * payload size is only known once a store is open, and the plan must be made before the load
      * store opens; {@link BucketPlan#fill} checks the real payload is at least this large.
      */
-    static final int PAYLOAD_RESERVE = 64;
+    public static final int PAYLOAD_RESERVE = 64;
 
     private final PageTarget target;
     private final AtomicLong lsn = new AtomicLong();

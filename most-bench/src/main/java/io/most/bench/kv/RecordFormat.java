@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
  * @param fieldLength bytes per field, at least 1
  */
 public record RecordFormat(int fields, int fieldLength) {
-    static final int DEFAULT_FIELDS = 10;
-    static final int DEFAULT_FIELD_LENGTH = 100;
+    public static final int DEFAULT_FIELDS = 10;
+    public static final int DEFAULT_FIELD_LENGTH = 100;
     static final RecordFormat YCSB_DEFAULT = new RecordFormat(DEFAULT_FIELDS, DEFAULT_FIELD_LENGTH);
 
     public RecordFormat {

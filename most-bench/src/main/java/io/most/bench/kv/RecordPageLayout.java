@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  * Slots fill in order and records never move (YCSB deletes nothing), which lets readers walk a chain
  * page by page.
  */
-final class RecordPageLayout {
+public final class RecordPageLayout {
     static final int HEADER_BYTES = 16;
     static final int KEY_CAPACITY = 32;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -33,7 +33,7 @@ final class RecordPageLayout {
      * @param payloadBytes usable bytes per page
      * @throws UsageException if a page holds no record
      */
-    RecordPageLayout(int payloadBytes, RecordFormat format) {
+    public RecordPageLayout(int payloadBytes, RecordFormat format) {
         this.payloadBytes = payloadBytes;
         this.recordBytes = format.recordBytes();
         this.slotBytes = 1 + KEY_CAPACITY + recordBytes;

@@ -1,30 +1,53 @@
 package io.most.bench.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
- * A small JSON writer for reports: maps (insertion order kept), lists, strings, numbers, booleans
- * and null. Non-finite doubles become {@code null}, since JSON has no NaN; integral doubles print
- * without a fraction. Output is indented two spaces per level so reports diff well.
+ * The JSON of every report, written by Jackson: maps (insertion order kept), lists, strings, numbers,
+ * booleans and null. Two rules of our own on top: non-finite doubles become {@code null} (JSON has no
+ * NaN, and a missing measurement is NaN here), and integral doubles print without a fraction (counts
+ * computed as doubles read as counts). Output is indented two spaces per level so reports diff well.
  */
 public final class Json {
+    private static final ObjectMapper MAPPER = mapper();
+
     private Json() {
     }
 
     /** {@code value} as indented JSON text, ending without a newline. */
     public static String write(Object value) {
-        StringBuilder out = new StringBuilder();
-        write(out, value, 0);
-        return out.toString();
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write " + (value == null ? null : value.getClass().getName())
+                    + " as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Parses a report back: objects as {@link Map}s in document order, arrays as lists. */
+    public static Object read(String text) {
+        try {
+            return MAPPER.readValue(text, Object.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /**
@@ -45,101 +68,65 @@ public final class Json {
         err.println("wrote " + target);
     }
 
-    private static void write(StringBuilder out, Object value, int depth) {
-        switch (value) {
-            case null -> out.append("null");
-            case String s -> string(out, s);
-            case Boolean b -> out.append(b);
-            case Double d -> number(out, d);
-            case Float f -> number(out, f.doubleValue());
-            case Long l -> out.append(l);
-            case Integer i -> out.append(i);
-            case Short s -> out.append(s);
-            case Byte b -> out.append(b);
-            case BigInteger b -> out.append(b);
-            case BigDecimal b -> out.append(b.toString());
-            case Map<?, ?> map -> object(out, map, depth);
-            case Iterable<?> list -> array(out, list.iterator(), depth);
-            case Object[] array -> array(out, java.util.Arrays.asList(array).iterator(), depth);
-            default -> throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON");
-        }
+    private static ObjectMapper mapper() {
+        ObjectMapper mapper = new ObjectMapper();
+        SimpleModule numbers = new SimpleModule("most-bench-numbers");
+        numbers.addSerializer(Double.class, new DoubleSerializer());
+        numbers.addSerializer(double.class, new DoubleSerializer());
+        numbers.addSerializer(Float.class, new FloatSerializer());
+        mapper.registerModule(numbers);
+        mapper.getFactory().setCharacterEscapes(new LineSeparatorEscapes());
+        DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
+        Separators separators = Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("")
+                .withArrayEmptySeparator("");
+        DefaultPrettyPrinter printer = new DefaultPrettyPrinter(separators)
+                .withObjectIndenter(indenter)
+                .withArrayIndenter(indenter);
+        mapper.setDefaultPrettyPrinter(printer);
+        mapper.enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        return mapper;
     }
 
-    private static void number(StringBuilder out, double d) {
+    private static void writeDouble(double d, JsonGenerator gen) throws IOException {
         if (!Double.isFinite(d)) {
-            out.append("null");
+            gen.writeNull();
         } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-            out.append((long) d);
+            gen.writeNumber((long) d);
         } else {
-            out.append(d); // Double.toString is valid JSON, exponent included
+            gen.writeNumber(d);
         }
     }
 
-    private static void object(StringBuilder out, Map<?, ?> map, int depth) {
-        if (map.isEmpty()) {
-            out.append("{}");
-            return;
+    private static final class DoubleSerializer extends JsonSerializer<Double> {
+        @Override
+        public void serialize(Double value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+            writeDouble(value, gen);
         }
-        out.append('{');
-        boolean first = true;
-        for (Map.Entry<?, ?> e : map.entrySet()) {
-            out.append(first ? "\n" : ",\n");
-            first = false;
-            indent(out, depth + 1);
-            string(out, String.valueOf(e.getKey()));
-            out.append(": ");
-            write(out, e.getValue(), depth + 1);
-        }
-        out.append('\n');
-        indent(out, depth);
-        out.append('}');
     }
 
-    private static void array(StringBuilder out, Iterator<?> items, int depth) {
-        if (!items.hasNext()) {
-            out.append("[]");
-            return;
+    private static final class FloatSerializer extends JsonSerializer<Float> {
+        @Override
+        public void serialize(Float value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+            writeDouble(value.doubleValue(), gen);
         }
-        out.append('[');
-        boolean first = true;
-        while (items.hasNext()) {
-            out.append(first ? "\n" : ",\n");
-            first = false;
-            indent(out, depth + 1);
-            write(out, items.next(), depth + 1);
-        }
-        out.append('\n');
-        indent(out, depth);
-        out.append(']');
     }
 
-    private static void indent(StringBuilder out, int depth) {
-        out.repeat("  ", depth);
-    }
+    /** Jackson's standard escapes, plus U+2028/9, so reports embed safely in JavaScript. */
+    private static final class LineSeparatorEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private final int[] ascii = standardAsciiEscapesForJSON();
 
-    /** Appends {@code s} as a JSON string literal. */
-    static void string(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    // control characters must be escaped; U+2028/9 too, so reports embed safely in JavaScript
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
         }
-        out.append('"');
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return ch == 0x2028 || ch == 0x2029
+                    ? new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04x", ch)) : null;
+        }
     }
 }

@@ -1,7 +1,7 @@
 package io.most.bench.repro;
 
 import io.most.bench.Layer;
-import io.most.bench.cli.CommandLine;
+import io.most.bench.cli.Options;
 import io.most.bench.cli.RunCommand;
 import io.most.bench.cli.RunSpec;
 import io.most.bench.driver.RunResult;
@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Executes the {@link Experiment.Step}s of {@code reproduce} exactly as {@code run} would (the same
- * {@link CommandLine}, {@link RunSpec} and {@link RunCommand}), and remembers each policy's result by its
+ * {@link Options}, {@link RunSpec} and {@link RunCommand}), and remembers each policy's result by its
  * command line: experiments that share runs (Spitfire's Figures 6-8 and Table 2 read the same sweeps;
  * Orthus' Figure 7 reuses MOST Figure 4's read-only runs) measure them once per {@code reproduce}.
  * Every policy of a step gets fresh devices or a fresh store either way, so running one policy alone
@@ -40,7 +40,7 @@ public final class StepRunner {
             args.add("--policies");
             args.add(String.join(",", missing));
             err.println("reproduce: run " + String.join(" ", args));
-            RunSpec spec = RunSpec.parse(CommandLine.parse("run", args, RunSpec.VALUE_OPTIONS, RunSpec.FLAG_OPTIONS));
+            RunSpec spec = RunSpec.parse(Options.ofRun(args));
             List<RunResult> results = new RunCommand(out, err).results(spec);
             out.print(spec.workload().layer() == Layer.PAGE ? RunCommand.pageTable(results) : RunCommand.table(results));
             out.flush();

@@ -143,10 +143,9 @@ class CommandLineValidationTest {
 
     @Test
     void validCommandLineParses(@TempDir Path dir) {
-        CommandLine line = CommandLine.parse("run", List.of("--workload=device-rand-rw", "--hierarchy", "nvme-pcie4",
+        Options line = Options.ofRun(List.of("--workload=device-rand-rw", "--hierarchy", "nvme-pcie4",
                 "--policies", "raw", "--threads", "8", "--duration", "2m", "--warmup", "0s", "--intensity", "0.8",
-                "--size", "1g", "--block-size", "16k", "--dir", dir.toString(), "--seed", "-3", "--progress"),
-                RunSpec.VALUE_OPTIONS, RunSpec.FLAG_OPTIONS);
+                "--size", "1g", "--block-size", "16k", "--dir", dir.toString(), "--seed", "-3", "--progress"));
         RunSpec spec = RunSpec.parse(line);
         assertEquals("device-rand-rw", spec.workload().name());
         assertEquals("nvme-pcie4", spec.hierarchy().name());
@@ -164,14 +163,14 @@ class CommandLineValidationTest {
 
     @Test
     void defaultsFollowTheHierarchy() {
-        RunSpec memory = RunSpec.parse(CommandLine.parse("run", List.of("--workload", "device-rand-read",
-                "--hierarchy", "memory"), RunSpec.VALUE_OPTIONS, RunSpec.FLAG_OPTIONS));
+        RunSpec memory = RunSpec.parse(Options.ofRun(List.of("--workload", "device-rand-read",
+                "--hierarchy", "memory")));
         assertEquals(List.of("raw"), memory.policies(), "raw is the default block policy");
         assertEquals(64L << 20, memory.size());
         assertEquals(1, memory.threads());
         assertTrue(memory.intensity().isEmpty(), "closed loop by default");
-        RunSpec file = RunSpec.parse(CommandLine.parse("run", List.of("--workload", "device-rand-read",
-                "--hierarchy", "direct-file"), RunSpec.VALUE_OPTIONS, RunSpec.FLAG_OPTIONS));
+        RunSpec file = RunSpec.parse(Options.ofRun(List.of("--workload", "device-rand-read",
+                "--hierarchy", "direct-file")));
         assertEquals(256L << 20, file.size());
     }
 }

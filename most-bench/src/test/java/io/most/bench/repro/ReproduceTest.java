@@ -1,7 +1,7 @@
 package io.most.bench.repro;
 
 import io.most.bench.cli.Cli;
-import io.most.bench.cli.CommandLine;
+import io.most.bench.cli.Options;
 import io.most.bench.cli.RunSpec;
 import io.most.bench.report.MiniJson;
 import io.most.bench.workload.TierWorkload;
@@ -105,8 +105,7 @@ class ReproduceTest {
                 List<Experiment.Step> steps = e.steps(quick);
                 assertFalse(steps.isEmpty(), e.name());
                 for (Experiment.Step s : steps) {
-                    RunSpec spec = RunSpec.parse(CommandLine.parse("run", s.commandLine(), RunSpec.VALUE_OPTIONS,
-                            RunSpec.FLAG_OPTIONS));
+                    RunSpec spec = RunSpec.parse(Options.ofRun(s.commandLine()));
                     assertEquals(s.policies(), spec.policies(), e.name());
                 }
             }

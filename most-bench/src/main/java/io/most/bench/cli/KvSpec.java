@@ -1,8 +1,11 @@
-package io.most.bench.kv;
+package io.most.bench.cli;
 
 import io.most.bench.Layer;
 import io.most.bench.UsageException;
-import io.most.bench.cli.CommandLine;
+import io.most.bench.kv.KvEngines;
+import io.most.bench.kv.MostKvEngine;
+import io.most.bench.kv.RecordFormat;
+import io.most.bench.kv.RecordPageLayout;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.Workloads;
 import java.util.ArrayList;
@@ -32,7 +35,7 @@ public record KvSpec(List<String> engines, long records, RecordFormat format) {
      *
      * @throws UsageException naming the option and what is valid
      */
-    public static Optional<KvSpec> parse(CommandLine line, Workload<?> workload, int pageSize) {
+    public static Optional<KvSpec> parse(Options line, Workload<?> workload, int pageSize) {
         if (workload.layer() != Layer.KV) {
             for (String option : OPTIONS) {
                 if (line.value(option).isPresent()) {
