@@ -94,7 +94,6 @@ public final class Units {
                 : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
     }
 
-    /** Seconds with up to three decimals, for reports: {@code 0.3}, {@code 20}. */
     /** {@code nanos} for a message: three significant digits and a unit, e.g. "2.50 s". */
     public static String formatSeconds(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.3g s", nanos / 1e9);

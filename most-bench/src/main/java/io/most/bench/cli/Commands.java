@@ -192,6 +192,13 @@ final class Commands {
         }
     }
 
+    /** The options of {@code command} that take a value (without {@code --}). */
+    static java.util.Set<String> valueOptions(String command) {
+        return commandLine().getSubcommands().get(command).getCommandSpec().options().stream()
+                .filter(o -> o.arity().max() > 0).map(o -> o.longestName().substring(2))
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     /** A picocli parse error in our words: what is wrong, then what the command accepts. */
     static String explain(ParameterException e) {
         CommandSpec spec = e.getCommandLine().getCommandSpec();

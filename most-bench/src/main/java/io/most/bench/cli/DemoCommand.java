@@ -8,6 +8,10 @@ import io.most.bench.driver.LoadShape;
 import io.most.bench.driver.Measurement;
 import io.most.bench.driver.Progress;
 import io.most.bench.driver.RunResult;
+import io.most.bench.fork.ForkedJvm;
+import io.most.bench.fork.LoadGate;
+import io.most.bench.fork.Machine;
+import io.most.bench.fork.Repeater;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
@@ -50,6 +54,9 @@ final class DemoCommand {
     static final long PM_BYTES = 32L << 20;
     static final int THREADS = 4;
     static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
+    /** Rounds when {@code --repeat} is not given: the demo is a tour, not a measurement to publish. */
+    static final int DEFAULT_REPEAT = 1;
+    private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
     /** Loading the data set, opening and checkpointing the store: time per run beyond the driver's. */
     private static final double SETUP_SECONDS_PER_RUN = 1.5;
 
@@ -77,6 +84,7 @@ final class DemoCommand {
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
                 .orElse(DEFAULT_DURATION_NANOS);
+        RunMethod method = RunMethod.parse(line, DEFAULT_REPEAT);
         LoadShape shape = LoadShape.closed(THREADS, duration / 2, duration);
         PrintStream text = json.filter(j -> j.equals("-")).isPresent() ? err : out;
         Progress progress = Progress.forTerminal(err, line.flag("progress"));
@@ -86,26 +94,53 @@ final class DemoCommand {
         err.println("demo: working in " + scratch + " (deleted at the end)");
         List<RunResult> runs = new ArrayList<>();
         try {
-            for (int i = 0; i < STEPS.size(); i++) {
-                RunResult run = run(STEPS.get(i), i, scratch, shape, progress);
-                runs.add(run);
-                if (i == 0) {
-                    text.printf(Locale.ROOT, "%nWhere each tier served %s on %s (%s measured):%n", run.text("policy"),
-                            run.text("hierarchy"), Units.formatSeconds(duration));
-                    text.print(TierBreakdown.of(run));
-                    text.flush();
+            if (method.singlePass()) {
+                for (int i = 0; i < STEPS.size(); i++) {
+                    runs.add(run(STEPS.get(i), i, scratch, shape, progress));
                 }
+            } else {
+                err.println(Machine.describe());
+                Repeater<Step> repeater = new Repeater<>(LoadGate.system(method.loadWaitNanos()), err);
+                Repeater.Executor<Step> executor = method.fork()
+                        ? step -> forked(step, duration, line.flag("progress"))
+                        : step -> new Repeater.Measured(ProcessHandle.current().pid(),
+                                run(step, STEPS.indexOf(step), scratch, shape, progress));
+                runs.addAll(repeater.run(STEPS, Step::label, method.repeat(), executor));
             }
         } finally {
             ScratchFiles.deleteTree(scratch);
         }
+        RunResult first = runs.getFirst();
+        text.printf(Locale.ROOT, "%nWhere each tier served %s on %s (%s measured%s):%n", first.text("policy"),
+                first.text("hierarchy"), Units.formatSeconds(duration), method.repeat() > 1
+                        ? ", the median of " + method.repeat() + " repetitions" : "");
+        text.print(TierBreakdown.of(first));
+        text.flush();
         text.printf(Locale.ROOT, "%nThe same workload and seed with other policies and tiers (x baseline = ops/s over"
                 + " the baseline's, measured in this run):%n");
         text.print(PolicyComparison.of(STEPS.stream().map(Step::label).toList(), runs, runs.getLast()));
         text.print(notes());
         text.flush();
-        json.ifPresent(j -> Json.output(j, RunCommand.report(runs), out, err));
+        json.ifPresent(j -> Json.output(j, RunCommand.report(runs, method), out, err));
         return 0;
+    }
+
+    /** One step measured by {@code run} in a JVM of its own, with the demo's sizes. */
+    private Repeater.Measured forked(Step step, long durationNanos, boolean progress) {
+        boolean pm = Hierarchies.registry().get(step.hierarchy()) instanceof PageHierarchy page && page.hasPm();
+        List<String> args = new ArrayList<>(List.of("run", "--workload", WORKLOAD, "--hierarchy", step.hierarchy(),
+                "--policies", step.policy(), "--threads", String.valueOf(THREADS), "--size", (SIZE >> 20) + "m",
+                "--dram", (DRAM_BYTES >> 20) + "m", "--duration", durationNanos / 1_000_000 + "ms",
+                "--warmup", durationNanos / 2_000_000 + "ms", "--seed", String.valueOf(RunSpec.DEFAULT_SEED),
+                "--fork", "0", "--repeat", "1", "--load-wait", "0s"));
+        if (pm) {
+            args.addAll(List.of("--pm", (PM_BYTES >> 20) + "m"));
+        }
+        if (progress) {
+            args.add("--progress");
+        }
+        Repeater.Measured measured = FORK.run(args, err);
+        return new Repeater.Measured(measured.pid(), measured.result().with("demo_run", step.label()));
     }
 
     private static String header(LoadShape shape) {

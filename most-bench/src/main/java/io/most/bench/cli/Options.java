@@ -1,6 +1,7 @@
 package io.most.bench.cli;
 
 import io.most.bench.UsageException;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.ParseResult;
 
@@ -47,6 +48,12 @@ public final class Options {
     /** Whether the flag {@code --name} is given. */
     boolean flag(String name) {
         return result.hasMatchedOption("--" + name);
+    }
+
+    /** The arguments as given, without the command. */
+    List<String> args() {
+        List<String> all = result.originalArgs();
+        return List.copyOf(all.subList(Math.min(1, all.size()), all.size()));
     }
 
     /** The positional argument (reproduce's experiment, profile's directory), if given. */

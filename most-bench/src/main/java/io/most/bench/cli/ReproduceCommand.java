@@ -24,6 +24,8 @@ import java.util.Set;
  */
 final class ReproduceCommand {
     private static final String DEFAULT_OUT = "repro-out";
+    /** Rounds when {@code --repeat} is not given: a full reproduce already takes about an hour. */
+    static final int DEFAULT_REPEAT = 1;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -49,7 +51,9 @@ final class ReproduceCommand {
                 "'reproduce' needs an experiment: all, " + String.join(", ", Experiments.registry().names()))));
         Path dir = outputDirectory(line.value("out").orElse(DEFAULT_OUT));
         boolean quick = line.flag("quick");
-        StepRunner runner = new StepRunner(out, err);
+        RunMethod method = RunMethod.parse(line, DEFAULT_REPEAT);
+        StepRunner runner = new StepRunner(out, err, List.of("--fork", method.fork() ? "1" : "0", "--repeat",
+                String.valueOf(method.repeat()), "--load-wait", method.loadWaitNanos() / 1_000_000 + "ms"));
         long start = System.nanoTime();
         for (Experiment e : experiments) {
             reproduce(e, quick, dir, runner);

@@ -8,6 +8,10 @@ import io.most.bench.driver.LoadShape;
 import io.most.bench.driver.Measurement;
 import io.most.bench.driver.Progress;
 import io.most.bench.driver.RunResult;
+import io.most.bench.fork.ForkedJvm;
+import io.most.bench.fork.LoadGate;
+import io.most.bench.fork.Machine;
+import io.most.bench.fork.Repeater;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import io.most.bench.policy.Policies;
@@ -38,11 +42,11 @@ import java.util.OptionalDouble;
  * {@code --json -} the JSON takes stdout and the table moves to stderr, so stdout stays parseable.
  */
 public final class RunCommand {
-    /**
-     * How long after its completion a caller of an emulated device typically resumes (parks here wake
-     * 25-110 us late); a driver thread is busy for service time plus this.
-     */
-    private static final long WAKEUP_ALLOWANCE_NANOS = 100_000;
+    /** The class a forked run starts: this command line. */
+    private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
+    /** The options a parent sets for each child itself; the rest are passed on as given. */
+    private static final java.util.Set<String> PARENT_OPTIONS = java.util.Set.of("policies", "engines", "json",
+            "chart", "fork", "repeat", "load-wait");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -58,13 +62,27 @@ public final class RunCommand {
             err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
         }
         noteShortAnnealing(spec);
-        List<RunResult> results = results(spec);
+        if (spec.threadsChosen()) {
+            err.printf(Locale.ROOT, "open loop: %d driver threads, chosen by Little's law (rate x (model service time"
+                    + " + wake-up) x %.1f headroom); --threads sets another count%n", spec.threads(),
+                    OpenLoopThreads.HEADROOM);
+        }
+        List<RunResult> results = measure(spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
+        if (!spec.method().singlePass()) {
+            tableStream.println(Machine.describe());
+            tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", spec.method().repeat(),
+                    spec.method().repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
+                    spec.method().fork() ? "each in a JVM of its own" : "all in this JVM");
+        }
         tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
                 : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        if (spec.method().repeat() > 1) {
+            tableStream.print(SpreadTable.of(results, spec.kv().isPresent() ? "engine" : "policy"));
+        }
         tableStream.flush();
-        spec.json().ifPresent(target -> Json.output(target, report(results), out, err));
+        spec.json().ifPresent(target -> Json.output(target, report(results, spec.method()), out, err));
         if (spec.chart().isPresent()) {
             Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results));
             err.println("wrote " + spec.chart().get());
@@ -72,14 +90,63 @@ public final class RunCommand {
         return 0;
     }
 
-    /** Runs {@code spec}, one result per policy, without printing a table (reproduce calls this too). */
+    /**
+     * Runs {@code spec} by its method: every engine or policy {@code --repeat} times in rotated rounds,
+     * each in a forked JVM unless {@code --fork 0}, and one row of medians per engine or policy (with
+     * {@code ratio_to_first}, the ratio of its median throughput to the first one's); or, for a single
+     * in-process pass, today's direct run (reproduce calls this too).
+     */
+    public List<RunResult> measure(RunSpec spec) {
+        if (spec.method().singlePass()) {
+            return results(spec);
+        }
+        err.println(Machine.describe());
+        Repeater<String> repeater = new Repeater<>(LoadGate.system(spec.method().loadWaitNanos()), err);
+        Repeater.Executor<String> executor = spec.method().fork()
+                ? item -> FORK.run(childArgs(spec, item), err)
+                : item -> new Repeater.Measured(ProcessHandle.current().pid(), results(spec.only(item)).getFirst());
+        return withRatios(repeater.run(spec.items(), item -> item, spec.method().repeat(), executor));
+    }
+
+    /** The command line of a forked child measuring {@code item} once: the run's options, one item, no fork. */
+    static List<String> childArgs(RunSpec spec, String item) {
+        List<String> args = new ArrayList<>();
+        args.add("run");
+        args.addAll(ChildArgs.without(spec.args(), PARENT_OPTIONS, Commands.valueOptions("run")));
+        args.addAll(List.of(spec.kv().isPresent() ? "--engines" : "--policies", item, "--fork", "0", "--repeat", "1",
+                "--load-wait", "0s"));
+        return args;
+    }
+
+    /** Each row with {@code ratio_to_first}: its median throughput over the first row's. */
+    static List<RunResult> withRatios(List<RunResult> rows) {
+        double first = rows.getFirst().number("throughput_ops");
+        return rows.stream().map(r -> r.with("ratio_to_first", Units.round(r.number("throughput_ops") / first, 3)))
+                .toList();
+    }
+
+    /** Runs {@code spec} in this JVM, one result per policy, without printing a table. */
     public List<RunResult> results(RunSpec spec) {
         return spec.kv().isPresent() ? new EngineRuns(err).run(spec) : runAll(spec.workload(), spec);
     }
 
-    /** The runs (one per policy) in JSON: {@code {"runs": [...]}}. */
+    /** The runs (one per policy) in JSON: {@code {"machine": {...}, "runs": [...]}}. */
     static String report(List<RunResult> results) {
+        return report(results, null);
+    }
+
+    /** As {@link #report(List)}, with the method the runs were measured by (null: a single pass). */
+    static String report(List<RunResult> results, RunMethod method) {
         Map<String, Object> root = new LinkedHashMap<>();
+        root.put("machine", Machine.fields());
+        if (method != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fork", method.fork());
+            m.put("repeat", method.repeat());
+            m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+            m.put("statistic", "median; spread has min and max; ratios are ratios of medians");
+            root.put("method", m);
+        }
         root.put("runs", results.stream().map(RunResult::fields).toList());
         return Json.write(root);
     }
@@ -88,7 +155,6 @@ public final class RunCommand {
         OptionalDouble saturation = workload.saturationRate(spec.hierarchy(), spec.blockSize());
         LoadShape shape = spec.shape(saturation);
         err.println(describe(spec, shape));
-        warnIfTooFewThreads(spec, shape);
         Progress progress = Progress.forTerminal(err, spec.progress());
         Path scratch = null;
         Path dir = spec.dir().orElse(null);
@@ -161,25 +227,6 @@ public final class RunCommand {
         return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
     }
 
-    /**
-     * An open loop needs rate x (service time + wake-up) threads busy at once (Little's law); with
-     * fewer, the schedule falls behind and latency measures the generator's backlog, not the device.
-     */
-    private void warnIfTooFewThreads(RunSpec spec, LoadShape shape) {
-        if (!shape.openLoop() || spec.hierarchy().model().isEmpty()
-                || !(spec.workload() instanceof RandomBlockWorkload block)) {
-            return;
-        }
-        double busyNanos = ModelExpectation.meanServiceNanos(spec.hierarchy().model().get(), block.writeFraction(),
-                spec.blockSize()) + WAKEUP_ALLOWANCE_NANOS;
-        double needed = shape.rate().getAsDouble() * busyNanos / 1e9;
-        if (spec.threads() < Math.ceil(needed)) {
-            err.printf(Locale.ROOT, "warning: this rate keeps about %.1f threads busy (rate x (service time + ~100 us"
-                    + " wake-up)); with %d the schedule falls behind and latency includes that backlog: use"
-                    + " --threads %d or more%n", needed, spec.threads(), (int) Math.ceil(needed * 1.5));
-        }
-    }
-
     private void warnAboutErrors(String policy, Measurement m) {
         if (m.errors() > 0) {
             err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", policy, m.errors(), m.ops(),
@@ -189,21 +236,29 @@ public final class RunCommand {
 
     /** The console table: one row per run. */
     public static String table(List<RunResult> results) {
-        // served/s: what a tier workload's volume completed per measured second (an overloaded open loop
-        // falls behind, and ops/s counts only operations intended after warm-up)
-        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "loop", "ops/s", "served/s",
-                "mean us", "p50 us", "p99 us", "errors", "model IOPS", "ops/model");
+        // ops/s: what was served per measured second. An overloaded open loop falls behind its schedule,
+        // and of the operations intended after warm-up few or none complete (on-schedule/s, the
+        // throughput_ops of the JSON, drops towards 0); what the volume served (served_ops_s) is the
+        // throughput it sustained, so it is the main column whenever a workload reports it
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "loop", "ops/s",
+                "on-schedule/s", "mean us", "p50 us", "p99 us", "errors", "model IOPS", "ops/model");
         for (RunResult r : results) {
             double model = r.number("profile_max_iops");
-            double ratio = r.number("throughput_ops") / model;
+            double served = servedOps(r);
             table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"), r.text("loop"),
-                    RunResult.cell(r.number("throughput_ops"), 0), RunResult.cell(r.number("served_ops_s"), 0),
+                    RunResult.cell(served, 0), RunResult.cell(r.number("throughput_ops"), 0),
                     RunResult.cell(r.number("mean_us"), 1),
                     RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
                     r.fields().containsKey("errors") ? r.text("errors") : "-",
-                    RunResult.cell(model, 0), RunResult.cell(ratio, 3));
+                    RunResult.cell(model, 0), RunResult.cell(served / model, 3));
         }
         return table.toString();
+    }
+
+    /** Operations served per measured second: {@code served_ops_s} where the workload reports it. */
+    static double servedOps(RunResult r) {
+        double served = r.number("served_ops_s");
+        return Double.isNaN(served) ? r.number("throughput_ops") : served;
     }
 
     /**

@@ -47,12 +47,19 @@ import java.util.Set;
  * @param workingSet  tier workloads: the data set as a share of the volume's capacity (overrides the
  *                    data set size, not the devices' sizes); empty = {@code size}
  * @param kv          engines and records of a YCSB workload; empty for other workloads
+ * @param method      forked or not, how many rounds, how long to wait for a quiet machine
+ * @param args        the options as given (without {@code run}), for the forked children
+ * @param threadsChosen whether {@code threads} was chosen by Little's law, not given
  */
 public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
-               boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv) {
+               boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv,
+               RunMethod method, List<String> args, boolean threadsChosen) {
+
+    /** Rounds of {@code run} when {@code --repeat} is not given. */
+    static final int DEFAULT_REPEAT = 3;
 
     static final int MAX_THREADS = 1024;
     static final int MAX_BLOCK_SIZE = 16 << 20;
@@ -72,7 +79,6 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
             throw new UsageException(reason);
         });
         List<String> policies = parsePolicies(line, workload, hierarchy);
-        int threads = parseThreads(line.value("threads").orElse("1"));
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
                 .orElse(DEFAULT_DURATION_NANOS);
         long warmup = line.value("warmup").map(v -> Units.parseDurationNanos("--warmup", v, true))
@@ -107,6 +113,22 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                         + " known in advance (run it closed loop with more --threads instead); emulated hierarchies: "
                         + String.join(", ", emulatedNames()));
             }
+        }
+        if (workload.needsOpenLoop() && intensity.isEmpty()) {
+            throw new UsageException("workload '" + workload.name() + "' on '" + hierarchy.name() + "' needs"
+                    + " --intensity: its load rises and falls over the run as a share of an open loop's rate (the"
+                    + " peak, e.g. --intensity 1.1), which a closed loop cannot follow");
+        }
+        int threads;
+        boolean threadsChosen = false;
+        OptionalDouble service = workload.meanServiceNanos(hierarchy, blockSize);
+        if (intensity.isPresent() && service.isPresent()) {
+            double rate = intensity.getAsDouble() * workload.saturationRate(hierarchy, blockSize).orElseThrow();
+            int given = line.value("threads").map(RunSpec::parseThreads).orElse(0);
+            threads = OpenLoopThreads.choose(given, rate, service.getAsDouble(), MAX_THREADS);
+            threadsChosen = given == 0;
+        } else {
+            threads = parseThreads(line.value("threads").orElse("1"));
         }
         Optional<Path> dir = line.value("dir").map(RunSpec::parseDir);
         long seed = line.value("seed").map(RunSpec::parseSeed).orElse(DEFAULT_SEED);
@@ -160,7 +182,22 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                     + " page policy (default " + Policies.defaultFor(Layer.PAGE) + "), not " + policies);
         }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv);
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv,
+                RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen);
+    }
+
+    /** The items a run compares: the engines of a YCSB workload, else the policies. */
+    List<String> items() {
+        return kv.map(KvSpec::engines).orElse(policies);
+    }
+
+    /** This spec with one engine or policy of {@link #items()}, run once in this JVM (a forked child's run). */
+    RunSpec only(String item) {
+        Optional<KvSpec> oneEngine = kv.map(k -> new KvSpec(List.of(item), k.records(), k.format()));
+        List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
+        return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
+                blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmCost, chart, workingSet,
+                oneEngine, RunMethod.CHILD, args, threadsChosen);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */

@@ -56,6 +56,14 @@ public final class RunResult {
         return new RunResult(f);
     }
 
+    /**
+     * A row from fields read back (a forked run's JSON) or computed (the medians of repetitions),
+     * in the given order.
+     */
+    public static RunResult ofFields(Map<String, Object> fields) {
+        return new RunResult(new LinkedHashMap<>(fields));
+    }
+
     /** A copy with {@code key} set to {@code value} (appended, or replaced in place). */
     public RunResult with(String key, Object value) {
         Map<String, Object> copy = new LinkedHashMap<>(fields);

@@ -86,7 +86,10 @@ public final class Charts {
         for (Map.Entry<String, List<Double>> e : p.series().entrySet()) {
             // a missing value (NaN) draws as a gap, not as a bogus zero
             List<Double> values = e.getValue().stream().map(v -> Double.isFinite(v) ? v : null).toList();
-            chart.addSeries(e.getKey(), p.categories(), values);
+            CategorySeries series = chart.addSeries(e.getKey(), p.categories(), values);
+            if (p.points().contains(e.getKey())) {
+                series.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
+            }
         }
         return chart;
     }

@@ -34,7 +34,7 @@ final class ExperimentArgs {
         List<String> args = new ArrayList<>(List.of("--workload", workload, "--hierarchy", "optane-nvme",
                 "--intensity", String.format(Locale.ROOT, "%.1f", intensity)));
         if (quick) {
-            args.addAll(List.of("--size", "16m", "--threads", "8", "--warmup", "200ms", "--duration", "300ms"));
+            args.addAll(List.of("--size", "16m", "--threads", "32", "--warmup", "200ms", "--duration", "300ms"));
         } else {
             args.addAll(List.of("--size", "128m", "--threads", "96", "--warmup", warmup, "--duration", duration));
         }

@@ -37,7 +37,7 @@ final class MostFig4 implements Experiment {
         return "Open loop at 0.5x-2.0x the performance device's model IOPS for each op mix; hot set: 20% of"
                 + " the blocks take 90% of the accesses (rand-read/-write; read-latest: the newest 20%). Hierarchy"
                 + " `optane-nvme` emulated at x20 over memory, performance device = 50% of the data set. "
-                + (quick ? "Quick: 16 MiB, 8 threads, 0.2 s + 0.3 s per point."
+                + (quick ? "Quick: 16 MiB, 32 threads, 0.2 s + 0.3 s per point."
                         : "128 MiB data set (paper: 750 GB), 96 threads, " + ExperimentArgs.TIER_WARMUP
                         + " warm-up + " + ExperimentArgs.TIER_DURATION + " measured per point (paper: steady"
                         + " state). Throughput is `served_ops_s`, what the volume completed per measured second."

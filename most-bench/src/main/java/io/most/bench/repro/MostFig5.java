@@ -44,7 +44,7 @@ final class MostFig5 implements Experiment {
                 + " of the run (the paper's 1000 s pre-warming), then cycles of 20% of the run: a quarter at "
                 + PEAK + "x (the burst), the rest at a quarter of it. Paper: 2-minute bursts every 15 minutes over"
                 + " 1.2 TB; Colloid++ (we run Colloid, the named variant we have). "
-                + (quick ? "Quick: 16 MiB, 8 threads, 1.5 s." : "128 MiB, 96 threads, 10 s warm-up + 40 s measured;"
+                + (quick ? "Quick: 16 MiB, 32 threads, 1.5 s." : "128 MiB, 96 threads, 10 s warm-up + 40 s measured;"
                 + " timeline sampled every 200 ms, shown in 1 s bins.");
     }
 

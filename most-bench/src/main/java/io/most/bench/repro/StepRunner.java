@@ -26,9 +26,21 @@ public final class StepRunner {
     private int executed;
     private int reused;
 
+    private final List<String> methodArgs;
+
+    /** A runner whose runs are measured once each, in this JVM. */
     public StepRunner(PrintStream out, PrintStream err) {
+        this(out, err, List.of("--fork", "0", "--repeat", "1"));
+    }
+
+    /**
+     * @param methodArgs the {@code run} options of the measuring method ({@code --fork}, {@code --repeat},
+     *                   {@code --load-wait}) appended to every step's command line
+     */
+    public StepRunner(PrintStream out, PrintStream err, List<String> methodArgs) {
         this.out = out;
         this.err = err;
+        this.methodArgs = List.copyOf(methodArgs);
     }
 
     /** The step's runs, one per policy in its order, each with the step's parameters as {@code step}. */
@@ -40,8 +52,9 @@ public final class StepRunner {
             args.add("--policies");
             args.add(String.join(",", missing));
             err.println("reproduce: run " + String.join(" ", args));
+            args.addAll(methodArgs);
             RunSpec spec = RunSpec.parse(Options.ofRun(args));
-            List<RunResult> results = new RunCommand(out, err).results(spec);
+            List<RunResult> results = new RunCommand(out, err).measure(spec);
             out.print(spec.workload().layer() == Layer.PAGE ? RunCommand.pageTable(results) : RunCommand.table(results));
             out.flush();
             for (RunResult r : results) {

@@ -103,6 +103,17 @@ public final class TierWorkload implements Workload<TieredVolume> {
     }
 
     @Override
+    public boolean needsOpenLoop() {
+        return kind == Kind.BURST;
+    }
+
+    @Override
+    public OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
+        return hierarchy.model().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
+                blockSize))).orElse(OptionalDouble.empty());
+    }
+
+    @Override
     public OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize) {
         return hierarchy.model().map(p -> OptionalDouble.of(ModelExpectation.maxIops(p, writeFraction, blockSize)))
                 .orElse(OptionalDouble.empty());

@@ -31,6 +31,23 @@ public interface Workload<T> extends Named {
      */
     OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize);
 
+    /**
+     * The model's mean service time of one operation on {@code hierarchy} (no queueing), which with the
+     * open loop's rate says by Little's law how many driver threads are busy at once; empty when the
+     * hierarchy has no model or the workload runs closed loop only.
+     */
+    default OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
+        return OptionalDouble.empty();
+    }
+
+    /**
+     * Whether the workload means something only as an open loop (its load changes over time by
+     * {@link Session#rateFactor}, which a closed loop ignores).
+     */
+    default boolean needsOpenLoop() {
+        return false;
+    }
+
     /** Prepares a run against {@code target}. */
     Session start(T target, Setup setup);
 

@@ -3,10 +3,25 @@ package io.most.bench.cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
-/** Runs {@link Main#run} in-process and captures what it printed. */
+/**
+ * Runs {@link Main#run} in-process and captures what it printed. {@code run}, {@code demo} and
+ * {@code reproduce} measure once in this JVM ({@code --fork 0 --repeat 1}) unless the test names a
+ * method itself: the tests check what a run reports, and forking and repeating are tested on their own
+ * ({@link ForkedRunTest}).
+ */
 public record Cli(int exitCode, String out, String err) {
+    private static final Set<String> MEASURING = Set.of("run", "demo", "reproduce");
+
     public static Cli run(String... args) {
+        return runAsGiven(singlePass(args));
+    }
+
+    /** Runs exactly {@code args}, with the default method (forked, repeated). */
+    public static Cli runAsGiven(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;
@@ -15,5 +30,15 @@ public record Cli(int exitCode, String out, String err) {
             code = Main.run(args, o, e);
         }
         return new Cli(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String[] singlePass(String[] args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        if (args.length == 0 || !MEASURING.contains(args[0])
+                || all.stream().anyMatch(a -> a.startsWith("--fork") || a.startsWith("--repeat"))) {
+            return args;
+        }
+        all.addAll(1, List.of("--fork", "0", "--repeat", "1"));
+        return all.toArray(String[]::new);
     }
 }

@@ -59,6 +59,17 @@ class CommandLineValidationTest {
                 Arguments.of("missing dir", base("--dir", "/no/such/dir"), List.of("--dir", "create it")),
                 Arguments.of("json in missing dir", base("--json", "/no/such/dir/out.json"), List.of("--json", "does not exist")),
                 Arguments.of("bad seed", base("--seed", "x"), List.of("--seed", "whole number")),
+                Arguments.of("fork not 0 or 1", base("--fork", "2"), List.of("--fork", "0", "1")),
+                Arguments.of("repeat zero", base("--repeat", "0"), List.of("--repeat", "1 to 100")),
+                Arguments.of("repeat not a number", base("--repeat", "many"), List.of("--repeat", "1 to 100")),
+                Arguments.of("load wait without unit", base("--load-wait", "60"), List.of("--load-wait", "ms, s, m")),
+                Arguments.of("demo repeat zero", List.of("demo", "--repeat", "0"), List.of("--repeat", "1 to 100")),
+                Arguments.of("reproduce fork bad", List.of("reproduce", "most-fig4", "--fork", "x"), List.of("--fork")),
+                Arguments.of("burst closed loop", List.of("run", "--workload", "most-burst", "--hierarchy", "optane-nvme"),
+                        List.of("'most-burst'", "--intensity")),
+                Arguments.of("open loop with too few threads", List.of("run", "--workload", "most-rand-read",
+                        "--hierarchy", "optane-nvme", "--intensity", "2.0", "--threads", "1"),
+                        List.of("--threads 1 cannot offer", "use --threads")),
                 Arguments.of("demo option unknown", List.of("demo", "--threads", "2"), List.of("--threads", "valid options")),
                 Arguments.of("demo duration zero", List.of("demo", "--duration", "0s"), List.of("--duration", "positive")),
                 Arguments.of("demo duration without unit", List.of("demo", "--duration", "10"),
@@ -144,13 +155,13 @@ class CommandLineValidationTest {
     @Test
     void validCommandLineParses(@TempDir Path dir) {
         Options line = Options.ofRun(List.of("--workload=device-rand-rw", "--hierarchy", "nvme-pcie4",
-                "--policies", "raw", "--threads", "8", "--duration", "2m", "--warmup", "0s", "--intensity", "0.8",
+                "--policies", "raw", "--threads", "16", "--duration", "2m", "--warmup", "0s", "--intensity", "0.8",
                 "--size", "1g", "--block-size", "16k", "--dir", dir.toString(), "--seed", "-3", "--progress"));
         RunSpec spec = RunSpec.parse(line);
         assertEquals("device-rand-rw", spec.workload().name());
         assertEquals("nvme-pcie4", spec.hierarchy().name());
         assertEquals(List.of("raw"), spec.policies());
-        assertEquals(8, spec.threads());
+        assertEquals(16, spec.threads());
         assertEquals(120_000_000_000L, spec.durationNanos());
         assertEquals(0, spec.warmupNanos());
         assertEquals(0.8, spec.intensity().getAsDouble());
