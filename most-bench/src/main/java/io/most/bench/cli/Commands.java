@@ -252,6 +252,8 @@ final class Commands {
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");
         list(s, Policies.forLayer(Layer.BLOCK).all());
+        s.append("policies (tier layer):\n");
+        list(s, Policies.forLayer(Layer.TIER).all());
         s.append("policies (page layer):\n");
         list(s, Policies.forLayer(Layer.PAGE).all());
         s.append("  spitfire-Dr-Dw-Nr-Nw  explicit <Dr, Dw, Nr, Nw>, e.g. spitfire-0.01-0.01-1-1 (the paper's sweeps)\n");

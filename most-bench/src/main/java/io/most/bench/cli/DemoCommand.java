@@ -117,7 +117,7 @@ final class DemoCommand {
         text.print(TierBreakdown.of(first));
         text.flush();
         text.printf(Locale.ROOT, "%nThe same workload and seed with other policies and tiers (x baseline = ops/s over"
-                + " the baseline's, measured in this run):%n");
+                + " the baseline's, measured by this demo):%n");
         text.print(PolicyComparison.of(STEPS.stream().map(Step::label).toList(), runs, runs.getLast()));
         text.print(notes());
         text.flush();

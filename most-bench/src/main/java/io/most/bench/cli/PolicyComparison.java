@@ -7,8 +7,9 @@ import java.util.Locale;
 
 /**
  * The demo's second table: several runs of one workload, each as a ratio of its throughput to a
- * baseline run measured in the same process with the same seed, so machine speed and load cancel out
- * of the ratio (they do not cancel out of the absolute ops/s).
+ * baseline run measured by the same demo with the same seed (each run in a JVM of its own unless
+ * {@code --fork 0}; with {@code --repeat}, medians), so machine speed cancels out of the ratio (it does
+ * not cancel out of the absolute ops/s).
  */
 final class PolicyComparison {
     private PolicyComparison() {

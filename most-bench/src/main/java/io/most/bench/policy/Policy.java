@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * How data is placed on a hierarchy's devices: {@code raw} (one device, no placement) for the block
- * layer (MOST, HeMem, BATMAN, striping later); the Spitfire migration presets and the adaptive tuner
- * for the page layer. A run attaches each requested policy in turn to the same opened hierarchy.
+ * layer; the tiered volume's placements (MOST, HeMem, BATMAN, Colloid...) for the tier layer; the
+ * Spitfire migration presets and the adaptive tuner for the page layer. A run attaches each requested policy in turn to the same opened hierarchy.
  *
  * @param <T> the target the policy builds, see {@link Layer}
  */

@@ -13,8 +13,7 @@ import java.util.SplittableRandom;
 /**
  * A named stream of operations against the target of one {@link Layer}: random block reads and
  * writes; Spitfire's YCSB mixes against a page store; hot-set and burst workloads against tiered
- * volumes later. The
- * {@link LoadDriver} owns threads, timing and latency; a workload only says what one operation is,
+ * volumes; YCSB A-F against key-value engines. The {@link LoadDriver} owns threads, timing and latency; a workload only says what one operation is,
  * what to reset after warm-up and what to add to the report.
  *
  * @param <T> what the workload drives

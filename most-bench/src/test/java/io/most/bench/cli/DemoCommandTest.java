@@ -19,6 +19,26 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoCommandTest {
 
     @Test
+    void forkedDemoRunsEachStepInAJvmOfItsOwn(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("demo.json");
+        Cli cli = Cli.runAsGiven("demo", "--duration", "200ms", "--load-wait", "0s", "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        assertTrue(cli.out().contains("x baseline"), cli.out());
+        List<Map<String, Object>> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json)))
+                .get("runs")).stream().map(MiniJson::object).toList();
+        assertEquals(List.of("most-lazy", "most-eager", "hemem-lazy", "baseline"),
+                runs.stream().map(r -> r.get("demo_run")).toList());
+        java.util.Set<Object> pids = new java.util.HashSet<>();
+        for (Map<String, Object> run : runs) {
+            List<Object> reps = MiniJson.array(run.get("repetitions"));
+            assertEquals(1, reps.size(), "the demo measures once by default");
+            pids.add(MiniJson.object(reps.getFirst()).get("pid"));
+        }
+        assertEquals(4, pids.size(), "four JVMs");
+        assertTrue(!pids.contains((double) ProcessHandle.current().pid()));
+    }
+
+    @Test
     void shortDemoPrintsBothTablesWritesEveryRunAndCleansUp(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("demo.json");
         Cli cli = Cli.run("demo", "--duration", "300ms", "--json", json.toString());
