@@ -108,4 +108,22 @@ public final class Units {
         double scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
     }
+
+    /**
+     * A whole number within {@code [min, max]} for {@code option}; underscores are allowed as digit
+     * separators (250_000).
+     *
+     * @throws UsageException naming the option and the range
+     */
+    public static long parseWhole(String option, String text, long min, long max) {
+        try {
+            long value = Long.parseLong(text.trim().replace("_", ""));
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(option + " '" + text + "' must be a whole number from " + min + " to " + max);
+    }
 }

@@ -1,6 +1,7 @@
 package io.most.bench.cli;
 
 import io.most.bench.Layer;
+import io.most.bench.Units;
 import io.most.bench.UsageException;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.kv.MostKvEngine;
@@ -50,11 +51,11 @@ public record KvSpec(List<String> engines, long records, RecordFormat format) {
                     + DEFAULT_RECORDS + ") of --fields x --field-length bytes");
         }
         List<String> engines = parseEngines(line.value("engines").orElse(KvEngines.DEFAULT));
-        long records = line.value("records").map(v -> parseWhole("--records", v, 3, Integer.MAX_VALUE))
+        long records = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
                 .orElse(DEFAULT_RECORDS);
-        long fields = line.value("fields").map(v -> parseWhole("--fields", v, 1, MAX_FIELDS))
+        long fields = line.value("fields").map(v -> Units.parseWhole("--fields", v, 1, MAX_FIELDS))
                 .orElse((long) RecordFormat.DEFAULT_FIELDS);
-        long length = line.value("field-length").map(v -> parseWhole("--field-length", v, 1, MAX_FIELD_LENGTH))
+        long length = line.value("field-length").map(v -> Units.parseWhole("--field-length", v, 1, MAX_FIELD_LENGTH))
                 .orElse((long) RecordFormat.DEFAULT_FIELD_LENGTH);
         RecordFormat format = new RecordFormat((int) fields, (int) length);
         // the hashed record engines need a record in a page: say so now, not after loading
@@ -77,18 +78,6 @@ public record KvSpec(List<String> engines, long records, RecordFormat format) {
             names.add(trimmed);
         }
         return List.copyOf(names);
-    }
-
-    private static long parseWhole(String option, String text, long min, long max) {
-        try {
-            long value = Long.parseLong(text.trim().replace("_", ""));
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(option + " '" + text + "' must be a whole number from " + min + " to " + max);
     }
 
     private static List<String> ycsbNames() {

@@ -42,14 +42,6 @@ public record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
     }
 
     private static int parseRepeat(String text) {
-        try {
-            int n = Integer.parseInt(text.trim());
-            if (n >= 1 && n <= MAX_REPEAT) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--repeat '" + text + "' must be a whole number from 1 to " + MAX_REPEAT);
+        return (int) Units.parseWhole("--repeat", text, 1, MAX_REPEAT);
     }
 }

@@ -234,15 +234,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
     }
 
     private static int parseThreads(String text) {
-        try {
-            int threads = Integer.parseInt(text.trim());
-            if (threads >= 1 && threads <= MAX_THREADS) {
-                return threads;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--threads '" + text + "' must be a whole number from 1 to " + MAX_THREADS);
+        return (int) Units.parseWhole("--threads", text, 1, MAX_THREADS);
     }
 
     private static int parseBlockSize(String text) {

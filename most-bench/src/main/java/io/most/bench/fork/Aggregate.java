@@ -47,9 +47,9 @@ public final class Aggregate {
             Spread s = spread(results, measure);
             if (s.count() > 0) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("median", Units.round(s.median(), 1));
-                m.put("min", Units.round(s.min(), 1));
-                m.put("max", Units.round(s.max(), 1));
+                m.put("median", Units.round(s.median(), 3));
+                m.put("min", Units.round(s.min(), 3));
+                m.put("max", Units.round(s.max(), 3));
                 spread.put(measure, m);
             }
         }
