@@ -89,6 +89,7 @@ final class DemoCommand {
         PrintStream text = json.filter(j -> j.equals("-")).isPresent() ? err : out;
         Progress progress = Progress.forTerminal(err, line.flag("progress"));
         text.print(header(shape));
+        text.println("  " + Machine.describe());
         text.flush();
         Path scratch = ScratchFiles.createTempDirectory("most-demo-");
         err.println("demo: working in " + scratch + " (deleted at the end)");

@@ -70,8 +70,8 @@ public final class RunCommand {
         List<RunResult> results = measure(spec);
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
+        tableStream.println(Machine.describe());
         if (!spec.method().singlePass()) {
-            tableStream.println(Machine.describe());
             tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", spec.method().repeat(),
                     spec.method().repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
                     spec.method().fork() ? "each in a JVM of its own" : "all in this JVM");

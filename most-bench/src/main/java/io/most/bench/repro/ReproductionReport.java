@@ -1,6 +1,7 @@
 package io.most.bench.repro;
 
 import io.most.bench.Units;
+import io.most.bench.fork.Machine;
 import io.most.bench.report.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +39,7 @@ public record ReproductionReport(Experiment experiment, boolean quick, List<Expe
         root.put("command", command());
         root.put("quick", quick);
         root.put("elapsed_s", Units.round(elapsedSeconds, 1));
+        root.put("machine", Machine.fields());
         List<Object> steps = new ArrayList<>();
         List<Object> runs = new ArrayList<>();
         for (Experiment.StepResult r : results) {
@@ -63,6 +65,7 @@ public record ReproductionReport(Experiment experiment, boolean quick, List<Expe
                         + " experiment of the same reproduce", elapsedSeconds)).append(quick
                         ? "; --quick: shortened runs, numbers are a smoke test, not a result" : "").append(").\n\n");
         md.append(experiment.setup(quick)).append("\n\n");
+        md.append("Measured on ").append(Machine.describe().replaceFirst("^machine: ", "")).append(".\n\n");
         md.append("| paper's claim | paper | ours |\n|---|---|---|\n");
         for (Experiment.Comparison c : findings.comparisons()) {
             md.append("| ").append(cell(c.what())).append(" | ").append(cell(c.paper())).append(" | ")
