@@ -144,7 +144,7 @@ final class Commands {
                 + " an O_DIRECT scratch file (deleted afterwards): 4 KiB random reads and writes at 1 thread"
                 + " (latency) and at each --threads count (IOPS), 1 MiB sequential reads and writes (bandwidth);"
                 + " print them and the device profile they map to; save the profile for run");
-        sub(line, "help", "help", List.of(), null, "print this text");
+        sub(line, "help", "help [command]", List.of(), "[command]", "print this text (all commands)");
         return line;
     }
 

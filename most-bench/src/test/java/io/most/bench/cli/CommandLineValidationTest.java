@@ -142,7 +142,7 @@ class CommandLineValidationTest {
 
     @Test
     void helpPrintsUsageListingEveryName() {
-        for (String[] help : new String[][] {{"help"}, {"--help"}, {"run", "--help"}}) {
+        for (String[] help : new String[][] {{"help"}, {"--help"}, {"run", "--help"}, {"help", "run"}, {"demo", "-h"}}) {
             Cli cli = Cli.run(help);
             assertEquals(0, cli.exitCode());
             for (String name : List.of("device-rand-rw", "direct-file", "pmem-file", "nvme-pcie3", "raw", "--intensity",
