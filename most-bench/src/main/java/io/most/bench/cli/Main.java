@@ -1,8 +1,8 @@
 package io.most.bench.cli;
 
+import io.most.MostException;
 import io.most.bench.BenchException;
 import io.most.bench.UsageException;
-import io.most.MostException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;

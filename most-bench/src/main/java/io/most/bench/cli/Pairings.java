@@ -39,6 +39,11 @@ final class Pairings {
         StringBuilder s = new StringBuilder();
         workloads.forEach((layer, names) -> s.append("  ").append(String.join(", ", names)).append("\n      on ")
                 .append(String.join(", ", Hierarchies.namesOfLayer(layer))).append('\n'));
+        List<String> openOnly = Workloads.registry().all().stream().filter(Workload::needsOpenLoop)
+                .map(Workload::name).toList();
+        if (!openOnly.isEmpty()) {
+            s.append("  ").append(String.join(", ", openOnly)).append(" only with --intensity (an open loop)\n");
+        }
         s.append("  every other pairing is refused with the reason before anything runs\n");
         return s.toString();
     }

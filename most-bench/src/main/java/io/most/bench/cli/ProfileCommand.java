@@ -1,10 +1,12 @@
 package io.most.bench.cli;
 
+import io.most.ConfigurationException;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
 import io.most.bench.UsageException;
 import io.most.bench.driver.Progress;
 import io.most.bench.driver.RunResult;
+import io.most.bench.fork.Machine;
 import io.most.bench.hierarchy.DataSetWriter;
 import io.most.bench.profile.DeviceProbe;
 import io.most.bench.profile.ProbeRow;
@@ -12,7 +14,6 @@ import io.most.bench.profile.ProfileFile;
 import io.most.bench.profile.ProfileMapping;
 import io.most.bench.report.Json;
 import io.most.bench.report.TextTable;
-import io.most.ConfigurationException;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
@@ -229,6 +230,7 @@ final class ProfileCommand {
 
     private void writeJson(String target, DeviceProfile profile, List<ProbeRow> rows) {
         Map<String, Object> root = new LinkedHashMap<>();
+        root.put("machine", Machine.fields());
         root.put("measurements", rows.stream().map(ProbeRow::fields).toList());
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("name", profile.name());

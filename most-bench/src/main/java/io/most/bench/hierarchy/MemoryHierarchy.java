@@ -3,12 +3,12 @@ package io.most.bench.hierarchy;
 import io.most.bench.workload.ModelExpectation;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
-import io.most.device.EmulatedDevice;
 import io.most.device.DeviceProfiles;
+import io.most.device.EmulatedDevice;
 import io.most.device.MemoryDevice;
 import java.io.PrintStream;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**

@@ -1,9 +1,9 @@
 package io.most.bench.hierarchy;
 
+import io.most.PageStoreConfig;
 import io.most.bench.Layer;
 import io.most.bench.Units;
 import io.most.bench.UsageException;
-import io.most.PageStoreConfig;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
 import java.io.PrintStream;

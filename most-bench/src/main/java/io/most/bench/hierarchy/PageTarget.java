@@ -1,11 +1,11 @@
 package io.most.bench.hierarchy;
 
-import io.most.bench.ScratchFiles;
-import io.most.bench.Units;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
+import io.most.bench.ScratchFiles;
+import io.most.bench.Units;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.most.bench.hierarchy;
 
+import io.most.MigrationPolicy;
 import io.most.bench.BenchException;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
-import io.most.MigrationPolicy;
 import io.most.device.DeviceProfile;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,10 +1,10 @@
 package io.most.bench.kv;
 
-import io.most.bench.ArtifactVersion;
-import io.most.bench.Units;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.most.bench.ArtifactVersion;
+import io.most.bench.Units;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
 package io.most.bench.kv;
 
-import io.most.bench.Units;
-import io.most.bench.hierarchy.PageTarget;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;
+import io.most.bench.Units;
+import io.most.bench.hierarchy.PageTarget;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

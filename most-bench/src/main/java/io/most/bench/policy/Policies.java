@@ -1,10 +1,10 @@
 package io.most.bench.policy;
 
+import io.most.MigrationPolicy;
 import io.most.bench.Layer;
 import io.most.bench.Registry;
 import io.most.bench.UsageException;
 import io.most.bench.hierarchy.PageTarget;
-import io.most.MigrationPolicy;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.most.bench.policy;
 
+import io.most.MigrationPolicy;
 import io.most.bench.Layer;
 import io.most.bench.UsageException;
 import io.most.bench.hierarchy.Hierarchies;
@@ -7,7 +8,6 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import io.most.bench.hierarchy.PageTarget;
 import io.most.bench.hierarchy.PageTiers;
-import io.most.MigrationPolicy;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -4,9 +4,9 @@ import io.most.bench.Units;
 import io.most.device.DeviceProfile;
 import io.most.device.IoOp;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.LinkedHashMap;
 import java.util.function.Predicate;
 
 /**

@@ -1,15 +1,15 @@
 package io.most.bench.workload;
 
-import io.most.bench.Layer;
-import io.most.bench.Units;
-import io.most.bench.hierarchy.Hierarchy;
-import io.most.bench.hierarchy.PageTarget;
-import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;
+import io.most.bench.Layer;
+import io.most.bench.Units;
+import io.most.bench.hierarchy.Hierarchy;
+import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.workload.ycsb.ScrambledZipfian;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.most.bench.cli;
 
-import io.most.bench.kv.KvEngines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.bench.kv.KvEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

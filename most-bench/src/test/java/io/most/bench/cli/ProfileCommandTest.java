@@ -1,11 +1,11 @@
 package io.most.bench.cli;
 
-import io.most.bench.profile.ProfileFile;
-import io.most.bench.report.MiniJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.most.bench.profile.ProfileFile;
+import io.most.bench.report.MiniJson;
 import io.most.device.DeviceProfile;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.most.bench.cli;
 
-import io.most.bench.report.MiniJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.bench.report.MiniJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

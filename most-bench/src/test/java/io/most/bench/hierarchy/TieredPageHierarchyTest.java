@@ -1,10 +1,10 @@
 package io.most.bench.hierarchy;
 
-import io.most.bench.cli.Cli;
-import io.most.bench.report.MiniJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.bench.cli.Cli;
+import io.most.bench.report.MiniJson;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

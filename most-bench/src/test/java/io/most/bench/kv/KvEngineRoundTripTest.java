@@ -1,5 +1,10 @@
 package io.most.bench.kv;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.most.bench.Layer;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
@@ -9,13 +14,8 @@ import io.most.bench.hierarchy.PageTarget;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.workload.ycsb.YcsbKeys;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

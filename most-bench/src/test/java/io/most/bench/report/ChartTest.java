@@ -1,11 +1,11 @@
 package io.most.bench.report;
 
-import io.most.bench.cli.Cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.bench.cli.Cli;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,15 +1,15 @@
 package io.most.bench.repro;
 
-import io.most.bench.cli.Cli;
-import io.most.bench.cli.Options;
-import io.most.bench.cli.RunSpec;
-import io.most.bench.report.MiniJson;
-import io.most.bench.workload.TierWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.bench.cli.Cli;
+import io.most.bench.cli.Options;
+import io.most.bench.cli.RunSpec;
+import io.most.bench.report.MiniJson;
+import io.most.bench.workload.TierWorkload;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.Vector;
-import java.util.HashMap;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import site.ycsb.ByteIterator;
