@@ -103,7 +103,7 @@ final class DemoCommand {
                 err.println(Machine.describe());
                 Repeater<Step> repeater = new Repeater<>(LoadGate.system(method.loadWaitNanos()), err);
                 Repeater.Executor<Step> executor = method.fork()
-                        ? step -> forked(step, duration, line.flag("progress"))
+                        ? step -> forked(step, duration, Progress.shown(line.flag("progress")))
                         : step -> new Repeater.Measured(ProcessHandle.current().pid(),
                                 run(step, STEPS.indexOf(step), scratch, shape, progress));
                 runs.addAll(repeater.run(STEPS, Step::label, method.repeat(), executor));

@@ -21,7 +21,7 @@ import java.util.Set;
  * @param records records loaded before the run ({@code --records})
  * @param format  fields per record and bytes per field ({@code --fields}, {@code --field-length})
  */
-public record KvSpec(List<String> engines, long records, RecordFormat format) {
+record KvSpec(List<String> engines, long records, RecordFormat format) {
     /** About 4x the default 64m DRAM pool of the page hierarchies at 1 KB records. */
     static final long DEFAULT_RECORDS = 250_000;
     static final int MAX_FIELDS = 1024;

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * {@code run}: opens the hierarchy once, runs the workload with each policy in turn on it, and
@@ -45,8 +46,8 @@ public final class RunCommand {
     /** The class a forked run starts: this command line. */
     private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
     /** The options a parent sets for each child itself; the rest are passed on as given. */
-    private static final java.util.Set<String> PARENT_OPTIONS = java.util.Set.of("policies", "engines", "json",
-            "chart", "fork", "repeat", "load-wait");
+    private static final Set<String> PARENT_OPTIONS = Set.of("policies", "engines", "json", "chart", "fork", "repeat",
+            "load-wait");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -113,6 +114,9 @@ public final class RunCommand {
         List<String> args = new ArrayList<>();
         args.add("run");
         args.addAll(ChildArgs.without(spec.args(), PARENT_OPTIONS, Commands.valueOptions("run")));
+        if (Progress.shown(spec.progress()) && !spec.progress()) {
+            args.add("--progress"); // the child's stderr is a pipe to this terminal
+        }
         args.addAll(List.of(spec.kv().isPresent() ? "--engines" : "--policies", item, "--fork", "0", "--repeat", "1",
                 "--load-wait", "0s"));
         return args;

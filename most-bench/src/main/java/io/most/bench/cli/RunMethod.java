@@ -12,7 +12,7 @@ import io.most.bench.UsageException;
  * @param repeat        rounds, 1..{@value #MAX_REPEAT}
  * @param loadWaitNanos the longest wait for the load average to fall below the core count; 0 = never wait
  */
-public record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
+record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
     static final int MAX_REPEAT = 100;
     static final long DEFAULT_LOAD_WAIT_NANOS = 60_000_000_000L;
     /** What a forked child runs with: itself, once, without waiting (its parent waited). */

@@ -20,8 +20,16 @@ public final class Progress {
 
     /** A progress line on {@code err} if {@code forced} or the JVM has an interactive console. */
     public static Progress forTerminal(PrintStream err, boolean forced) {
+        return new Progress(err, shown(forced));
+    }
+
+    /**
+     * Whether a progress line shows: when {@code forced} or on an interactive console. A forked run's
+     * stderr is a pipe to its parent, so the parent passes {@code --progress} on when this is true.
+     */
+    public static boolean shown(boolean forced) {
         Console console = System.console();
-        return new Progress(err, forced || (console != null && console.isTerminal()));
+        return forced || (console != null && console.isTerminal());
     }
 
     /** A progress line that never prints (tests, nested runs). */

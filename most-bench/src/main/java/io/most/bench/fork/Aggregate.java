@@ -16,7 +16,7 @@ import java.util.Map;
  * representative repetition, the one whose throughput is closest to the median. The row adds
  * {@code repeat}, {@code spread} (median, min and max of the main measures) and {@code repetitions}.
  */
-public final class Aggregate {
+final class Aggregate {
     /** The measures whose spread a report shows. */
     public static final List<String> MEASURES = List.of("throughput_ops", "served_ops_s", "mean_us", "p50_us",
             "p99_us", "p999_us");

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param loadAtEnd   1-minute load average when it ended (NaN if unknown)
  * @param result      what the run reported
  */
-public record Repetition(int round, long pid, Instant start, LoadGate.Outcome gate, double loadAtEnd,
+record Repetition(int round, long pid, Instant start, LoadGate.Outcome gate, double loadAtEnd,
                          RunResult result) {
 
     /** The JSON of {@code runs[].repetitions[]}: the circumstances, then the run's scalar fields. */

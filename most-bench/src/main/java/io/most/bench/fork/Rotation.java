@@ -9,7 +9,7 @@ import java.util.List;
  * across JVMs the machine still drifts (page cache, thermal, neighbours). Rotating spreads both over
  * every engine instead of always favouring the same one.
  */
-public final class Rotation {
+final class Rotation {
     private Rotation() {
     }
 

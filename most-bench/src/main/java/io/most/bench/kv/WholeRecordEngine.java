@@ -7,7 +7,7 @@ import java.util.Map;
  * {@link #scan}; updates read the value, change the bytes and put it back (what YCSB's bindings of
  * such stores do), under a striped lock so that concurrent updates of one key do not lose a write.
  */
-public abstract class WholeRecordEngine implements KvEngine {
+abstract class WholeRecordEngine implements KvEngine {
     private static final int LOCK_STRIPES = 1024;
 
     private final Object[] locks = new Object[LOCK_STRIPES];
