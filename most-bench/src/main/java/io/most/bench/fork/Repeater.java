@@ -35,6 +35,10 @@ public final class Repeater<T> {
     private final LoadGate gate;
     private final PrintStream log;
 
+    /**
+     * @param gate what each repetition waits behind
+     * @param log  where the gate's waits and each repetition's start are announced
+     */
     public Repeater(LoadGate gate, PrintStream log) {
         this.gate = gate;
         this.log = log;

@@ -33,7 +33,9 @@ public final class RunCharts {
         List<Panel> panels = new ArrayList<>();
         RunResult first = runs.getFirst();
         String where = first.text("workload") + " on " + first.text("hierarchy");
-        List<String> policies = runs.stream().map(r -> r.text("policy")).toList();
+        // engine runs compare engines (a peer's policy is "-"), the others policies
+        String item = first.fields().containsKey("engine") ? "engine" : "policy";
+        List<String> policies = runs.stream().map(r -> r.text(item)).toList();
         Map<String, List<Double>> series = new LinkedHashMap<>();
         Set<String> pointSeries = new HashSet<>();
         addWithSpread(series, pointSeries, runs, "throughput_ops", "ops/s");
@@ -42,13 +44,14 @@ public final class RunCharts {
             addWithSpread(series, pointSeries, runs, "served_ops_s", "served ops/s");
         }
         boolean repeated = runs.stream().anyMatch(r -> r.fields().containsKey("repetitions"));
-        panels.add(new Panel.Category("Throughput per policy: " + where + (repeated ? " (median, points: min and max"
-                + " of the repetitions)" : ""), "policy", "operations per second", false, policies, series, pointSeries));
+        panels.add(new Panel.Category("Throughput per " + item + ": " + where + (repeated ? " (median, points: min"
+                + " and max of the repetitions)" : ""), item, "operations per second", false, policies, series,
+                pointSeries));
         Map<String, List<double[]>> overTime = new LinkedHashMap<>();
         for (RunResult r : runs) {
             List<double[]> points = Timelines.throughput(r);
             if (!points.isEmpty()) {
-                overTime.put(r.text("policy"), points);
+                overTime.put(r.text(item), points);
             }
         }
         if (!overTime.isEmpty()) {

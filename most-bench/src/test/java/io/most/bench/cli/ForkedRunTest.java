@@ -59,7 +59,7 @@ class ForkedRunTest {
         Cli cli = Cli.runAsGiven("run", "--workload", "ycsb-c", "--hierarchy", "dram-cached-file", "--engines",
                 "most,caffeine-pagecache", "--records", "2000", "--dram", "4m", "--duration", "200ms", "--warmup",
                 "0s", "--fork", "0", "--repeat", "2", "--load-wait", "0s", "--dir", dir.toString(), "--json",
-                json.toString());
+                json.toString(), "--chart", dir.resolve("spread.png").toString());
         assertEquals(0, cli.exitCode(), cli.err());
         List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
         assertEquals(2, runs.size());
@@ -85,5 +85,8 @@ class ForkedRunTest {
         assertTrue(java.time.Instant.parse(caffeineRound2).isBefore(java.time.Instant.parse(mostRound2)),
                 caffeineRound2 + " vs " + mostRound2);
         assertNotEquals(-1, cli.out().indexOf("x first (medians)"));
+        byte[] png = Files.readAllBytes(dir.resolve("spread.png"));
+        assertEquals((byte) 0x89, png[0], "a PNG with the medians as bars and min and max as points");
+        assertEquals('P', png[1]);
     }
 }
