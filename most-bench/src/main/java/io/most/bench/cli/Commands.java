@@ -104,7 +104,7 @@ final class Commands {
             new Opt("duration", "D", "measured time per run, warm-up is half of it (default 10s)"),
             new Opt("repeat", "N", "rounds of the four runs, rotated (default 1; as for run)"),
             FORK,
-            LOAD_WAIT,
+            new Opt("load-wait", "D", "as for run, default 10s"),
             PROGRESS,
             JSON);
 

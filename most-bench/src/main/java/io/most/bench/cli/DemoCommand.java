@@ -56,6 +56,8 @@ final class DemoCommand {
     static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
     /** Rounds when {@code --repeat} is not given: the demo is a tour, not a measurement to publish. */
     static final int DEFAULT_REPEAT = 1;
+    /** A short wait for a quiet machine: a tour should start, and the demo's ratios share the machine's load. */
+    static final long DEFAULT_LOAD_WAIT_NANOS = 10_000_000_000L;
     private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
     /** Loading the data set, opening and checkpointing the store: time per run beyond the driver's. */
     private static final double SETUP_SECONDS_PER_RUN = 1.5;
@@ -84,7 +86,7 @@ final class DemoCommand {
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
         long duration = line.value("duration").map(v -> Units.parseDurationNanos("--duration", v, false))
                 .orElse(DEFAULT_DURATION_NANOS);
-        RunMethod method = RunMethod.parse(line, DEFAULT_REPEAT);
+        RunMethod method = RunMethod.parse(line, DEFAULT_REPEAT, DEFAULT_LOAD_WAIT_NANOS);
         LoadShape shape = LoadShape.closed(THREADS, duration / 2, duration);
         PrintStream text = json.filter(j -> j.equals("-")).isPresent() ? err : out;
         Progress progress = Progress.forTerminal(err, line.flag("progress"));

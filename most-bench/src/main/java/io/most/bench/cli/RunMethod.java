@@ -14,16 +14,22 @@ import io.most.bench.UsageException;
  */
 record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
     static final int MAX_REPEAT = 100;
+    /** The wait of a measurement ({@code run}, {@code reproduce}): a minute lets a finished build's load decay. */
     static final long DEFAULT_LOAD_WAIT_NANOS = 60_000_000_000L;
     /** What a forked child runs with: itself, once, without waiting (its parent waited). */
     static final RunMethod CHILD = new RunMethod(false, 1, 0);
 
-    /** The method options of {@code line}, with {@code defaultRepeat} when {@code --repeat} is not given. */
+    /** The method options of a measurement: {@code defaultRepeat} rounds, a minute's load wait unless given. */
     static RunMethod parse(Options line, int defaultRepeat) {
+        return parse(line, defaultRepeat, DEFAULT_LOAD_WAIT_NANOS);
+    }
+
+    /** The method options of {@code line}, with these defaults for {@code --repeat} and {@code --load-wait}. */
+    static RunMethod parse(Options line, int defaultRepeat, long defaultLoadWaitNanos) {
         boolean fork = line.value("fork").map(RunMethod::parseFork).orElse(true);
         int repeat = line.value("repeat").map(RunMethod::parseRepeat).orElse(defaultRepeat);
         long wait = line.value("load-wait").map(v -> Units.parseDurationNanos("--load-wait", v, true))
-                .orElse(DEFAULT_LOAD_WAIT_NANOS);
+                .orElse(defaultLoadWaitNanos);
         return new RunMethod(fork, repeat, wait);
     }
 
