@@ -1,5 +1,6 @@
 package io.most.bench.cli;
 
+import io.most.bench.UsageException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,20 @@ public record Cli(int exitCode, String out, String err) {
             code = Main.run(args, o, e);
         }
         return new Cli(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Runs {@code args} and checks the usage error: exit code 2, each of {@code mustMention} on stderr,
+     * nothing on stdout.
+     */
+    public static void assertUsageError(String what, List<String> args, List<String> mustMention) {
+        Cli cli = run(args.toArray(String[]::new));
+        org.junit.jupiter.api.Assertions.assertEquals(UsageException.EXIT_CODE, cli.exitCode(), what + ": " + cli.err());
+        for (String word : mustMention) {
+            org.junit.jupiter.api.Assertions.assertTrue(cli.err().contains(word),
+                    what + ": expected '" + word + "' in: " + cli.err());
+        }
+        org.junit.jupiter.api.Assertions.assertEquals("", cli.out(), "usage errors print nothing on stdout");
     }
 
     private static String[] singlePass(String[] args) {

@@ -125,12 +125,7 @@ class CommandLineValidationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badCommandLines")
     void badCommandLineExitsWith2AndSaysWhatIsValid(String what, List<String> args, List<String> mustMention) {
-        Cli cli = Cli.run(args.toArray(String[]::new));
-        assertEquals(2, cli.exitCode(), what + ": " + cli.err());
-        for (String word : mustMention) {
-            assertTrue(cli.err().contains(word), what + ": expected '" + word + "' in: " + cli.err());
-        }
-        assertEquals("", cli.out(), "usage errors print nothing on stdout");
+        Cli.assertUsageError(what, args, mustMention);
     }
 
     @Test

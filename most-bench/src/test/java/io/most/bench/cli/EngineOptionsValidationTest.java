@@ -49,12 +49,7 @@ class EngineOptionsValidationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badCommandLines")
     void badCommandLineExitsWith2AndSaysWhatIsValid(String what, List<String> args, List<String> mustMention) {
-        Cli cli = Cli.run(args.toArray(String[]::new));
-        assertEquals(2, cli.exitCode(), what + ": " + cli.err());
-        for (String word : mustMention) {
-            assertTrue(cli.err().contains(word), what + ": expected '" + word + "' in: " + cli.err());
-        }
-        assertEquals("", cli.out(), "usage errors print nothing on stdout");
+        Cli.assertUsageError(what, args, mustMention);
     }
 
     @Test
