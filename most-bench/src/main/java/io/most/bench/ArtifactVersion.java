@@ -9,14 +9,14 @@ import java.util.Properties;
  * The versions of the peer engines' libraries, as pinned in the parent pom (the build writes them
  * into {@code engine-versions.properties}; the shaded jar keeps no manifest versions of its own).
  */
-final class ArtifactVersion {
+public final class ArtifactVersion {
     private static final Properties VERSIONS = load();
 
     private ArtifactVersion() {
     }
 
     /** The version of {@code engine} ({@code h2}, {@code ehcache}, {@code caffeine}), or "unknown". */
-    static String of(String engine) {
+    public static String of(String engine) {
         return VERSIONS.getProperty(engine, "unknown");
     }
 

@@ -1,14 +1,14 @@
 package io.most.bench;
 
 /** A run that could not complete (a device that keeps failing, a thread that could not start). Exit code 1. */
-final class BenchException extends RuntimeException {
+public final class BenchException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    BenchException(String message) {
+    public BenchException(String message) {
         super(message);
     }
 
-    BenchException(String message, Throwable cause) {
+    public BenchException(String message, Throwable cause) {
         super(message, cause);
     }
 }

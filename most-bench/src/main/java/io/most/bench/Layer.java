@@ -1,11 +1,15 @@
 package io.most.bench;
 
+import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.kv.KvEngine;
+import io.most.bench.kv.KvTarget;
+import io.most.bench.policy.Policies;
 import io.most.device.BlockDevice;
 
 /**
  * The interface a workload drives and a policy provides. {@link #BLOCK} is a {@link BlockDevice}:
- * one raw device now, a tiered volume (MOST, HeMem, striping...) later, since a tiered volume is a
- * block device too. {@link #PAGE} is a {@link io.most.PageStore} (the Spitfire buffer manager) over a
+ * one raw device. {@link #TIER} is a tiered volume (MOST, HeMem, BATMAN, Colloid placement over two
+ * devices), a block device too. {@link #PAGE} is a {@link io.most.PageStore} (the Spitfire buffer manager) over a
  * page hierarchy, wrapped in a {@link PageTarget} that loads it before the run. Workloads and
  * policies of different layers cannot be paired: the type parameter says so to the compiler and
  * {@link Policies#forLayer} keys its registries by layer.

@@ -17,7 +17,7 @@ import java.util.Set;
  * a shutdown hook deletes what is left when a run is interrupted (Ctrl-C), so gigabyte data files
  * do not pile up in /tmp.
  */
-final class ScratchFiles {
+public final class ScratchFiles {
     private static final Set<Path> PENDING = new LinkedHashSet<>();
     private static boolean hookInstalled;
 
@@ -25,7 +25,7 @@ final class ScratchFiles {
     }
 
     /** Creates a fresh directory under the system temporary directory, deleted at exit if still there. */
-    static Path createTempDirectory(String prefix) {
+    public static Path createTempDirectory(String prefix) {
         try {
             Path dir = Files.createTempDirectory(prefix);
             remember(dir);
@@ -36,7 +36,7 @@ final class ScratchFiles {
     }
 
     /** Deletes {@code path} at exit unless {@link #forget} or {@link #deleteTree} ran first. */
-    static synchronized void remember(Path path) {
+    public static synchronized void remember(Path path) {
         if (!hookInstalled) {
             Runtime.getRuntime().addShutdownHook(new Thread(ScratchFiles::deletePending, "most-bench-cleanup"));
             hookInstalled = true;
@@ -45,12 +45,12 @@ final class ScratchFiles {
     }
 
     /** {@code path} has been deleted by its owner. */
-    static synchronized void forget(Path path) {
+    public static synchronized void forget(Path path) {
         PENDING.remove(path);
     }
 
     /** Deletes {@code dir} and everything in it. */
-    static void deleteTree(Path dir) {
+    public static void deleteTree(Path dir) {
         try {
             if (Files.exists(dir)) {
                 Files.walkFileTree(dir, new SimpleFileVisitor<>() {

@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses and prints the durations and sizes of the command line ({@code 500ms}, {@code 20s}, {@code 256m}). */
-final class Units {
+public final class Units {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)(?:i?b)?");
 
@@ -21,7 +21,7 @@ final class Units {
      * @return nanoseconds
      * @throws UsageException naming the option and the accepted forms
      */
-    static long parseDurationNanos(String option, String text, boolean allowZero) {
+    public static long parseDurationNanos(String option, String text, boolean allowZero) {
         Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
         String valid = (allowZero ? "zero or more" : "a positive duration") + " with a unit ms, s, m or h"
                 + " (e.g. 500ms, 20s, 2m)";
@@ -52,7 +52,7 @@ final class Units {
      *
      * @throws UsageException naming the option unless the value is a positive size
      */
-    static long parseSize(String option, String text) {
+    public static long parseSize(String option, String text) {
         Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new UsageException(option + " '" + text + "' is not a size: expected a positive number of bytes"
@@ -81,7 +81,7 @@ final class Units {
     }
 
     /** A byte count in the largest binary unit that keeps it readable: {@code 256 MiB}, {@code 1.5 GiB}. */
-    static String formatBytes(long bytes) {
+    public static String formatBytes(long bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         double value = bytes;
         int unit = 0;
@@ -94,19 +94,36 @@ final class Units {
                 : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
     }
 
-    /** Seconds with up to three decimals, for reports: {@code 0.3}, {@code 20}. */
     /** {@code nanos} for a message: three significant digits and a unit, e.g. "2.50 s". */
-    static String formatSeconds(long nanos) {
+    public static String formatSeconds(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.3g s", nanos / 1e9);
     }
 
-    static double seconds(long nanos) {
+    public static double seconds(long nanos) {
         return round(nanos / 1e9, 3);
     }
 
     /** {@code value} rounded to {@code decimals} places (reports carry no false precision). */
-    static double round(double value, int decimals) {
+    public static double round(double value, int decimals) {
         double scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
+    }
+
+    /**
+     * A whole number within {@code [min, max]} for {@code option}; underscores are allowed as digit
+     * separators (250_000).
+     *
+     * @throws UsageException naming the option and the range
+     */
+    public static long parseWhole(String option, String text, long min, long max) {
+        try {
+            long value = Long.parseLong(text.trim().replace("_", ""));
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(option + " '" + text + "' must be a whole number from " + min + " to " + max);
     }
 }

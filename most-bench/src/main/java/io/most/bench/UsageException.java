@@ -1,16 +1,18 @@
 package io.most.bench;
 
+import io.most.bench.cli.Main;
+
 /**
  * A command line that cannot run: an unknown command, workload, hierarchy or policy, or an option
  * value out of range. The message names the option and what is valid; {@link Main} prints it and
  * exits with {@link #EXIT_CODE}.
  */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
     /** The exit code of every usage error, as in most Unix tools (bash, grep). */
-    static final int EXIT_CODE = 2;
+    public static final int EXIT_CODE = 2;
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one seed, printed and included in every failure; rerun with {@code -Dmost.crash.seed=<seed>}.
  * Ten kills per device type take a few seconds; {@code -Dmost.crash.kills=<n>} changes the number.
  */
+@Tag("crash")
 class DeviceCrashTest {
     private static final int BLOCKS = 128;
     /** Kills per device type; raise it for a soak run with {@code -Dmost.crash.kills=200}. */

@@ -35,8 +35,9 @@ import java.util.function.Predicate;
  * unlike {@link Process#destroyForcibly()}, leaves the output pipes open so that nothing the child
  * wrote is lost. {@link #kill()} kills now; {@link #killAtLine(Predicate)} arms a kill that the
  * reader thread sends the moment a matching line arrives (a chosen point of the child's protocol,
- * with no extra scheduling delay on the test's side). Both leave the full transcript readable
- * afterwards: every line the child wrote before it died is in {@link #lines()}.
+ * with no extra scheduling delay on the test's side), or sends at once if that line is already in.
+ * Both leave the full transcript readable afterwards: every line the child wrote before it died is in
+ * {@link #lines()}.
  *
  * <p><b>Orphans.</b> A child that calls {@link #exitWhenParentDies()} halts when the test JVM dies,
  * because its standard input (a pipe held open by this object) then reaches end of file.
@@ -156,12 +157,33 @@ public final class ForkedJvm implements AutoCloseable {
     }
 
     /**
-     * Arms a SIGKILL that the reader thread sends as soon as a line arriving after this call matches
-     * {@code trigger}. Follow it with {@link #awaitExit(Duration)}; {@link #killedAtLine()} then tells
+     * Arms a SIGKILL at the first line that {@code trigger} accepts among those {@link #awaitLine} has
+     * not returned yet: sent now if such a line has already arrived, else by the reader thread the moment
+     * it arrives. Follow it with {@link #awaitExit(Duration)}; {@link #killedAtLine()} then tells
      * whether the trigger fired.
+     *
+     * <p>Lines that arrived while the test was not looking count: the reader does not wait for the test
+     * thread, so on a busy machine the lines after the one {@code awaitLine} returned may already be in
+     * before this call (a trigger armed only for later lines then missed its line, and the child ran
+     * on unkilled).
      */
-    public synchronized void killAtLine(Predicate<String> trigger) {
-        killTrigger = trigger;
+    public void killAtLine(Predicate<String> trigger) {
+        String firedAt = null;
+        synchronized (this) {
+            for (int i = cursor; i < lines.size() && firedAt == null; i++) {
+                if (trigger.test(lines.get(i))) {
+                    firedAt = lines.get(i);
+                }
+            }
+            if (firedAt == null) {
+                killTrigger = trigger;
+            } else {
+                killedAtLine = firedAt;
+            }
+        }
+        if (firedAt != null) {
+            sigkill();
+        }
     }
 
     /** The line that fired the trigger of {@link #killAtLine}, if it fired. */

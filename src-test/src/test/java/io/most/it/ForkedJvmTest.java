@@ -78,6 +78,23 @@ class ForkedJvmTest {
     }
 
     @Test
+    void killAtLineFiresOnALineThatArrivedBeforeItWasArmed() throws InterruptedException {
+        // what a busy machine does to the test above: the reader is already past the trigger line when
+        // the test thread gets to arm it
+        try (ForkedJvm child = ForkedJvm.start(Child.class, "ticks")) {
+            assertEquals("READY", child.awaitLine("READY"::equals, PATIENCE));
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            while (!child.lines().contains("tick 10") && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(child.lines().contains("tick 10"), "the child ticked: " + child.lines().size() + " lines");
+            child.killAtLine("tick 5"::equals);
+            assertEquals(128 + 9, child.awaitExit(PATIENCE), child.stderrTail());
+            assertEquals(Optional.of("tick 5"), child.killedAtLine());
+        }
+    }
+
+    @Test
     void killReturnsSigkillStatus() {
         try (ForkedJvm child = ForkedJvm.start(Child.class, "ticks")) {
             child.awaitLine(line -> line.equals("tick 2"), PATIENCE);

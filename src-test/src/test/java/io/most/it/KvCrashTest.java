@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and checks after each restart: every acknowledged commit is there, nothing aborted or never committed
  * is visible (except the one commit per thread that was in flight), and the B+tree's invariants hold.
  */
+@Tag("crash")
 class KvCrashTest {
     private static final int KILLS = 12;
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code -Dmost.crash.seed=<seed>}. {@code -Dmost.crash.kills=<n>} sets the kills per configuration
  * and kind (default 4) for a soak run.
  */
+@Tag("crash")
 class PageStoreCrashTest {
     private static final int PAGES = 1000;
     private static final int DRAM_FRAMES = 32;

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Seeds as in {@link PageStoreCrashTest}: printed, in every failure, {@code -Dmost.crash.seed}.
  */
+@Tag("crash")
 class PmRecoveryTest {
     private static final int PAGES = 200;
     private static final int DRAM_FRAMES = 32;

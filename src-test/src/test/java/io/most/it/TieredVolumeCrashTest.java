@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -65,6 +66,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (default 4 plain, 6 with faults, one per kind of fault, taken in turn, and 2 double kills; a soak run
  * uses 30 or more).
  */
+@Tag("crash")
 class TieredVolumeCrashTest {
     private static final int BLOCKS = 4096;
     private static final int KILLS = Integer.getInteger("most.crash.kills", 4);

@@ -1,0 +1,496 @@
+package io.most.bench.jmh;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.PageStoreStats;
+import io.most.bench.workload.ycsb.ScrambledZipfian;
+import io.most.device.MemoryDevice;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of a buffer hit against a plain off-heap access of the same bytes (the LeanStore/vmcache
+ * bar: a DRAM hit should cost about as much as an in-memory data structure access).
+ *
+ * <p>Every benchmark reads 8 bytes (a tuple's key) from a page chosen by the same precomputed YCSB-C
+ * key sequence: scrambled zipfian (theta {@code theta}) over 1 KiB tuples packed 15 per 16 KiB page,
+ * {@code pages} pages (64 MiB by default, twice this machine's L3).
+ *
+ * <ul>
+ *   <li>{@code offHeapBaseline}: {@code MemorySegment.get} at the tuple's address in one off-heap
+ *       segment laid out like the page frames.</li>
+ *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.</li>
+ *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate.</li>
+ *   <li>{@code pmHit} / {@code pmHitOptimistic}: DRAM holds 16 unrelated pages, the data lives in the
+ *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
+ *       the software path of a PM hit, not emulated Optane latency.</li>
+ * </ul>
+ *
+ * The {@code hitPath*} benchmarks run a replica of the DRAM-hit path over the baseline's memory and
+ * take one piece away at a time (counter, latch, checks and handle), to show what each costs.
+ *
+ * <p>Single-threaded by design: run with the default one thread.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
+public class PageReadBenchmark {
+    static final int PAGE_SIZE = 16 * 1024;
+    static final int TUPLE_SIZE = 1024;
+    /** Keys in the precomputed sequence (a power of two): 8 MiB, read sequentially. */
+    static final int SEQUENCE = 1 << 20;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final long OFFSET_MASK = 0xFFFF_FFFFL;
+
+    /** The data set's shape and the key sequence, shared by every state. */
+    @State(Scope.Benchmark)
+    public static class Data {
+        @Param("4096")
+        public int pages;
+        @Param("0.99")
+        public double theta;
+
+        /** Packed keys: page id in the high 32 bits, payload offset of the tuple in the low 32. */
+        long[] sequence;
+        int tuplesPerPage;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            tuplesPerPage = payloadSize() / TUPLE_SIZE;
+            ScrambledZipfian zipf = new ScrambledZipfian((long) pages * tuplesPerPage, theta);
+            SplittableRandom random = new SplittableRandom(42);
+            sequence = new long[SEQUENCE];
+            for (int i = 0; i < SEQUENCE; i++) {
+                long tuple = zipf.next(random);
+                sequence[i] = (tuple / tuplesPerPage) << 32 | (tuple % tuplesPerPage) * TUPLE_SIZE;
+            }
+        }
+
+        /** What a freshly opened store reports; the header size is the store's business. */
+        static int payloadSize() {
+            try (PageStore probe = PageStore.open(PageStoreConfig.builder().dramBytes(16L * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice(64L * PAGE_SIZE)).build())) {
+                return probe.payloadSize();
+            }
+        }
+
+        /** Writes every tuple's key into a freshly allocated page. */
+        void fill(long pageId, MemorySegment payload) {
+            for (int slot = 0; slot < tuplesPerPage; slot++) {
+                payload.set(LONG, (long) slot * TUPLE_SIZE, pageId * tuplesPerPage + slot);
+            }
+        }
+    }
+
+    /** Where the thread is in the key sequence. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        long[] sequence;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            sequence = data.sequence;
+        }
+
+        long next() {
+            long key = sequence[next];
+            next = (next + 1) & (SEQUENCE - 1);
+            return key;
+        }
+    }
+
+    /** A page store whose DRAM pool holds every page (block device in memory, no PM). */
+    @State(Scope.Benchmark)
+    public static class DramStore {
+        PageStore store;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            store = PageStore.open(PageStoreConfig.builder()
+                    .pageSize(PAGE_SIZE)
+                    .dramBytes((long) (data.pages + 16) * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
+                    .policy(MigrationPolicy.eager())
+                    .build());
+            load(store, data, 0);
+            store.flush(); // every page clean: the cleaner stays idle while measuring
+            PageStoreStats before = store.stats();
+            touchAll(store, data);
+            PageStoreStats after = store.stats();
+            require(after.dramHits() - before.dramHits() == data.pages, "every page is a DRAM hit", before, after);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            store.close();
+        }
+    }
+
+    /**
+     * A page store whose data lives in PM: its 16 DRAM frames hold pages allocated after the data set,
+     * which made CLOCK evict every data page to PM ({@code Nw = 1}); {@code Dr = 0} serves reads in PM.
+     * CLOCK skips a frame the cleaner holds at that moment, so the setup allocates filler pages (and
+     * frees the previous ones) until a read of every data page is a PM hit.
+     */
+    @State(Scope.Benchmark)
+    public static class PmStore {
+        PageStore store;
+        Path directory;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) throws IOException {
+            Path shm = Path.of("/dev/shm");
+            directory = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty(
+                    "java.io.tmpdir")), "most-jmh-pm-");
+            int dramFrames = PageStoreConfig.MIN_DRAM_FRAMES;
+            store = PageStore.open(PageStoreConfig.builder()
+                    .pageSize(PAGE_SIZE)
+                    .dramBytes((long) dramFrames * PAGE_SIZE)
+                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 4 * dramFrames + 1) * PAGE_SIZE)
+                    .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
+                    .policy(MigrationPolicy.of(0, 0, 1, 1))
+                    .build());
+            try {
+                load(store, data, 0);
+                long[] fillers = allocateFillers(store, 3 * dramFrames);
+                for (int round = 0; ; round++) {
+                    PageStoreStats before = store.stats();
+                    touchAll(store, data);
+                    PageStoreStats after = store.stats();
+                    if (after.pmHits() - before.pmHits() == data.pages && after.misses() == before.misses()) {
+                        break;
+                    }
+                    require(round < 10, "every page is a PM hit", before, after);
+                    long[] next = allocateFillers(store, 3 * dramFrames);
+                    for (long id : fillers) {
+                        store.free(id);
+                    }
+                    fillers = next;
+                }
+            } catch (RuntimeException e) {
+                try {
+                    tearDown();
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+
+        private static long[] allocateFillers(PageStore store, int count) {
+            long[] ids = new long[count];
+            for (int i = 0; i < count; i++) {
+                ids[i] = store.allocate();
+                try (Page page = store.write(ids[i])) {
+                    page.markDirty(1);
+                }
+            }
+            return ids;
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            store.close();
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** The same bytes in one off-heap segment, laid out like the frames: the baseline. */
+    @State(Scope.Benchmark)
+    public static class PlainMemory {
+        Arena arena;
+        MemorySegment memory;
+        long headerSize;
+
+        @Setup(Level.Trial)
+        public void setup(Data data) {
+            int payloadSize = Data.payloadSize();
+            headerSize = PAGE_SIZE - payloadSize;
+            arena = Arena.ofShared();
+            memory = arena.allocate((long) data.pages * PAGE_SIZE, 4096);
+            for (long p = 0; p < data.pages; p++) {
+                data.fill(p, memory.asSlice(p * PAGE_SIZE + headerSize, payloadSize));
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            arena.close();
+        }
+    }
+
+    /**
+     * A replica of the DRAM-hit path's data structures (the same kinds the buffer manager uses: an
+     * AtomicIntegerArray mapping, AtomicLongArray latch words and page ids, a reference byte per frame,
+     * a LongAdder hit counter, an allocation bitmap, a handle object per access) over the baseline's
+     * memory, so that the {@code hitPath*} benchmarks can take one piece away at a time and show what
+     * each costs. Frame {@code f} holds page {@code f}.
+     */
+    @State(Scope.Benchmark)
+    public static class HitPathReplica {
+        static final long SHARED_MASK = 0xFFFF;
+        static final long EXCLUSIVE = 1L << 16;
+        AtomicIntegerArray frameOf;
+        AtomicLongArray latch;
+        AtomicLongArray pageOf;
+        AtomicLongArray lsn;
+        AtomicLongArray allocated;
+        byte[] referenced;
+        LongAdder hits;
+        MemorySegment[] payloads;
+        volatile boolean closed;
+
+        @Setup(Level.Trial)
+        public void setup(Data data, PlainMemory memory) {
+            int n = data.pages;
+            frameOf = new AtomicIntegerArray(n);
+            latch = new AtomicLongArray(n);
+            pageOf = new AtomicLongArray(n);
+            lsn = new AtomicLongArray(n);
+            allocated = new AtomicLongArray((n + 63) / 64);
+            referenced = new byte[n];
+            hits = new LongAdder();
+            payloads = new MemorySegment[n];
+            for (int f = 0; f < n; f++) {
+                frameOf.set(f, f);
+                pageOf.set(f, f);
+                long bit = 1L << f;
+                allocated.getAndUpdate(f >>> 6, w -> w | bit);
+                payloads[f] = memory.memory.asSlice((long) f * PAGE_SIZE + memory.headerSize,
+                        PAGE_SIZE - memory.headerSize).asReadOnly();
+            }
+        }
+
+        boolean isAllocated(long page) {
+            return (allocated.get((int) (page >>> 6)) & (1L << page)) != 0;
+        }
+
+        void latchShared(int f) {
+            while (true) {
+                long s = latch.get(f);
+                if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) != SHARED_MASK && latch.compareAndSet(f, s, s + 1)) {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
+
+        void touch(int f) {
+            if (referenced[f] == 0) {
+                referenced[f] = 1;
+            }
+        }
+    }
+
+    /** What the buffer manager hands out per access ({@code LatchedPage} has these fields). */
+    static final class Handle {
+        final HitPathReplica replica;
+        final int frame;
+        final long page;
+        final long lsn;
+        boolean closed;
+
+        Handle(HitPathReplica replica, int frame, long page) {
+            this.replica = replica;
+            this.frame = frame;
+            this.page = page;
+            this.lsn = replica.lsn.get(frame);
+        }
+
+        MemorySegment payload() {
+            if (closed) {
+                throw new IllegalStateException("closed");
+            }
+            return replica.payloads[frame];
+        }
+
+        void close() {
+            if (!closed) {
+                closed = true;
+                replica.latch.decrementAndGet(frame);
+            }
+        }
+    }
+
+    static void load(PageStore store, Data data, int extraPages) {
+        for (long p = 0; p < data.pages + extraPages; p++) {
+            long id = store.allocate();
+            if (id != p) {
+                throw new IllegalStateException("expected dense page ids, got " + id + " for " + p);
+            }
+            try (Page page = store.write(id)) {
+                if (p < data.pages) {
+                    data.fill(id, page.payload());
+                }
+                page.markDirty(1);
+            }
+        }
+    }
+
+    private static void touchAll(PageStore store, Data data) {
+        for (long p = 0; p < data.pages; p++) {
+            try (Page page = store.read(p)) {
+                if (page.payload().get(LONG, 0) != p * data.tuplesPerPage) {
+                    throw new IllegalStateException("page " + p + " holds the wrong data");
+                }
+            }
+        }
+    }
+
+    private static void require(boolean condition, String what, PageStoreStats before, PageStoreStats after) {
+        if (!condition) {
+            throw new IllegalStateException("setup failed: " + what + "; before " + before + ", after " + after);
+        }
+    }
+
+    @Benchmark
+    public long offHeapBaseline(PlainMemory m, Cursor c) {
+        long key = c.next();
+        return m.memory.get(LONG, (key >>> 32) * PAGE_SIZE + m.headerSize + (key & OFFSET_MASK));
+    }
+
+    @Benchmark
+    public long dramHit(DramStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.read(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
+        }
+    }
+
+    @Benchmark
+    public long dramHitOptimistic(DramStore s, Cursor c) {
+        long key = c.next();
+        long offset = key & OFFSET_MASK;
+        return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
+    }
+
+    /** The replica's full hit path: checks, mapping, latch CAS, counter, handle, read, unlatch. */
+    @Benchmark
+    public long hitPathFull(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        r.latchShared(f);
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        r.hits.increment();
+        Handle h = new Handle(r, f, page);
+        long value = h.payload().get(LONG, key & OFFSET_MASK);
+        h.close();
+        return value;
+    }
+
+    /** {@link #hitPathFull} without the LongAdder hit counter. */
+    @Benchmark
+    public long hitPathNoCounter(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        r.latchShared(f);
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        Handle h = new Handle(r, f, page);
+        long value = h.payload().get(LONG, key & OFFSET_MASK);
+        h.close();
+        return value;
+    }
+
+    /** {@link #hitPathFull} with an optimistic version check instead of the latch CAS and decrement. */
+    @Benchmark
+    public long hitPathNoLatch(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        long page = key >>> 32;
+        if (r.closed || !r.isAllocated(page)) {
+            throw new IllegalStateException();
+        }
+        int f = r.frameOf.get((int) page);
+        long stamp = r.latch.get(f) & ~HitPathReplica.SHARED_MASK;
+        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
+            throw new IllegalStateException();
+        }
+        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
+        if ((r.latch.get(f) & ~HitPathReplica.SHARED_MASK) != stamp) {
+            throw new IllegalStateException();
+        }
+        r.touch(f);
+        r.hits.increment();
+        return value;
+    }
+
+    /** Mapping lookup, latch CAS, read, unlatch: no checks, counter or handle. */
+    @Benchmark
+    public long hitPathLatchOnly(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        int f = r.frameOf.get((int) (key >>> 32));
+        r.latchShared(f);
+        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
+        r.latch.decrementAndGet(f);
+        return value;
+    }
+
+    /** Mapping lookup and read through the frame's payload segment: the floor of any buffer manager. */
+    @Benchmark
+    public long hitPathMappingOnly(HitPathReplica r, Cursor c) {
+        long key = c.next();
+        int f = r.frameOf.get((int) (key >>> 32));
+        return r.payloads[f].get(LONG, key & OFFSET_MASK);
+    }
+
+    @Benchmark
+    public long pmHit(PmStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.read(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
+        }
+    }
+
+    @Benchmark
+    public long pmHitOptimistic(PmStore s, Cursor c) {
+        long key = c.next();
+        long offset = key & OFFSET_MASK;
+        return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
+    }
+}

@@ -1,0 +1,196 @@
+package io.most.bench.cli;
+
+import io.most.bench.Layer;
+import io.most.bench.ScratchFiles;
+import io.most.bench.Units;
+import io.most.bench.UsageException;
+import io.most.bench.driver.LoadDriver;
+import io.most.bench.driver.LoadShape;
+import io.most.bench.driver.Measurement;
+import io.most.bench.driver.Progress;
+import io.most.bench.driver.RunResult;
+import io.most.bench.hierarchy.Hierarchies;
+import io.most.bench.hierarchy.Hierarchy;
+import io.most.bench.hierarchy.OpenHierarchy;
+import io.most.bench.hierarchy.PageHierarchy;
+import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.kv.KvDataset;
+import io.most.bench.kv.KvEngine;
+import io.most.bench.kv.KvEngineType;
+import io.most.bench.kv.KvEngines;
+import io.most.bench.kv.KvSetup;
+import io.most.bench.kv.KvTarget;
+import io.most.bench.kv.MostKvEngine;
+import io.most.bench.policy.Policies;
+import io.most.bench.policy.Policy;
+import io.most.bench.report.TextTable;
+import io.most.bench.workload.Workload;
+import io.most.bench.workload.ycsb.YcsbWorkload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code run} of a YCSB workload: one run per {@code --engines} entry, each on a fresh engine loaded
+ * with the same records (untimed) and driven with the same seeded request sequence per thread, with
+ * the same DRAM budget ({@code --dram}, the page hierarchy's DRAM pool).
+ *
+ * <p>The {@code most} engine runs on a fresh page store of the hierarchy (its own SSD, sized for the
+ * records and as many again for inserts, and PM if the hierarchy has it) with the run's page policy.
+ * The peers keep their files in a fresh directory under {@code --dir} (or a temporary one).
+ */
+final class EngineRuns {
+    private final PrintStream err;
+
+    EngineRuns(PrintStream err) {
+        this.err = err;
+    }
+
+    /** Runs every engine of {@code spec} in turn. */
+    List<RunResult> run(RunSpec spec) {
+        KvSpec kv = spec.kv().orElseThrow();
+        YcsbWorkload workload = (YcsbWorkload) spec.workload();
+        if (!(spec.hierarchy() instanceof PageHierarchy hierarchy)) {
+            throw new UsageException("YCSB workloads run on the page hierarchies (" + String.join(", ",
+                    Hierarchies.namesOfLayer(Layer.PAGE)) + "), not '" + spec.hierarchy().name() + "'");
+        }
+        KvDataset data = new KvDataset(kv.records(), kv.format(), spec.seed());
+        long capacityPages = 2 * MostKvEngine.plannedPages(data, spec.blockSize());
+        Hierarchy.Options options = new Hierarchy.Options(capacityPages * spec.blockSize(), spec.blockSize(),
+                null, spec.dramBytes(), spec.pmBytes(), spec.pmCost());
+        long dramBytes = hierarchy.dramBytes(options);
+        LoadShape shape = spec.shape(java.util.OptionalDouble.empty());
+        err.println(describe(spec, kv, data, dramBytes));
+        if (data.bytes() <= dramBytes) {
+            err.println("note: the records fit in the DRAM budget: every engine can cache them all");
+        }
+        Progress progress = Progress.forTerminal(err, spec.progress());
+        Path scratch = null;
+        Path dir = spec.dir().orElse(null);
+        if (dir == null) {
+            scratch = ScratchFiles.createTempDirectory("most-bench-kv-");
+            dir = scratch;
+        }
+        List<RunResult> results = new ArrayList<>();
+        try {
+            for (String engineName : kv.engines()) {
+                KvEngineType type = KvEngines.registry().get(engineName);
+                Path engineDir = createDirectory(dir, engineName);
+                try {
+                    results.add(runOne(spec, workload, hierarchy, type, data, options.withDirectory(engineDir),
+                            dramBytes, engineDir, shape, progress));
+                } finally {
+                    ScratchFiles.deleteTree(engineDir);
+                }
+            }
+        } finally {
+            if (scratch != null) {
+                ScratchFiles.deleteTree(scratch);
+            }
+        }
+        return results;
+    }
+
+    private RunResult runOne(RunSpec spec, YcsbWorkload workload, PageHierarchy hierarchy, KvEngineType type,
+                             KvDataset data, Hierarchy.Options options, long dramBytes, Path engineDir,
+                             LoadShape shape, Progress progress) {
+        String policyName = type.usesPageStore() ? spec.policies().getFirst() : "-";
+        OpenHierarchy open = null;
+        Policy.Target<PageTarget> pages = null;
+        KvEngine engine = null;
+        try {
+            if (type.usesPageStore()) {
+                open = hierarchy.open(options, err);
+                pages = Policies.get(Layer.PAGE, policyName).attach(open,
+                        new Policy.Settings(Duration.ofNanos(spec.epochNanos())));
+            }
+            engine = type.open(new KvSetup(engineDir, dramBytes, spec.blockSize(), data, workload.scans(),
+                    Optional.ofNullable(pages).map(Policy.Target::target)));
+            long start = System.nanoTime();
+            err.printf(Locale.ROOT, "%s: loading %,d records ... ", type.name(), data.records());
+            err.flush();
+            engine.load(data);
+            err.printf(Locale.ROOT, "%.2f s%n", (System.nanoTime() - start) / 1e9);
+            KvTarget target = new KvTarget(type.name(), engine, data, dramBytes);
+            Workload.Session session = workload.start(target, new Workload.Setup(data.bytes(), spec.blockSize(),
+                    spec.seed(), Optional.empty()));
+            Measurement m = new LoadDriver(shape, progress).drive(session,
+                    type.name() + " " + workload.name() + " on " + hierarchy.name());
+            if (m.errors() > 0) {
+                err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", type.name(),
+                        m.errors(), m.ops(), m.firstError().map(Throwable::toString).orElse("?"));
+            }
+            return RunResult.of(policyName, workload.name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
+                    session);
+        } finally {
+            closeAll(engine, pages, open);
+        }
+    }
+
+    /** Closes in reverse order of opening; the first failure wins, later ones are suppressed. */
+    private static void closeAll(AutoCloseable... resources) {
+        RuntimeException failure = null;
+        for (AutoCloseable r : resources) {
+            if (r == null) {
+                continue;
+            }
+            try {
+                r.close();
+            } catch (Exception e) {
+                RuntimeException wrapped = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+                if (failure == null) {
+                    failure = wrapped;
+                } else {
+                    failure.addSuppressed(wrapped);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static Path createDirectory(Path parent, String engine) {
+        try {
+            Path dir = Files.createTempDirectory(parent, "most-bench-" + engine + "-");
+            ScratchFiles.remember(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a directory in " + parent + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(RunSpec spec, KvSpec kv, KvDataset data, long dramBytes) {
+        return String.format(Locale.ROOT, "%s on %s: engines %s; %,d records of %d x %d bytes (%s with keys) ="
+                        + " %.1fx the DRAM budget %s; %s pages; %d thread%s, closed loop, %s + %s warm-up per"
+                        + " engine, seed %d, %d cores",
+                spec.workload().name(), spec.hierarchy().name(), String.join(", ", kv.engines()), data.records(),
+                kv.format().fields(), kv.format().fieldLength(), Units.formatBytes(data.bytes()),
+                (double) data.bytes() / dramBytes, Units.formatBytes(dramBytes), Units.formatBytes(spec.blockSize()),
+                spec.threads(), spec.threads() == 1 ? "" : "s", Units.formatSeconds(spec.durationNanos()),
+                Units.formatSeconds(spec.warmupNanos()), spec.seed(), Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The console table: one row per engine, throughput relative to the first engine of the run. */
+    static String table(List<RunResult> results) {
+        TextTable table = new TextTable("engine", "workload", "hierarchy", "threads", "records", "DRAM", "ops/s",
+                "vs first", "mean us", "p50 us", "p99 us", "errors");
+        double first = results.isEmpty() ? Double.NaN : results.getFirst().number("throughput_ops");
+        for (RunResult r : results) {
+            table.row(r.text("engine"), r.text("workload"), r.text("hierarchy"), r.text("threads"),
+                    r.text("record_count"), Units.formatBytes((long) r.number("dram_bytes")),
+                    RunResult.cell(r.number("throughput_ops"), 0),
+                    RunResult.cell(r.number("throughput_ops") / first, 2), RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
+                    r.text("measured_errors"));
+        }
+        return table.toString();
+    }
+}

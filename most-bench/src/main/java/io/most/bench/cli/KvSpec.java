@@ -1,0 +1,91 @@
+package io.most.bench.cli;
+
+import io.most.bench.Layer;
+import io.most.bench.Units;
+import io.most.bench.UsageException;
+import io.most.bench.kv.KvEngines;
+import io.most.bench.kv.MostKvEngine;
+import io.most.bench.kv.RecordFormat;
+import io.most.bench.kv.RecordPageLayout;
+import io.most.bench.workload.Workload;
+import io.most.bench.workload.Workloads;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The options of {@code run} for YCSB workloads: which engines to compare and the records they hold.
+ *
+ * @param engines engine names, run in this order on the same records and request sequence
+ * @param records records loaded before the run ({@code --records})
+ * @param format  fields per record and bytes per field ({@code --fields}, {@code --field-length})
+ */
+record KvSpec(List<String> engines, long records, RecordFormat format) {
+    /** About 4x the default 64m DRAM pool of the page hierarchies at 1 KB records. */
+    static final long DEFAULT_RECORDS = 250_000;
+    static final int MAX_FIELDS = 1024;
+    static final int MAX_FIELD_LENGTH = 1 << 20;
+
+    /** The options only YCSB workloads take. */
+    static final Set<String> OPTIONS = Set.of("engines", "records", "fields", "field-length");
+
+    /**
+     * The YCSB options of {@code line}, or empty for a workload of another kind (which must not be
+     * given any of them).
+     *
+     * @throws UsageException naming the option and what is valid
+     */
+    public static Optional<KvSpec> parse(Options line, Workload<?> workload, int pageSize) {
+        if (workload.layer() != Layer.KV) {
+            for (String option : OPTIONS) {
+                if (line.value(option).isPresent()) {
+                    throw new UsageException("--" + option + " is an option of the YCSB workloads ("
+                            + String.join(", ", ycsbNames()) + "); workload '" + workload.name() + "' takes none");
+                }
+            }
+            return Optional.empty();
+        }
+        if (line.value("size").isPresent()) {
+            throw new UsageException("--size: YCSB workloads size their data by --records (default "
+                    + DEFAULT_RECORDS + ") of --fields x --field-length bytes");
+        }
+        List<String> engines = parseEngines(line.value("engines").orElse(KvEngines.DEFAULT));
+        long records = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
+                .orElse(DEFAULT_RECORDS);
+        long fields = line.value("fields").map(v -> Units.parseWhole("--fields", v, 1, MAX_FIELDS))
+                .orElse((long) RecordFormat.DEFAULT_FIELDS);
+        long length = line.value("field-length").map(v -> Units.parseWhole("--field-length", v, 1, MAX_FIELD_LENGTH))
+                .orElse((long) RecordFormat.DEFAULT_FIELD_LENGTH);
+        RecordFormat format = new RecordFormat((int) fields, (int) length);
+        // the hashed record engines need a record in a page: say so now, not after loading
+        new RecordPageLayout(pageSize - MostKvEngine.PAYLOAD_RESERVE, format);
+        return Optional.of(new KvSpec(engines, records, format));
+    }
+
+    private static List<String> parseEngines(String text) {
+        List<String> names = new ArrayList<>();
+        for (String name : text.split(",", -1)) {
+            String trimmed = name.trim();
+            if (trimmed.isEmpty()) {
+                throw new UsageException("--engines '" + text + "' has an empty name; give a comma-separated list of: "
+                        + String.join(", ", KvEngines.registry().names()));
+            }
+            KvEngines.registry().get(trimmed);
+            if (names.contains(trimmed)) {
+                throw new UsageException("--engines names '" + trimmed + "' twice");
+            }
+            names.add(trimmed);
+        }
+        return List.copyOf(names);
+    }
+
+    private static List<String> ycsbNames() {
+        return Workloads.registry().all().stream().filter(w -> w.layer() == Layer.KV).map(Workload::name).toList();
+    }
+
+    /** Whether the run uses the page store of the hierarchy (an engine that {@linkplain KvEngineType#usesPageStore does}). */
+    boolean usesPageStore() {
+        return engines.stream().anyMatch(e -> KvEngines.registry().get(e).usesPageStore());
+    }
+}

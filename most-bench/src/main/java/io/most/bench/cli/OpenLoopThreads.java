@@ -1,0 +1,60 @@
+package io.most.bench.cli;
+
+import io.most.bench.UsageException;
+import java.util.Locale;
+
+/**
+ * How many driver threads an open loop needs, by Little's law: a rate of R operations per second that
+ * each keep a synchronous thread busy for the service time S plus the wake-up W keeps R x (S + W)
+ * threads busy on average. With fewer, the schedule falls behind, latency measures the generator's
+ * backlog instead of the device, and nothing intended after the warm-up completes (0 ops/s).
+ */
+final class OpenLoopThreads {
+    /**
+     * How long after its completion a caller of an emulated device typically resumes (parks here wake
+     * 25-110 us late); a driver thread is busy for service time plus this.
+     */
+    static final long WAKEUP_ALLOWANCE_NANOS = 100_000;
+    /** Threads beyond the average: arrivals are not evenly spaced, and a spike must not drain the pool. */
+    static final double HEADROOM = 1.5;
+
+    private OpenLoopThreads() {
+    }
+
+    /** Threads busy on average at {@code rate} ops/s of {@code serviceNanos} each. */
+    static double busy(double rate, double serviceNanos) {
+        return rate * (serviceNanos + WAKEUP_ALLOWANCE_NANOS) / 1e9;
+    }
+
+    /** The default thread count: the busy threads with headroom, at least 1. */
+    static int recommended(double rate, double serviceNanos) {
+        return (int) Math.max(1, Math.ceil(busy(rate, serviceNanos) * HEADROOM));
+    }
+
+    /**
+     * The threads for {@code --threads} ({@code given}, or 0 when it was not given) at {@code rate}.
+     *
+     * @throws UsageException if the given threads cannot offer the rate, or the rate needs more than
+     *                        {@code max}; the message names the count needed
+     */
+    static int choose(int given, double rate, double serviceNanos, int max) {
+        double busy = busy(rate, serviceNanos);
+        int recommended = recommended(rate, serviceNanos);
+        if (recommended > max && (given == 0 || given < Math.ceil(busy))) {
+            throw new UsageException(String.format(Locale.ROOT, "--intensity: %,.0f ops/s at the model's %.0f us per"
+                    + " operation (+ ~%d us wake-up) keeps %.0f threads busy (Little's law), more than the %d"
+                    + " --threads allows; lower --intensity", rate, serviceNanos / 1e3,
+                    WAKEUP_ALLOWANCE_NANOS / 1000, busy, max));
+        }
+        if (given == 0) {
+            return recommended;
+        }
+        if (given < Math.ceil(busy)) {
+            throw new UsageException(String.format(Locale.ROOT, "--threads %d cannot offer %,.0f ops/s: at the model's"
+                    + " %.0f us per operation (+ ~%d us wake-up) that rate keeps %.1f threads busy (Little's law);"
+                    + " use --threads %d or more, or leave --threads out to get %d", given, rate, serviceNanos / 1e3,
+                    WAKEUP_ALLOWANCE_NANOS / 1000, busy, (int) Math.ceil(busy), recommended));
+        }
+        return given;
+    }
+}

@@ -1,0 +1,291 @@
+package io.most.bench.cli;
+
+import io.most.bench.Layer;
+import io.most.bench.ScratchFiles;
+import io.most.bench.Units;
+import io.most.bench.driver.LoadDriver;
+import io.most.bench.driver.LoadShape;
+import io.most.bench.driver.Measurement;
+import io.most.bench.driver.Progress;
+import io.most.bench.driver.RunResult;
+import io.most.bench.fork.ForkedJvm;
+import io.most.bench.fork.LoadGate;
+import io.most.bench.fork.Machine;
+import io.most.bench.fork.Repeater;
+import io.most.bench.hierarchy.Hierarchy;
+import io.most.bench.hierarchy.OpenHierarchy;
+import io.most.bench.policy.Policies;
+import io.most.bench.policy.Policy;
+import io.most.bench.report.Charts;
+import io.most.bench.report.Json;
+import io.most.bench.report.RunCharts;
+import io.most.bench.report.TextTable;
+import io.most.bench.workload.ModelExpectation;
+import io.most.bench.workload.RandomBlockWorkload;
+import io.most.bench.workload.SpitfireWorkload;
+import io.most.bench.workload.Workload;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * {@code run}: opens the hierarchy once, runs the workload with each policy in turn on it, and
+ * reports one row per policy as a console table and optionally as JSON.
+ *
+ * <p>Streams: the table goes to stdout; progress, preparation notes and warnings to stderr. With
+ * {@code --json -} the JSON takes stdout and the table moves to stderr, so stdout stays parseable.
+ */
+public final class RunCommand {
+    /** The class a forked run starts: this command line. */
+    private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
+    /** The options a parent sets for each child itself; the rest are passed on as given. */
+    private static final Set<String> PARENT_OPTIONS = Set.of("policies", "engines", "json", "chart", "fork", "repeat",
+            "load-wait");
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public RunCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs {@code spec}; returns the exit code. */
+    int execute(RunSpec spec) {
+        if (spec.dir().isPresent() && !spec.hierarchy().usesDirectory()) {
+            err.println("note: --dir is not used by hierarchy '" + spec.hierarchy().name() + "' (it lives in memory)");
+        }
+        noteShortAnnealing(spec);
+        if (spec.threadsChosen()) {
+            err.printf(Locale.ROOT, "open loop: %d driver threads, chosen by Little's law (rate x (model service time"
+                    + " + wake-up) x %.1f headroom); --threads sets another count%n", spec.threads(),
+                    OpenLoopThreads.HEADROOM);
+        }
+        List<RunResult> results = measure(spec);
+        boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
+        PrintStream tableStream = jsonToStdout ? err : out;
+        tableStream.println(Machine.describe());
+        if (!spec.method().singlePass()) {
+            tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", spec.method().repeat(),
+                    spec.method().repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
+                    spec.method().fork() ? "each in a JVM of its own" : "all in this JVM");
+        }
+        tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
+                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        if (spec.method().repeat() > 1) {
+            tableStream.print(SpreadTable.of(results, spec.kv().isPresent() ? "engine" : "policy"));
+        }
+        tableStream.flush();
+        spec.json().ifPresent(target -> Json.output(target, report(results, spec.method()), out, err));
+        if (spec.chart().isPresent()) {
+            Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results));
+            err.println("wrote " + spec.chart().get());
+        }
+        return 0;
+    }
+
+    /**
+     * Runs {@code spec} by its method: every engine or policy {@code --repeat} times in rotated rounds,
+     * each in a forked JVM unless {@code --fork 0}, and one row of medians per engine or policy (with
+     * {@code ratio_to_first}, the ratio of its median throughput to the first one's); or, for a single
+     * in-process pass, today's direct run (reproduce calls this too).
+     */
+    public List<RunResult> measure(RunSpec spec) {
+        if (spec.method().singlePass()) {
+            return results(spec);
+        }
+        err.println(Machine.describe());
+        Repeater<String> repeater = new Repeater<>(LoadGate.system(spec.method().loadWaitNanos()), err);
+        Repeater.Executor<String> executor = spec.method().fork()
+                ? item -> FORK.run(childArgs(spec, item), err)
+                : item -> new Repeater.Measured(ProcessHandle.current().pid(), results(spec.only(item)).getFirst());
+        return withRatios(repeater.run(spec.items(), item -> item, spec.method().repeat(), executor));
+    }
+
+    /** The command line of a forked child measuring {@code item} once: the run's options, one item, no fork. */
+    static List<String> childArgs(RunSpec spec, String item) {
+        List<String> args = new ArrayList<>();
+        args.add("run");
+        args.addAll(ChildArgs.without(spec.args(), PARENT_OPTIONS, Commands.valueOptions("run")));
+        if (Progress.shown(spec.progress()) && !spec.progress()) {
+            args.add("--progress"); // the child's stderr is a pipe to this terminal
+        }
+        args.addAll(List.of(spec.kv().isPresent() ? "--engines" : "--policies", item, "--fork", "0", "--repeat", "1",
+                "--load-wait", "0s"));
+        return args;
+    }
+
+    /** Each row with {@code ratio_to_first}: its median throughput over the first row's. */
+    static List<RunResult> withRatios(List<RunResult> rows) {
+        double first = rows.getFirst().number("throughput_ops");
+        return rows.stream().map(r -> r.with("ratio_to_first", Units.round(r.number("throughput_ops") / first, 3)))
+                .toList();
+    }
+
+    /** Runs {@code spec} in this JVM, one result per policy, without printing a table. */
+    public List<RunResult> results(RunSpec spec) {
+        return spec.kv().isPresent() ? new EngineRuns(err).run(spec) : runAll(spec.workload(), spec);
+    }
+
+    /** The runs (one per policy) in JSON: {@code {"machine": {...}, "runs": [...]}}. */
+    static String report(List<RunResult> results) {
+        return report(results, null);
+    }
+
+    /** As {@link #report(List)}, with the method the runs were measured by (null: a single pass). */
+    static String report(List<RunResult> results, RunMethod method) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("machine", Machine.fields());
+        if (method != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fork", method.fork());
+            m.put("repeat", method.repeat());
+            m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+            m.put("statistic", "median; spread has min and max; ratios are ratios of medians");
+            root.put("method", m);
+        }
+        root.put("runs", results.stream().map(RunResult::fields).toList());
+        return Json.write(root);
+    }
+
+    private <T> List<RunResult> runAll(Workload<T> workload, RunSpec spec) {
+        OptionalDouble saturation = workload.saturationRate(spec.hierarchy(), spec.blockSize());
+        LoadShape shape = spec.shape(saturation);
+        err.println(describe(spec, shape));
+        Progress progress = Progress.forTerminal(err, spec.progress());
+        Path scratch = null;
+        Path dir = spec.dir().orElse(null);
+        if (dir == null && spec.hierarchy().usesDirectory()) {
+            scratch = ScratchFiles.createTempDirectory("most-bench-");
+            dir = scratch;
+        }
+        List<RunResult> results = new ArrayList<>();
+        Policy.Settings settings = new Policy.Settings(Duration.ofNanos(spec.epochNanos()));
+        try (OpenHierarchy open = spec.hierarchy().open(new Hierarchy.Options(spec.size(), spec.blockSize(), dir,
+                spec.dramBytes(), spec.pmBytes(), spec.pmCost()), err)) {
+            for (String policyName : spec.policies()) {
+                Policy<T> policy = Policies.get(workload.layer(), policyName);
+                try (Policy.Target<T> target = policy.attach(open, settings)) {
+                    Workload.Session session = workload.start(target.target(), new Workload.Setup(
+                            dataSize(spec, target.target()), spec.blockSize(), spec.seed(), spec.hierarchy().model(),
+                            spec.theta()));
+                    String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
+                    Measurement m = new LoadDriver(shape, progress).drive(session, label);
+                    warnAboutErrors(policyName, m);
+                    results.add(RunResult.of(policyName, workload.name(), spec.hierarchy().name(), shape,
+                            spec.intensity().orElse(Double.NaN), spec.seed(), m, session));
+                }
+            }
+        } finally {
+            if (scratch != null) {
+                ScratchFiles.deleteTree(scratch);
+            }
+        }
+        return results;
+    }
+
+    /** {@code --size}, or with {@code --working-set} that share of the tiered volume's capacity, in whole blocks. */
+    private static long dataSize(RunSpec spec, Object target) {
+        if (spec.workingSet().isEmpty() || !(target instanceof io.most.tier.TieredVolume volume)) {
+            return spec.size();
+        }
+        long blocks = (long) (spec.workingSet().getAsDouble() * volume.capacity()) / spec.blockSize();
+        return Math.max(1, blocks) * spec.blockSize();
+    }
+
+    /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
+    private void noteShortAnnealing(RunSpec spec) {
+        boolean adaptive = spec.policies().stream()
+                .anyMatch(p -> Policies.get(spec.workload().hierarchyLayer(), p).usesTuningEpoch());
+        long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
+        if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
+            err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"
+                            + " lasts %s, so the adaptive policy's final policy is still mid-search%n",
+                    SpitfireWorkload.ANNEALING_EPOCHS, formatSeconds(needed), formatSeconds(spec.epochNanos()),
+                    formatSeconds(spec.warmupNanos() + spec.durationNanos()));
+        }
+    }
+
+    private static String describe(RunSpec spec, LoadShape shape) {
+        String loop = shape.openLoop()
+                ? String.format(Locale.ROOT, "open loop at %.2fx model max = %,.0f ops/s", spec.intensity().getAsDouble(),
+                        shape.rate().getAsDouble())
+                : "closed loop";
+        return String.format(Locale.ROOT, "%s on %s: %s data set, %s %s, %d thread%s, %s, %s + %s warm-up per"
+                        + " policy, seed %d, %d cores",
+                spec.workload().name(), spec.hierarchy().name(), Units.formatBytes(spec.size()),
+                Units.formatBytes(spec.blockSize()), spec.hierarchy().layer() == Layer.PAGE ? "pages" : "blocks",
+                spec.threads(), spec.threads() == 1 ? "" : "s", loop,
+                formatSeconds(spec.durationNanos()), formatSeconds(spec.warmupNanos()), spec.seed(),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    private static String formatSeconds(long nanos) {
+        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+    }
+
+    private void warnAboutErrors(String policy, Measurement m) {
+        if (m.errors() > 0) {
+            err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", policy, m.errors(), m.ops(),
+                    m.firstError().map(Throwable::toString).orElse("?"));
+        }
+    }
+
+    /** The console table: one row per run. */
+    public static String table(List<RunResult> results) {
+        // ops/s: what was served per measured second. An overloaded open loop falls behind its schedule,
+        // and of the operations intended after warm-up few or none complete (on-schedule/s, the
+        // throughput_ops of the JSON, drops towards 0); what the volume served (served_ops_s) is the
+        // throughput it sustained, so it is the main column whenever a workload reports it
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "loop", "ops/s",
+                "on-schedule/s", "mean us", "p50 us", "p99 us", "errors", "model IOPS", "ops/model");
+        for (RunResult r : results) {
+            double model = r.number("profile_max_iops");
+            double served = servedOps(r);
+            table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"), r.text("loop"),
+                    RunResult.cell(served, 0), RunResult.cell(r.number("throughput_ops"), 0),
+                    RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
+                    r.fields().containsKey("errors") ? r.text("errors") : "-",
+                    RunResult.cell(model, 0), RunResult.cell(served / model, 3));
+        }
+        return table.toString();
+    }
+
+    /** Operations served per measured second: {@code served_ops_s} where the workload reports it. */
+    static double servedOps(RunResult r) {
+        double served = r.number("served_ops_s");
+        return Double.isNaN(served) ? r.number("throughput_ops") : served;
+    }
+
+    /**
+     * The console table of page-layer runs: where accesses were served, how much was written to PM,
+     * the inclusivity of the buffers and the policy in force at the end.
+     */
+    public static String pageTable(List<RunResult> results) {
+        TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "ops/s", "mean us", "p99 us",
+                "DRAM hit", "PM hit", "miss", "incl.", "PM wr/op", "SSD rd/op", "errors", "policy at end");
+        for (RunResult r : results) {
+            table.row(r.text("policy"), r.text("workload"), r.text("hierarchy"), r.text("threads"),
+                    RunResult.cell(r.number("throughput_ops"), 0), RunResult.cell(r.number("mean_us"), 1),
+                    RunResult.cell(r.number("p99_us"), 1), percent(r.number("dram_hit_ratio")),
+                    percent(r.number("pm_hit_ratio")), percent(r.number("miss_ratio")),
+                    RunResult.cell(r.number("inclusivity"), 3), RunResult.cell(r.number("pm_writes_per_op"), 3),
+                    RunResult.cell(r.number("ssd_reads_per_op"), 3), r.text("measured_errors"),
+                    r.text("policy_final"));
+        }
+        return table.toString();
+    }
+
+    private static String percent(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.1f%%", ratio * 100);
+    }
+
+}

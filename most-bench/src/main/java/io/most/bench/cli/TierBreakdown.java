@@ -1,0 +1,75 @@
+package io.most.bench.cli;
+
+import io.most.bench.Units;
+import io.most.bench.driver.RunResult;
+import io.most.bench.hierarchy.MostBlockTier;
+import io.most.bench.hierarchy.PageHierarchy;
+import io.most.bench.report.TextTable;
+import io.most.bench.workload.SpitfireWorkload;
+import io.most.device.DeviceProfile;
+import java.util.Locale;
+
+/**
+ * The demo's first table: where one run on a DRAM-PM-tiered-volume page store was served, one row
+ * per tier, from the run's fields ({@link SpitfireWorkload}, {@link MostBlockTier}).
+ *
+ * <p>DRAM and PM are byte-addressable and the store counts accesses there, not I/Os: their "reads"
+ * are hits (page accesses served by the pool) and PM's "writes" are page images written into PM. Their
+ * latency is not measured per access; the PM row shows the stall the {@code pmem} profile adds per
+ * page (the emulated cost of Optane DC PM over a DRAM copy). The two block devices show what they
+ * served, migration and cleaning traffic included, with the emulated latency their callers saw.
+ */
+final class TierBreakdown {
+    private TierBreakdown() {
+    }
+
+    /** The per-tier table of {@code run}, followed by one line on the tiered volume's state. */
+    static String of(RunResult run) {
+        TextTable table = new TextTable("tier", "device", "size", "reads/hits", "writes", "MiB read", "MiB written",
+                "read us", "write us");
+        double pageSize = run.number("page_size");
+        table.row("DRAM pool", "memory", Units.formatBytes((long) run.number("dram_bytes")),
+                count(run.number("dram_hits")), "-", "-", "-", "-", "-");
+        DeviceProfile pm = PageHierarchy.pmProfile();
+        boolean pmCost = "pmem".equals(run.text("pm_profile"));
+        table.row("PM pool", pmCost ? "pmem " + scale(pm) + ", mapped file" : "mapped file, no cost",
+                Units.formatBytes((long) run.number("pm_bytes")), count(run.number("pm_hits")),
+                count(run.number("pm_writes")), "-", mib(run.number("pm_writes") * pageSize),
+                pmCost ? stallMicros(pm.pmLoadNanosPer4KiB(), pageSize) : "-",
+                pmCost ? stallMicros(pm.pmStoreNanosPer4KiB(), pageSize) : "-");
+        device(table, run, "performance", PageHierarchy.performanceProfile());
+        device(table, run, "capacity", PageHierarchy.capacityProfile());
+        String volume = String.format(Locale.ROOT, "%s volume: offloadRatio %.3f, mirrored %s, migrated %s in %s"
+                        + " segment moves during the measured window%n", run.text("placement"),
+                run.number("offload_ratio"), Units.formatBytes((long) run.number("mirrored_bytes")),
+                Units.formatBytes((long) run.number("migrated_bytes")), count(run.number("tier_migrations")));
+        return table + volume;
+    }
+
+    private static void device(TextTable table, RunResult run, String role, DeviceProfile profile) {
+        table.row(role + " device", profile.name() + " " + scale(profile),
+                Units.formatBytes((long) run.number(role + "_bytes")), count(run.number(role + "_reads")),
+                count(run.number(role + "_writes")), mib(run.number(role + "_read_bytes")),
+                mib(run.number(role + "_write_bytes")), RunResult.cell(run.number(role + "_read_mean_us"), 1),
+                RunResult.cell(run.number(role + "_write_mean_us"), 1));
+    }
+
+    /** The model's added stall per page, marked as such: it is charged, not measured. */
+    private static String stallMicros(long nanosPer4KiB, double pageSize) {
+        return String.format(Locale.ROOT, "+%.1f (model)", nanosPer4KiB * pageSize / 4096 / 1e3);
+    }
+
+    private static String scale(DeviceProfile p) {
+        String source = p.source();
+        int at = source.lastIndexOf("(times x");
+        return at < 0 ? "x1" : "x" + source.substring(at + 8, source.length() - 1).replaceAll("\\.0$", "");
+    }
+
+    private static String count(double value) {
+        return RunResult.cell(value, 0);
+    }
+
+    private static String mib(double bytes) {
+        return RunResult.cell(bytes / (1 << 20), 1);
+    }
+}

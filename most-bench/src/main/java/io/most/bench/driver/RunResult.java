@@ -1,0 +1,92 @@
+package io.most.bench.driver;
+
+import io.most.bench.Units;
+import io.most.bench.workload.Workload;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One row of a report: a policy run with a workload on a hierarchy. Holds the JSON fields in report
+ * order: the common ones every run has (threads, duration, throughput, latency) and whatever the
+ * workload adds (device counts, model expectations).
+ */
+public final class RunResult {
+    private final Map<String, Object> fields;
+
+    private RunResult(Map<String, Object> fields) {
+        this.fields = fields;
+    }
+
+    /**
+     * Builds the row.
+     *
+     * @param intensity the open-loop intensity, or {@code NaN} for a closed loop
+     */
+    public static RunResult of(String policy, String workload, String hierarchy, LoadShape shape, double intensity,
+                        long seed, Measurement m, Workload.Session session) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("policy", policy);
+        f.put("workload", workload);
+        f.put("hierarchy", hierarchy);
+        f.put("threads", shape.threads());
+        f.put("duration_s", Units.seconds(shape.durationNanos()));
+        f.put("warmup_s", Units.seconds(shape.warmupNanos()));
+        f.put("loop", shape.openLoop() ? "open" : "closed");
+        if (shape.openLoop()) {
+            f.put("intensity", intensity);
+            f.put("target_ops", Units.round(shape.rate().getAsDouble(), 1));
+        }
+        f.put("seed", seed);
+        f.put("throughput_ops", Units.round(m.throughput(), 1));
+        f.put("mean_us", Units.round(m.latency().meanNanos() / 1e3, 1));
+        f.put("p50_us", Units.round(m.latency().percentileNanos(0.50) / 1e3, 1));
+        f.put("p99_us", Units.round(m.latency().percentileNanos(0.99) / 1e3, 1));
+        f.put("p999_us", Units.round(m.latency().percentileNanos(0.999) / 1e3, 1));
+        f.put("measured_ops", m.ops());
+        f.put("measured_errors", m.errors());
+        // this machine has two cores and may be shared: a load average well above the driver's threads
+        // means other processes competed for the CPU during the run
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        if (load >= 0) {
+            f.put("load_average_1m", Units.round(load, 2));
+        }
+        session.report(f);
+        return new RunResult(f);
+    }
+
+    /**
+     * A row from fields read back (a forked run's JSON) or computed (the medians of repetitions),
+     * in the given order.
+     */
+    public static RunResult ofFields(Map<String, Object> fields) {
+        return new RunResult(new LinkedHashMap<>(fields));
+    }
+
+    /** A copy with {@code key} set to {@code value} (appended, or replaced in place). */
+    public RunResult with(String key, Object value) {
+        Map<String, Object> copy = new LinkedHashMap<>(fields);
+        copy.put(key, value);
+        return new RunResult(copy);
+    }
+
+    /** The JSON fields, in report order. */
+    public Map<String, Object> fields() {
+        return fields;
+    }
+
+    public String text(String field) {
+        return String.valueOf(fields.get(field));
+    }
+
+    /** The numeric field, or {@code NaN} if absent. */
+    public double number(String field) {
+        return fields.get(field) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    /** {@code value} for a table cell: "-" when absent, else with at most {@code decimals} places. */
+    public static String cell(double value, int decimals) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+}

@@ -1,0 +1,131 @@
+package io.most.bench.fork;
+
+import io.most.bench.BenchException;
+import io.most.bench.driver.RunResult;
+import io.most.bench.report.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one measurement in a JVM of its own, as JMH forks: the same {@code java} binary, the same JVM
+ * flags (heap, {@code --enable-native-access}, GC), the same class path. Each engine then starts from a
+ * cold JIT whose profiles are its own; in one JVM the engine run second inherits call sites the first
+ * one made megamorphic and loses 25-50% whichever engine it is.
+ *
+ * <p>The child is the bench's own command line with {@code --json FILE}; it writes its one run there,
+ * and the parent reads it back. The child's stderr (its notes and progress) is passed through; its
+ * stdout (the one-row table) is dropped, since the parent prints the aggregated table.
+ */
+public final class ForkedJvm {
+    private final String mainClass;
+
+    /** @param mainClass the class whose {@code main} takes the command line (the bench's Main) */
+    public ForkedJvm(String mainClass) {
+        this.mainClass = mainClass;
+    }
+
+    /** The child's command: java, this JVM's flags, the class path, the main class, then {@code args}. */
+    public List<String> command(List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> flags = jvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Runtime.getRuntime().maxMemory());
+        command.addAll(flags);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    /**
+     * The flags a child gets: this JVM's, less a debugger agent (its port is taken), plus native access
+     * (a {@code java -jar} parent has it from the manifest, which {@code -cp} does not read) and this
+     * JVM's heap when no flag set it.
+     */
+    static List<String> jvmFlags(List<String> parentFlags, long maxHeapBytes) {
+        List<String> flags = new ArrayList<>();
+        for (String f : parentFlags) {
+            if (!f.startsWith("-agentlib:jdwp") && !f.startsWith("-Xrunjdwp")) {
+                flags.add(f);
+            }
+        }
+        if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
+            flags.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (flags.stream().noneMatch(f -> f.startsWith("-Xmx") || f.startsWith("-XX:MaxHeapSize")
+                || f.startsWith("-XX:MaxRAMPercentage"))) {
+            flags.add("-Xmx" + Math.max(1, maxHeapBytes >> 20) + "m");
+        }
+        return flags;
+    }
+
+    /**
+     * Runs the child with {@code args} plus {@code --json FILE} and returns its one run.
+     *
+     * @throws BenchException if the child fails or reports anything but one run
+     */
+    public Repeater.Measured run(List<String> args, PrintStream err) {
+        Path json = null;
+        try {
+            json = Files.createTempFile("most-bench-fork-", ".json");
+            List<String> childArgs = new ArrayList<>(args);
+            childArgs.add("--json");
+            childArgs.add(json.toString());
+            Process process = new ProcessBuilder(command(childArgs))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            try (InputStream childErr = process.getErrorStream()) {
+                childErr.transferTo(err);
+            }
+            int exit = waitFor(process);
+            err.flush();
+            if (exit != 0) {
+                throw new BenchException("the forked run (pid " + process.pid() + ") exited with " + exit + ": "
+                        + String.join(" ", args));
+            }
+            return new Repeater.Measured(process.pid(), onlyRun(Files.readString(json, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot fork a run: " + e.getMessage(), e);
+        } finally {
+            if (json != null) {
+                try {
+                    Files.deleteIfExists(json);
+                } catch (IOException e) {
+                    err.println("note: cannot delete " + json + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The one run of a child's {@code {"runs": [...]}}. */
+    @SuppressWarnings("unchecked")
+    static RunResult onlyRun(String json) {
+        if (Json.read(json) instanceof Map<?, ?> root && root.get("runs") instanceof List<?> runs && runs.size() == 1
+                && runs.getFirst() instanceof Map<?, ?> run) {
+            return RunResult.ofFields((Map<String, Object>) run);
+        }
+        throw new BenchException("a forked run must report exactly one run, got: "
+                + (json.length() > 200 ? json.substring(0, 200) + "..." : json));
+    }
+
+    private static int waitFor(Process process) {
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new BenchException("interrupted while a forked run was measuring");
+        }
+    }
+}

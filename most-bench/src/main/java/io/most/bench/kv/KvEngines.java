@@ -1,0 +1,47 @@
+package io.most.bench.kv;
+
+import io.most.bench.Registry;
+import java.util.function.Function;
+
+/**
+ * The engines {@code run --engines} knows: {@code most} (hashed records in MOST's page store on the
+ * run's page hierarchy), {@code oltp-kv} (the B+tree engine of {@code examples/oltp} on the same page
+ * store) and the peers {@code h2-mvstore}, {@code ehcache} and {@code caffeine-pagecache} on files in
+ * the run's directory.
+ */
+public final class KvEngines {
+    /** The engine runs use when {@code --engines} is not given. */
+    public static final String DEFAULT = "most";
+
+    private static final Registry<KvEngineType> REGISTRY = new Registry<>("engine", "engines");
+
+    static {
+        REGISTRY.register(new EngineType("most", "hashed record pages in MOST's page store on the --hierarchy"
+                + " (DRAM = --dram, PM, emulated SSD)", true, MostKvEngine::open));
+        REGISTRY.register(new EngineType("oltp-kv", "the B+tree engine of examples/oltp (WAL, 2PL, asynchronous"
+                + " commits) over MOST's page store on the --hierarchy", true, OltpKvEngine::open));
+        REGISTRY.register(new EngineType("h2-mvstore", "H2 MVStore (B-tree, copy-on-write log) on a file; cache ="
+                + " --dram, background auto-commit", false, H2MvStoreEngine::open));
+        REGISTRY.register(new EngineType("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
+                false, EhcacheEngine::open));
+        REGISTRY.register(new EngineType("caffeine-pagecache", "hashed record pages in a file behind a Caffeine"
+                + " page cache of --dram bytes, write-through", false, CaffeinePageCacheEngine::open));
+    }
+
+    private KvEngines() {
+    }
+
+    /** All known engines; {@link Registry#register} adds one. */
+    public static Registry<KvEngineType> registry() {
+        return REGISTRY;
+    }
+
+    /** A registered engine: its name, description, whether it needs the run's page store, and how to open it. */
+    private record EngineType(String name, String description, boolean usesPageStore,
+                              Function<KvSetup, KvEngine> opener) implements KvEngineType {
+        @Override
+        public KvEngine open(KvSetup setup) {
+            return opener.apply(setup);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.most.bench.kv;
+
+import io.most.bench.hierarchy.PageTarget;
+import io.most.examples.oltp.KeyValue;
+import io.most.examples.oltp.KvDatabase;
+import io.most.examples.oltp.KvOptions;
+import io.most.examples.oltp.Transaction;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code oltp-kv} engine: YCSB records in the B+tree key-value engine of {@code examples/oltp}
+ * ({@link KvDatabase}: slotted B+tree pages, write-ahead log, two-phase locking) over MOST's page store
+ * on the run's page hierarchy, so DRAM, PM and the emulated SSD are the store's tiers and {@code --dram}
+ * is its DRAM pool. Each operation is a one-operation transaction; updates read, change one field and
+ * put under the key's stripe lock ({@link WholeRecordEngine}).
+ *
+ * <p><b>Commits</b> are asynchronous ({@code syncCommit(false)}): atomic, durable at the next log force
+ * (write-back of a page, a checkpoint), the same non-durable contract as the peers' defaults (H2's
+ * background auto-commit, no fsync). The load inserts in transactions of {@value #LOAD_BATCH}
+ * records and ends with a checkpoint.
+ */
+final class OltpKvEngine extends WholeRecordEngine {
+    private static final int LOAD_BATCH = 1000;
+
+    private final KvSetup setup;
+    private final PageTarget target;
+    private KvDatabase db;
+
+    private OltpKvEngine(KvSetup setup, PageTarget target) {
+        this.setup = setup;
+        this.target = target;
+    }
+
+    static OltpKvEngine open(KvSetup setup) {
+        PageTarget target = setup.pageTarget().orElseThrow(() -> new IllegalArgumentException(
+                "the oltp-kv engine runs on a page hierarchy's page store, and none was given"));
+        return new OltpKvEngine(setup, target);
+    }
+
+    @Override
+    public void load(KvDataset data) {
+        db = KvDatabase.open(KvOptions.withStore(target.storeConfig(), setup.directory().resolve("oltp-kv.log"))
+                .syncCommit(false).build());
+        byte[] value = new byte[data.format().recordBytes()];
+        for (long first = 0; first < data.records(); first += LOAD_BATCH) {
+            try (Transaction tx = db.begin()) {
+                for (long i = first; i < Math.min(data.records(), first + LOAD_BATCH); i++) {
+                    data.value(i, value);
+                    tx.put(bytes(data.key(i)), value);
+                }
+                tx.commit();
+            }
+        }
+        db.checkpoint();
+    }
+
+    @Override
+    protected byte[] get(String key) {
+        return db.get(bytes(key));
+    }
+
+    @Override
+    protected void put(String key, byte[] value) {
+        db.put(bytes(key), value);
+    }
+
+    @Override
+    public int scan(String startKey, int count, RecordVisitor visitor) {
+        List<KeyValue> found = db.scan(bytes(startKey), null, count);
+        for (KeyValue kv : found) {
+            visitor.visit(new String(kv.key(), StandardCharsets.UTF_8), kv.value());
+        }
+        return found.size();
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("engine", "examples/oltp KvDatabase: B+tree on slotted pages, WAL with group commit, strict 2PL");
+        c.put("commits", "asynchronous (syncCommit false): durable at the next log force; load in transactions of "
+                + LOAD_BATCH);
+        c.put("updates", "get, copy, put (one-operation transactions)");
+        c.put("page_size", setup.pageSize());
+        Map<String, Object> tiers = new LinkedHashMap<>();
+        target.describe(tiers);
+        c.put("page_store", tiers);
+        return c;
+    }
+
+    @Override
+    public void close() {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    private static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+}

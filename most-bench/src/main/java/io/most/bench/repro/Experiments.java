@@ -1,0 +1,27 @@
+package io.most.bench.repro;
+
+import io.most.bench.Registry;
+
+/** The experiments {@code reproduce} knows, in the order {@code reproduce all} runs them. */
+public final class Experiments {
+    private static final Registry<Experiment> REGISTRY = new Registry<>("experiment", "experiments");
+
+    static {
+        REGISTRY.register(new MostFig4());
+        REGISTRY.register(new MostFig5());
+        REGISTRY.register(new MostFig7a());
+        REGISTRY.register(new OrthusFig7());
+        REGISTRY.register(new SpitfireFig6And7());
+        REGISTRY.register(new SpitfireTable2());
+        REGISTRY.register(new SpitfireFig8());
+        REGISTRY.register(new SpitfireFig9());
+        REGISTRY.register(new SpitfireFig10());
+    }
+
+    private Experiments() {
+    }
+
+    public static Registry<Experiment> registry() {
+        return REGISTRY;
+    }
+}

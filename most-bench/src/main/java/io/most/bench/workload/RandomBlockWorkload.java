@@ -1,0 +1,166 @@
+package io.most.bench.workload;
+
+import io.most.bench.Layer;
+import io.most.bench.Units;
+import io.most.bench.hierarchy.Hierarchy;
+import io.most.device.BlockDevice;
+import io.most.device.DeviceProfile;
+import io.most.device.DeviceStats;
+import io.most.device.IoOp;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+
+/**
+ * One block read or write per operation at a block-aligned offset drawn uniformly over the data set:
+ * {@code device-rand-read}, {@code device-rand-write} and {@code device-rand-rw} (50% writes).
+ * Counts come from the device's {@link DeviceStats}, so they include what the device saw, not what
+ * the bench thinks it issued.
+ */
+public final class RandomBlockWorkload implements Workload<BlockDevice> {
+    private final String name;
+    private final double writeFraction;
+
+    /** @param writeFraction share of operations that are writes, 0..1 */
+    RandomBlockWorkload(String name, double writeFraction) {
+        if (writeFraction < 0 || writeFraction > 1) {
+            throw new IllegalArgumentException("write fraction must be within [0, 1], got " + writeFraction);
+        }
+        this.name = name;
+        this.writeFraction = writeFraction;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        String mix = writeFraction == 0 ? "reads" : writeFraction == 1 ? "writes"
+                : Math.round(writeFraction * 100) + "% writes, the rest reads";
+        return "uniform random block " + mix + " of --block-size over --size (raw device)";
+    }
+
+    @Override
+    public Layer<BlockDevice> layer() {
+        return Layer.BLOCK;
+    }
+
+    @Override
+    public OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
+        return hierarchy.model().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
+                blockSize))).orElse(OptionalDouble.empty());
+    }
+
+    @Override
+    public OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize) {
+        return hierarchy.model()
+                .map(p -> OptionalDouble.of(ModelExpectation.maxIops(p, writeFraction, blockSize)))
+                .orElse(OptionalDouble.empty());
+    }
+
+    /** Share of operations that are writes. */
+    public double writeFraction() {
+        return writeFraction;
+    }
+
+    @Override
+    public Session start(BlockDevice device, Setup setup) {
+        if (setup.dataSize() > device.capacity() || setup.dataSize() % device.blockSize() != 0
+                || setup.blockSize() % device.blockSize() != 0) {
+            throw new IllegalArgumentException("data set of " + setup.dataSize() + " bytes in blocks of "
+                    + setup.blockSize() + " does not fit device " + device.name());
+        }
+        return new RandomBlockSession(device, setup);
+    }
+
+    private final class RandomBlockSession implements Session {
+        private final BlockDevice device;
+        private final Setup setup;
+        private final long blocks;
+
+        RandomBlockSession(BlockDevice device, Setup setup) {
+            this.device = device;
+            this.setup = setup;
+            this.blocks = setup.dataSize() / setup.blockSize();
+        }
+
+        @Override
+        public Client newClient(int thread) {
+            SplittableRandom random = setup.randomFor(thread);
+            Arena arena = Arena.ofConfined();
+            MemorySegment buffer = device.allocate(arena, setup.blockSize());
+            for (long i = 0; i + Long.BYTES <= buffer.byteSize(); i += Long.BYTES) {
+                buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, i, random.nextLong());
+            }
+            return new RandomBlockClient(device, random, arena, buffer, blocks, setup.blockSize(), writeFraction);
+        }
+
+        @Override
+        public void beginMeasurement() {
+            device.stats().reset();
+        }
+
+        @Override
+        public void report(Map<String, Object> fields) {
+            DeviceStats stats = device.stats();
+            fields.put("ops", stats.ops(IoOp.READ) + stats.ops(IoOp.WRITE));
+            fields.put("read_ops", stats.ops(IoOp.READ));
+            fields.put("write_ops", stats.ops(IoOp.WRITE));
+            fields.put("read_bytes", stats.bytes(IoOp.READ));
+            fields.put("write_bytes", stats.bytes(IoOp.WRITE));
+            fields.put("errors", stats.errors(IoOp.READ) + stats.errors(IoOp.WRITE));
+            fields.put("block_size", setup.blockSize());
+            fields.put("size_bytes", setup.dataSize());
+            fields.put("write_fraction", writeFraction);
+            if (setup.model().isPresent()) {
+                DeviceProfile p = setup.model().get();
+                fields.put("profile", p.name());
+                fields.put("profile_source", p.source());
+                fields.put("profile_latency_us", Units.round(ModelExpectation.readLatencyMicros(p), 1));
+                fields.put("profile_max_iops",
+                        Units.round(ModelExpectation.maxIops(p, writeFraction, setup.blockSize()), 1));
+            }
+        }
+    }
+
+    private static final class RandomBlockClient implements Client {
+        private final BlockDevice device;
+        private final SplittableRandom random;
+        private final Arena arena;
+        private final MemorySegment buffer;
+        private final long blocks;
+        private final long blockSize;
+        private final double writeFraction;
+
+        RandomBlockClient(BlockDevice device, SplittableRandom random, Arena arena, MemorySegment buffer,
+                          long blocks, long blockSize, double writeFraction) {
+            this.device = device;
+            this.random = random;
+            this.arena = arena;
+            this.buffer = buffer;
+            this.blocks = blocks;
+            this.blockSize = blockSize;
+            this.writeFraction = writeFraction;
+        }
+
+        @Override
+        public void next() {
+            long offset = random.nextLong(blocks) * blockSize;
+            if (writeFraction > 0 && random.nextDouble() < writeFraction) {
+                device.write(offset, buffer);
+            } else {
+                device.read(offset, buffer);
+            }
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.most.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ChildArgsTest {
+    @Test
+    void dropsNamedOptionsWithTheirValuesInBothForms() {
+        List<String> args = List.of("--workload", "ycsb-c", "--engines", "most,h2-mvstore", "--json=out.json",
+                "--repeat", "3", "--progress", "--records", "100");
+        assertEquals(List.of("--workload", "ycsb-c", "--progress", "--records", "100"),
+                ChildArgs.without(args, Set.of("engines", "json", "repeat"), Set.of("engines", "json", "repeat",
+                        "workload", "records")));
+    }
+
+    @Test
+    void dropsAFlagWithoutTakingTheNextArgument() {
+        assertEquals(List.of("--records", "5"), ChildArgs.without(List.of("--progress", "--records", "5"),
+                Set.of("progress"), Set.of("records")));
+    }
+
+    @Test
+    void childOfARunMeasuresOneEngineOnceWithoutForking() {
+        RunSpec spec = RunSpec.parse(Options.ofRun(List.of("--workload", "ycsb-c", "--hierarchy", "dram-cached-file",
+                "--engines", "most,caffeine-pagecache", "--records", "3000", "--repeat", "3", "--json", "-")));
+        assertEquals(List.of("run", "--workload", "ycsb-c", "--hierarchy", "dram-cached-file", "--records", "3000",
+                "--engines", "caffeine-pagecache", "--fork", "0", "--repeat", "1", "--load-wait", "0s"),
+                RunCommand.childArgs(spec, "caffeine-pagecache"));
+    }
+}

@@ -1,0 +1,92 @@
+package io.most.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.bench.report.MiniJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The tier layer end to end: short runs per workload on a tiny hierarchy; names and errors. No timing thresholds. */
+class TierBenchTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"most-rand-read", "most-rand-write", "most-rand-rw", "most-seq-write", "most-read-latest",
+            "most-burst"})
+    void eachTierWorkloadRunsAndReportsTierFields(String workload, @TempDir Path dir) throws IOException {
+        Path json = dir.resolve("out.json");
+        Cli cli = Cli.run("run", "--workload", workload, "--hierarchy", "optane-nvme", "--policies", "most,hemem",
+                "--threads", "4", "--duration", "300ms", "--warmup", "100ms", "--size", "32m", "--intensity", "0.2",
+                "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
+        assertEquals(2, runs.size());
+        for (Object o : runs) {
+            Map<String, Object> run = MiniJson.object(o);
+            assertEquals(workload, run.get("workload"));
+            assertEquals("optane-nvme", run.get("hierarchy"));
+            for (String field : List.of("migrated_bytes", "mirrored_bytes", "performance_write_bytes",
+                    "capacity_write_bytes", "served_ops_s", "offload_ratio")) {
+                assertTrue(run.get(field) instanceof Double d && d >= 0, field + " in " + run);
+            }
+            assertTrue((Double) run.get("ops") > 0, run.toString());
+            assertEquals(0.0, run.get("errors"));
+            assertEquals(0.0, run.get("background_errors"));
+            List<Object> timeline = MiniJson.array(run.get("interval_timeline"));
+            assertFalse(timeline.isEmpty(), "sampled from the start of the run");
+            assertEquals(List.of("t_s", "ops_s", "migrated_to_performance_bytes", "migrated_to_capacity_bytes",
+                    "load_factor", "offload_ratio", "mirrored_segments", "performance_latency_us", "capacity_latency_us"),
+                    List.copyOf(MiniJson.object(timeline.getFirst()).keySet()));
+            if (workload.equals("most-burst")) {
+                for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
+                    assertEquals(6, MiniJson.array(change).size(), "[s, from, to, reach s, settle s, operating ratio]");
+                }
+            }
+            assertTrue((Double) run.get("performance_bytes") < (Double) run.get("size_bytes"),
+                    "the performance device is smaller than the data set");
+        }
+    }
+
+    @Test
+    void everyBaselineRunsOnNvmeSata(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("out.json");
+        Cli cli = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", "nvme-sata", "--policies",
+                "most,hemem,batman,colloid,colloid+,striping,orthus", "--threads", "2", "--duration", "200ms",
+                "--warmup", "0s", "--size", "8m", "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
+        assertEquals(List.of("most", "hemem", "batman", "colloid", "colloid+", "striping", "orthus"),
+                runs.stream().map(r -> MiniJson.object(r).get("policy")).toList());
+    }
+
+    @Test
+    void unknownTierPolicyListsTheValidOnes() {
+        Cli cli = Cli.run("run", "--workload", "most-rand-read", "--hierarchy", "optane-nvme", "--policies", "lru");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("'lru'") && cli.err().contains("most, most-paper, hemem, batman, colloid, colloid+,"
+                + " colloid++, striping, orthus"), cli.err());
+    }
+
+    @Test
+    void unknownWorkloadListsTheTierWorkloads() {
+        Cli cli = Cli.run("run", "--workload", "most-rand", "--hierarchy", "optane-nvme");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("most-rand-read, most-rand-write, most-rand-rw, most-seq-write, most-read-latest,"
+                + " most-burst"), cli.err());
+    }
+
+    @Test
+    void tierPoliciesNeedATierHierarchy() {
+        Cli cli = Cli.run("run", "--workload", "most-rand-read", "--hierarchy", "memory", "--policies", "most");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("optane-nvme"), cli.err());
+    }
+}

@@ -1,0 +1,143 @@
+package io.most.bench.repro;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.bench.cli.Cli;
+import io.most.bench.cli.Options;
+import io.most.bench.cli.RunSpec;
+import io.most.bench.report.MiniJson;
+import io.most.bench.workload.TierWorkload;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code reproduce} end to end with {@code --quick}: one tier-layer (block) and one page-layer experiment
+ * write their three files; the JSON holds the runs the experiment asks for, the PNG decodes, the markdown
+ * names the paper's figure. Shape only, no timing thresholds.
+ */
+class ReproduceTest {
+
+    @Test
+    void tierExperimentWritesJsonChartAndMarkdown(@TempDir Path dir) throws IOException {
+        Cli cli = Cli.run("reproduce", "most-fig5", "--quick", "--out", dir.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = checkFiles(dir, "most-fig5", "Figure 5a");
+        assertEquals(List.of("most", "hemem", "colloid"), runs.stream().map(r -> r.get("policy")).toList());
+        for (Map<String, Object> run : runs) {
+            assertEquals("most-burst", run.get("workload"));
+            List<Object> intervals = MiniJson.array(run.get(TierWorkload.INTERVAL_TIMELINE));
+            assertFalse(intervals.isEmpty(), "the figure plots the per-interval timeline");
+            Map<String, Object> sample = MiniJson.object(intervals.getLast());
+            for (String field : List.of("t_s", "ops_s", "migrated_to_performance_bytes", "migrated_to_capacity_bytes")) {
+                assertTrue(sample.get(field) instanceof Double d && d >= 0, field + " in " + sample);
+            }
+            assertTrue(intervals.stream().anyMatch(s -> (Double) MiniJson.object(s).get("ops_s") > 0),
+                    "some interval completed operations: " + intervals);
+        }
+    }
+
+    @Test
+    void pageExperimentWritesJsonChartAndMarkdown(@TempDir Path dir) throws IOException {
+        Cli cli = Cli.run("reproduce", "spitfire-fig10", "--quick", "--out", dir.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = checkFiles(dir, "spitfire-fig10", "Figure 10");
+        assertEquals(List.of("spitfire-1-1-1-1", "spitfire-adaptive"), runs.stream().map(r -> r.get("policy")).toList());
+        assertFalse(MiniJson.array(runs.get(1).get("timeline")).isEmpty(), "the tuner's per-epoch timeline");
+        String md = Files.readString(dir.resolve("spitfire-fig10.md"));
+        assertTrue(md.contains("1.52x"), "the paper's +52% beside ours: " + md);
+    }
+
+    @Test
+    void sharedRunsAreMeasuredOnceAcrossExperiments(@TempDir Path dir) throws IOException {
+        // fig10's eager baseline is a run of fig9's 1:4 sweep: 'reproduce' measures it once
+        Experiment.Step step = new Experiment.Step(Map.of("n", 1), List.of("--workload", "device-rand-read",
+                "--hierarchy", "memory", "--size", "1m", "--duration", "100ms", "--warmup", "0s"), List.of("raw"));
+        StepRunner runner = new StepRunner(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        Experiment.StepResult first = runner.run(step);
+        Experiment.StepResult again = runner.run(new Experiment.Step(Map.of("n", 2), step.runArgs(), step.policies()));
+        assertEquals(1, runner.executed());
+        assertEquals(1, runner.reused());
+        assertEquals(first.runs().getFirst().number("throughput_ops"), again.runs().getFirst().number("throughput_ops"));
+        assertEquals(Map.of("n", 2), again.runs().getFirst().fields().get("step"), "each use carries its own step");
+    }
+
+    @Test
+    void unknownExperimentListsTheValidOnes() {
+        Cli cli = Cli.run("reproduce", "most-fig99", "--quick");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("'most-fig99'"), cli.err());
+        for (String name : Experiments.registry().names()) {
+            assertTrue(cli.err().contains(name), name + " listed in: " + cli.err());
+        }
+        assertTrue(cli.err().contains("all, most-fig4"), cli.err());
+    }
+
+    @Test
+    void missingExperimentIsAUsageError() {
+        Cli cli = Cli.run("reproduce", "--quick");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("needs an experiment") && cli.err().contains("spitfire-fig6-7"), cli.err());
+    }
+
+    @Test
+    void outThatIsAFileIsAUsageError(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("x"), "");
+        Cli cli = Cli.run("reproduce", "most-fig7a", "--quick", "--out", file.toString());
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("--out") && cli.err().contains("is a file"), cli.err());
+    }
+
+    @Test
+    void everyExperimentPlansRunsThatParseAsRunCommandLines() {
+        for (Experiment e : Experiments.registry().all()) {
+            for (boolean quick : new boolean[] {true, false}) {
+                List<Experiment.Step> steps = e.steps(quick);
+                assertFalse(steps.isEmpty(), e.name());
+                for (Experiment.Step s : steps) {
+                    RunSpec spec = RunSpec.parse(Options.ofRun(s.commandLine()));
+                    assertEquals(s.policies(), spec.policies(), e.name());
+                }
+            }
+        }
+    }
+
+    /** Checks the three files of {@code name} and returns the JSON's runs. */
+    private static List<Map<String, Object>> checkFiles(Path dir, String name, String figure) throws IOException {
+        Path json = dir.resolve(name + ".json");
+        Path png = dir.resolve(name + ".png");
+        Path md = dir.resolve(name + ".md");
+        assertTrue(Files.isRegularFile(json) && Files.isRegularFile(png) && Files.isRegularFile(md));
+        Map<String, Object> root = MiniJson.object(MiniJson.parse(Files.readString(json)));
+        assertEquals(name, root.get("experiment"));
+        assertEquals(Boolean.TRUE, root.get("quick"));
+        Experiment experiment = Experiments.registry().get(name);
+        int expected = experiment.steps(true).stream().mapToInt(s -> s.policies().size()).sum();
+        List<Map<String, Object>> runs = MiniJson.array(root.get("runs")).stream().map(MiniJson::object).toList();
+        assertEquals(expected, runs.size(), "one run per policy per step");
+        for (Map<String, Object> run : runs) {
+            assertTrue((Double) run.get("measured_ops") > 0, run.get("policy") + " measured nothing");
+            assertNotNull(run.get("step"), "each run names its step");
+        }
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image, "a PNG that decodes");
+        assertTrue(image.getWidth() > 0 && image.getHeight() > 0);
+        String text = Files.readString(md);
+        assertTrue(text.contains(figure), "names the paper's figure: " + text);
+        assertTrue(text.contains("reproduce " + name + " --quick"), "the exact command: " + text);
+        assertTrue(text.contains("| paper's claim | paper | ours |"), "paper beside ours: " + text);
+        assertTrue(text.contains("](" + name + ".png)"), "links the chart: " + text);
+        assertTrue(text.contains(ReproductionReport.NOTE_SLOT), "a slot for the note");
+        return runs;
+    }
+}
