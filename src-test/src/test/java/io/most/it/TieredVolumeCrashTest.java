@@ -9,6 +9,7 @@ import io.most.tier.MirroredWrite;
 import io.most.tier.MostPolicy;
 import io.most.tier.PlacementPolicy;
 import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
 import io.most.tier.Tier;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;
@@ -257,7 +258,11 @@ class TieredVolumeCrashTest {
                     }
                     case CORRUPT -> {
                         Long tornGeneration = t.tornRetried.get(block);
-                        if (suspect) {
+                        boolean singleCopyTorn = tornGeneration != null && durable < tornGeneration
+                                && volume.segmentClassAt(offset) != SegmentClass.MIRRORED;
+                        if (suspect || singleCopyTorn) {
+                            // a torn write reported on a block with no other copy cannot be retried: its write
+                            // failed, and the kill may have come before the child printed WFAIL for it
                             suspectsCorrupt++;
                         } else if (!STRICT_TORN_RETRY && tornGeneration != null && durable < tornGeneration) {
                             System.out.printf("%s KNOWN BUG (TieredVolumeTornRetryTest): block %d, whose unforced"
