@@ -40,6 +40,14 @@ public interface PageStore extends AutoCloseable {
         return io.most.buffer.SpitfireBufferManager.open(config);
     }
 
+    /**
+     * The block-device capacity a store of {@code pages} pages of {@code pageSize} bytes needs: the
+     * pages plus the store's superblocks and allocation bitmaps.
+     */
+    static long blockDeviceBytesFor(long pages, int pageSize) {
+        return io.most.buffer.SpitfireBufferManager.blockDeviceBytesFor(pages, pageSize);
+    }
+
     /** Bytes per page on every tier, header included. */
     int pageSize();
 

@@ -72,6 +72,22 @@ final class BlockStore {
     }
 
     /**
+     * The smallest device capacity that holds {@code pages} data pages of {@code pageSize} bytes with
+     * this layout's superblocks and two bitmap copies (the inverse of the constructor's arithmetic).
+     */
+    static long deviceBytesFor(long pages, int pageSize) {
+        long bitmap = 1;
+        while (true) {
+            long total = pages + 2 + 2 * bitmap;
+            long needed = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
+            if (needed <= bitmap) {
+                return total * pageSize;
+            }
+            bitmap = needed;
+        }
+    }
+
+    /**
      * Opens the store on {@code device}, formatting it if it is blank. A damaged superblock copy is a
      * {@link DataLossException} unless {@code acceptDataLoss}. The store owns the device: if opening
      * fails, the device is closed (and its file lock released).

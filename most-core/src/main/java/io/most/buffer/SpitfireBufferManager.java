@@ -164,6 +164,11 @@ public final class SpitfireBufferManager implements PageStore {
         }
     }
 
+    /** See {@link PageStore#blockDeviceBytesFor}. */
+    public static long blockDeviceBytesFor(long pages, int pageSize) {
+        return BlockStore.deviceBytesFor(pages, pageSize);
+    }
+
     /** The mapping tables take 4 bytes per page and tier: refuse a device whose tables cannot fit the heap. */
     private static void checkMappingFits(long pages, boolean withPm) {
         if (pages > Integer.MAX_VALUE) {

@@ -142,15 +142,7 @@ final class HybridCache implements MostCache {
 
     /** Device bytes for a page store of {@code pages} data pages (its superblocks and bitmaps besides). */
     static long smallDeviceBytes(long pages, int pageSize) {
-        long bitmap = 1;
-        while (true) {
-            long total = pages + 2 + 2 * bitmap;
-            long needed = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
-            if (needed <= bitmap) {
-                return total * pageSize;
-            }
-            bitmap = needed;
-        }
+        return PageStore.blockDeviceBytesFor(pages, pageSize);
     }
 
     /** Formats a blank page store: the superblock page and every bucket page, durable before use. */
