@@ -24,6 +24,10 @@ public final class KvEngines {
                 + " --dram, background auto-commit", false, H2MvStoreEngine::open));
         REGISTRY.register(new EngineType("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
                 false, EhcacheEngine::open));
+        REGISTRY.register(new EngineType("rocksdb", "RocksDB (LSM) in --dir with O_DIRECT reads, flushes and"
+                + " compactions; LRU block cache = --dram, 10-bit Bloom filters", false, RocksDbEngine::openDirect));
+        REGISTRY.register(new EngineType("rocksdb-buffered", "rocksdb without direct I/O: its misses may hit the OS"
+                + " page cache", false, RocksDbEngine::openBuffered));
         REGISTRY.register(new EngineType("caffeine-pagecache", "hashed record pages in a file behind a Caffeine"
                 + " page cache of --dram bytes, write-through", false, CaffeinePageCacheEngine::open));
     }
