@@ -33,6 +33,23 @@ class PeerEnginesTest {
         }
     }
 
+    @Test
+    void h2OnMostUsesTheFileOnDramFileAndThePageStoreWhereEmulated(@TempDir Path dir) {
+        for (Map<String, Object> run : ycsbC("dram-file", "h2-most,h2-most-device", dir)) {
+            Map<String, Object> config = config(run);
+            assertEquals("block-device", config.get("backing"), run.toString());
+            assertEquals("the run's file, O_DIRECT", config.get("device_io"), run.toString());
+            assertTrue(config.get("file").toString().startsWith("most:/"), config.toString());
+        }
+        List<Map<String, Object>> emulated = ycsbC("dram-pm-ssd", "h2-most,h2-most-device", dir);
+        Map<String, Object> tiers = config(emulated.get(0));
+        assertEquals("page-store", tiers.get("backing"), tiers.toString());
+        assertTrue(((Number) tiers.get("page_store_pm_bytes")).doubleValue() > 0, "PM where the hierarchy has it");
+        Map<String, Object> bare = config(emulated.get(1));
+        assertEquals("block-device", bare.get("backing"), bare.toString());
+        assertTrue(bare.get("device_io").toString().startsWith("emulated device"), bare.toString());
+    }
+
     /** Runs ycsb-c on {@code engines} and returns the runs, each checked for zero failed operations. */
     static List<Map<String, Object>> ycsbC(String hierarchy, String engines, Path dir) {
         Cli cli = Cli.run("run", "--workload", "ycsb-c", "--hierarchy", hierarchy, "--engines", engines,
