@@ -34,8 +34,9 @@ public final class KvEngines {
                 + " compactions; LRU block cache = --dram, 10-bit Bloom filters", false, RocksDbEngine::openDirect));
         REGISTRY.register(new EngineType("rocksdb-buffered", "rocksdb without direct I/O: its misses may hit the OS"
                 + " page cache", false, RocksDbEngine::openBuffered));
-        REGISTRY.register(new EngineType("caffeine-pagecache", "hashed record pages in a file behind a Caffeine"
-                + " page cache of --dram bytes, write-through", false, CaffeinePageCacheEngine::open));
+        REGISTRY.register(new EngineType("caffeine-pagecache", "hashed record pages on the hierarchy's block device"
+                + " (O_DIRECT file on dram-file, emulated SSD elsewhere) behind a Caffeine page cache of --dram bytes,"
+                + " write-through", true, CaffeinePageCacheEngine::open));
     }
 
     private KvEngines() {

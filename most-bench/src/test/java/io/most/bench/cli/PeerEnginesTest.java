@@ -50,6 +50,15 @@ class PeerEnginesTest {
         assertTrue(bare.get("device_io").toString().startsWith("emulated device"), bare.toString());
     }
 
+    @Test
+    void caffeinePageCacheMissesGoToTheHierarchysDevice(@TempDir Path dir) {
+        Map<String, Object> direct = config(ycsbC("dram-file", "caffeine-pagecache", dir).getFirst());
+        assertEquals("the run's file, O_DIRECT", direct.get("file_io"), direct.toString());
+        assertTrue(direct.get("misses").toString().startsWith("O_DIRECT"), direct.toString());
+        Map<String, Object> cached = config(ycsbC("dram-cached-file", "caffeine-pagecache", dir).getFirst());
+        assertTrue(cached.get("misses").toString().contains("OS page cache"), cached.toString());
+    }
+
     /** Runs ycsb-c on {@code engines} and returns the runs, each checked for zero failed operations. */
     static List<Map<String, Object>> ycsbC(String hierarchy, String engines, Path dir) {
         Cli cli = Cli.run("run", "--workload", "ycsb-c", "--hierarchy", hierarchy, "--engines", engines,
