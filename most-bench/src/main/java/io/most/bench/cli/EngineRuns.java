@@ -135,10 +135,7 @@ final class EngineRuns {
                     spec.seed(), Optional.empty()));
             Measurement m = new LoadDriver(shape, progress).drive(session,
                     type.name() + " " + workload.name() + " on " + hierarchy.name());
-            if (m.errors() > 0) {
-                err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", type.name(),
-                        m.errors(), m.ops(), m.firstError().map(Throwable::toString).orElse("?"));
-            }
+            warnOfErrors(type.name(), m);
             return RunResult.of(policyName, workload.name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
                     session);
         } finally {
@@ -156,14 +153,18 @@ final class EngineRuns {
                     new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), Optional.empty()));
             Measurement m = new LoadDriver(shape, progress).drive(session,
                     type.name() + " " + spec.workload().name() + " on " + hierarchy.name());
-            if (m.errors() > 0) {
-                err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", type.name(),
-                        m.errors(), m.ops(), m.firstError().map(Throwable::toString).orElse("?"));
-            }
+            warnOfErrors(type.name(), m);
             return RunResult.of("-", spec.workload().name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
                     session);
         } finally {
             closeAll(engine);
+        }
+    }
+
+    private void warnOfErrors(String engine, Measurement m) {
+        if (m.errors() > 0) {
+            err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", engine, m.errors(), m.ops(),
+                    m.firstError().map(Throwable::toString).orElse("?"));
         }
     }
 
