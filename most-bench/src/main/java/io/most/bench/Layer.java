@@ -31,6 +31,14 @@ public final class Layer<T> {
      */
     public static final Layer<KvTarget> KV = new Layer<>("kv", KvTarget.class);
 
+    /**
+     * Look-aside cache operations (get, set on a miss, delete) against a cache engine
+     * ({@link io.most.bench.kv.CacheEngine}); like the key-value engines they run next to the page
+     * hierarchies, whose DRAM and PM sizes they take.
+     */
+    public static final Layer<io.most.bench.kv.CacheTarget> CACHE = new Layer<>("cache",
+            io.most.bench.kv.CacheTarget.class);
+
     private final String name;
     private final Class<T> type;
 

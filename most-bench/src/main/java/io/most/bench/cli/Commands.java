@@ -4,6 +4,7 @@ import io.most.bench.Layer;
 import io.most.bench.Named;
 import io.most.bench.UsageException;
 import io.most.bench.hierarchy.Hierarchies;
+import io.most.bench.kv.CacheEngines;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.policy.Policies;
 import io.most.bench.repro.Experiments;
@@ -248,6 +249,8 @@ final class Commands {
         list(s, Hierarchies.registry().all());
         s.append("engines (YCSB workloads; each gets --dram as its DRAM budget):\n");
         list(s, KvEngines.registry().all());
+        s.append("cache engines (cache-zipf; each gets --dram, and --pm where the hierarchy has PM):\n");
+        list(s, CacheEngines.registry().all());
         s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");

@@ -14,6 +14,10 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.kv.CacheEngine;
+import io.most.bench.kv.CacheEngines;
+import io.most.bench.kv.CacheSetup;
+import io.most.bench.kv.CacheTarget;
 import io.most.bench.kv.KvDataset;
 import io.most.bench.kv.KvEngine;
 import io.most.bench.kv.KvEngineType;
@@ -25,6 +29,7 @@ import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.report.TextTable;
 import io.most.bench.workload.Workload;
+import io.most.bench.workload.cache.CacheZipfWorkload;
 import io.most.bench.workload.ycsb.YcsbWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -56,7 +61,6 @@ final class EngineRuns {
     /** Runs every engine of {@code spec} in turn. */
     List<RunResult> run(RunSpec spec) {
         KvSpec kv = spec.kv().orElseThrow();
-        YcsbWorkload workload = (YcsbWorkload) spec.workload();
         if (!(spec.hierarchy() instanceof PageHierarchy hierarchy)) {
             throw new UsageException("YCSB workloads run on the page hierarchies (" + String.join(", ",
                     Hierarchies.namesOfLayer(Layer.PAGE)) + "), not '" + spec.hierarchy().name() + "'");
@@ -67,8 +71,10 @@ final class EngineRuns {
                 null, spec.dramBytes(), spec.pmBytes(), spec.pmCost());
         long dramBytes = hierarchy.dramBytes(options);
         LoadShape shape = spec.shape(java.util.OptionalDouble.empty());
-        err.println(describe(spec, kv, data, dramBytes));
-        if (data.bytes() <= dramBytes) {
+        boolean cache = spec.workload() instanceof CacheZipfWorkload;
+        CacheKeySpace keySpace = cache ? CacheKeySpace.of(kv.records()) : null;
+        err.println(cache ? keySpace.describe(spec, kv, dramBytes) : describe(spec, kv, data, dramBytes));
+        if ((cache ? keySpace.bytes() : data.bytes()) <= dramBytes) {
             err.println("note: the records fit in the DRAM budget: every engine can cache them all");
         }
         Progress progress = Progress.forTerminal(err, spec.progress());
@@ -81,10 +87,16 @@ final class EngineRuns {
         List<RunResult> results = new ArrayList<>();
         try {
             for (String engineName : kv.engines()) {
-                KvEngineType type = KvEngines.registry().get(engineName);
                 Path engineDir = createDirectory(dir, engineName);
                 try {
-                    results.add(runOne(spec, workload, hierarchy, type, data, options.withDirectory(engineDir),
+                    if (cache) {
+                        CacheSetup setup = keySpace.setup(engineDir, dramBytes, hierarchy.pmBytes(options));
+                        results.add(runCache(spec, hierarchy, CacheEngines.registry().get(engineName), setup, shape,
+                                progress));
+                        continue;
+                    }
+                    results.add(runOne(spec, (YcsbWorkload) spec.workload(), hierarchy,
+                            KvEngines.registry().get(engineName), data, options.withDirectory(engineDir),
                             dramBytes, engineDir, shape, progress));
                 } finally {
                     ScratchFiles.deleteTree(engineDir);
@@ -123,14 +135,36 @@ final class EngineRuns {
                     spec.seed(), Optional.empty()));
             Measurement m = new LoadDriver(shape, progress).drive(session,
                     type.name() + " " + workload.name() + " on " + hierarchy.name());
-            if (m.errors() > 0) {
-                err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", type.name(),
-                        m.errors(), m.ops(), m.firstError().map(Throwable::toString).orElse("?"));
-            }
+            warnOfErrors(type.name(), m);
             return RunResult.of(policyName, workload.name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
                     session);
         } finally {
             closeAll(engine, pages, open);
+        }
+    }
+
+    /** One cache engine, opened empty in its directory, driven by the cache workload (its warm-up fills it). */
+    private RunResult runCache(RunSpec spec, PageHierarchy hierarchy, CacheEngines.CacheEngineType type,
+                               CacheSetup setup, LoadShape shape, Progress progress) {
+        CacheEngine engine = type.open(setup);
+        try {
+            CacheZipfWorkload workload = (CacheZipfWorkload) spec.workload();
+            Workload.Session session = workload.start(new CacheTarget(type.name(), engine, setup),
+                    new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), Optional.empty()));
+            Measurement m = new LoadDriver(shape, progress).drive(session,
+                    type.name() + " " + spec.workload().name() + " on " + hierarchy.name());
+            warnOfErrors(type.name(), m);
+            return RunResult.of("-", spec.workload().name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
+                    session);
+        } finally {
+            closeAll(engine);
+        }
+    }
+
+    private void warnOfErrors(String engine, Measurement m) {
+        if (m.errors() > 0) {
+            err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", engine, m.errors(), m.ops(),
+                    m.firstError().map(Throwable::toString).orElse("?"));
         }
     }
 
@@ -180,16 +214,24 @@ final class EngineRuns {
 
     /** The console table: one row per engine, throughput relative to the first engine of the run. */
     static String table(List<RunResult> results) {
-        TextTable table = new TextTable("engine", "workload", "hierarchy", "threads", "records", "DRAM", "ops/s",
+        boolean hits = results.stream().anyMatch(r -> !Double.isNaN(r.number("hit_ratio")));
+        TextTable table = hits
+                ? new TextTable("engine", "workload", "hierarchy", "threads", "keys", "DRAM", "ops/s", "vs first",
+                "hit ratio", "mean us", "p50 us", "p99 us", "errors")
+                : new TextTable("engine", "workload", "hierarchy", "threads", "records", "DRAM", "ops/s",
                 "vs first", "mean us", "p50 us", "p99 us", "errors");
         double first = results.isEmpty() ? Double.NaN : results.getFirst().number("throughput_ops");
         for (RunResult r : results) {
-            table.row(r.text("engine"), r.text("workload"), r.text("hierarchy"), r.text("threads"),
-                    r.text("record_count"), Units.formatBytes((long) r.number("dram_bytes")),
+            List<String> row = new ArrayList<>(List.of(r.text("engine"), r.text("workload"), r.text("hierarchy"),
+                    r.text("threads"), r.text("record_count"), Units.formatBytes((long) r.number("dram_bytes")),
                     RunResult.cell(r.number("throughput_ops"), 0),
-                    RunResult.cell(r.number("throughput_ops") / first, 2), RunResult.cell(r.number("mean_us"), 1),
-                    RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
-                    r.text("measured_errors"));
+                    RunResult.cell(r.number("throughput_ops") / first, 2)));
+            if (hits) {
+                row.add(RunResult.cell(r.number("hit_ratio"), 3));
+            }
+            row.addAll(List.of(RunResult.cell(r.number("mean_us"), 1), RunResult.cell(r.number("p50_us"), 1),
+                    RunResult.cell(r.number("p99_us"), 1), r.text("measured_errors")));
+            table.row(row.toArray(String[]::new));
         }
         return table.toString();
     }

@@ -3,6 +3,8 @@ package io.most.bench.cli;
 import io.most.bench.Layer;
 import io.most.bench.Units;
 import io.most.bench.UsageException;
+import io.most.bench.Registry;
+import io.most.bench.kv.CacheEngines;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.kv.MostKvEngine;
 import io.most.bench.kv.RecordFormat;
@@ -24,6 +26,10 @@ import java.util.Set;
 record KvSpec(List<String> engines, long records, RecordFormat format) {
     /** About 4x the default 64m DRAM pool of the page hierarchies at 1 KB records. */
     static final long DEFAULT_RECORDS = 250_000;
+    /** Keys of cache-zipf: about 4x the default 64m DRAM budget at its ~4.3 KB mean value. */
+    static final long DEFAULT_CACHE_KEYS = 60_000;
+    /** The options only the record workloads take (the cache workload's values have their own sizes). */
+    static final Set<String> RECORD_OPTIONS = Set.of("fields", "field-length");
     static final int MAX_FIELDS = 1024;
     static final int MAX_FIELD_LENGTH = 1 << 20;
 
@@ -37,7 +43,8 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
      * @throws UsageException naming the option and what is valid
      */
     public static Optional<KvSpec> parse(Options line, Workload<?> workload, int pageSize) {
-        if (workload.layer() != Layer.KV) {
+        boolean cache = workload.layer() == Layer.CACHE;
+        if (workload.layer() != Layer.KV && !cache) {
             for (String option : OPTIONS) {
                 if (line.value(option).isPresent()) {
                     throw new UsageException("--" + option + " is an option of the YCSB workloads ("
@@ -50,7 +57,21 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
             throw new UsageException("--size: YCSB workloads size their data by --records (default "
                     + DEFAULT_RECORDS + ") of --fields x --field-length bytes");
         }
-        List<String> engines = parseEngines(line.value("engines").orElse(KvEngines.DEFAULT));
+        if (cache) {
+            for (String option : RECORD_OPTIONS) {
+                if (line.value(option).isPresent()) {
+                    throw new UsageException("--" + option + ": workload '" + workload.name() + "' draws its value"
+                            + " sizes itself; it takes --records (distinct keys) and --engines");
+                }
+            }
+            List<String> engines = parseEngines(line.value("engines").orElse(CacheEngines.DEFAULT),
+                    CacheEngines.registry());
+            long keys = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
+                    .orElse(DEFAULT_CACHE_KEYS);
+            return Optional.of(new KvSpec(engines, keys, new RecordFormat(RecordFormat.DEFAULT_FIELDS,
+                    RecordFormat.DEFAULT_FIELD_LENGTH)));
+        }
+        List<String> engines = parseEngines(line.value("engines").orElse(KvEngines.DEFAULT), KvEngines.registry());
         long records = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
                 .orElse(DEFAULT_RECORDS);
         long fields = line.value("fields").map(v -> Units.parseWhole("--fields", v, 1, MAX_FIELDS))
@@ -63,15 +84,15 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
         return Optional.of(new KvSpec(engines, records, format));
     }
 
-    private static List<String> parseEngines(String text) {
+    private static List<String> parseEngines(String text, Registry<?> registry) {
         List<String> names = new ArrayList<>();
         for (String name : text.split(",", -1)) {
             String trimmed = name.trim();
             if (trimmed.isEmpty()) {
                 throw new UsageException("--engines '" + text + "' has an empty name; give a comma-separated list of: "
-                        + String.join(", ", KvEngines.registry().names()));
+                        + String.join(", ", registry.names()));
             }
-            KvEngines.registry().get(trimmed);
+            registry.get(trimmed);
             if (names.contains(trimmed)) {
                 throw new UsageException("--engines names '" + trimmed + "' twice");
             }
@@ -81,11 +102,7 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
     }
 
     private static List<String> ycsbNames() {
-        return Workloads.registry().all().stream().filter(w -> w.layer() == Layer.KV).map(Workload::name).toList();
-    }
-
-    /** Whether the run uses the page store of the hierarchy (an engine that {@linkplain KvEngineType#usesPageStore does}). */
-    boolean usesPageStore() {
-        return engines.stream().anyMatch(e -> KvEngines.registry().get(e).usesPageStore());
+        return Workloads.registry().all().stream().filter(w -> w.layer() == Layer.KV || w.layer() == Layer.CACHE)
+                .map(Workload::name).toList();
     }
 }

@@ -3,6 +3,8 @@ package io.most.bench.cli;
 import io.most.bench.Layer;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
+import io.most.bench.kv.CacheEngines;
+import io.most.bench.kv.KvEngines;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.Workloads;
 import java.util.LinkedHashMap;
@@ -14,7 +16,10 @@ import java.util.Optional;
  * Which {@code --workload} runs on which {@code --hierarchy}: a workload drives the targets of one
  * layer (block devices, tiered volumes, page stores), and a hierarchy opens the targets of one layer.
  * Every other pairing is refused before anything is opened, with this reason; the help lists the
- * pairings from the same rule, so what help offers and what {@code run} accepts cannot drift apart.
+ * pairings from the same rule, so what help offers and what {@code run} accepts cannot drift apart. With
+ * {@code --engines}, the YCSB workloads drive the record engines ({@code kv.KvEngines}) and
+ * {@code cache-zipf} the cache engines ({@code kv.CacheEngines}); {@code run} checks the names against
+ * the family's registry.
  */
 final class Pairings {
     private Pairings() {
@@ -28,6 +33,11 @@ final class Pairings {
         return Optional.of("workload '" + workload.name() + "' runs on " + workload.hierarchyLayer()
                 + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.hierarchyLayer()))
                 + "); '" + hierarchy.name() + "' is a " + hierarchy.layer() + "-layer hierarchy");
+    }
+
+    /** The workloads of {@code layer} (the engine families: YCSB records, caches). */
+    private static List<String> namesOfLayer(Layer<?> layer) {
+        return Workloads.registry().all().stream().filter(w -> w.layer() == layer).map(Workload::name).toList();
     }
 
     /** The help's list: per layer of hierarchy, the workloads that run on it and its hierarchies. */
@@ -44,6 +54,10 @@ final class Pairings {
         if (!openOnly.isEmpty()) {
             s.append("  ").append(String.join(", ", openOnly)).append(" only with --intensity (an open loop)\n");
         }
+        s.append("  with --engines: ").append(String.join(", ", namesOfLayer(Layer.KV))).append(" drive ")
+                .append(String.join(", ", KvEngines.registry().names())).append("\n      ")
+                .append(String.join(", ", namesOfLayer(Layer.CACHE))).append(" drive ")
+                .append(String.join(", ", CacheEngines.registry().names())).append('\n');
         s.append("  every other pairing is refused with the reason before anything runs\n");
         return s.toString();
     }

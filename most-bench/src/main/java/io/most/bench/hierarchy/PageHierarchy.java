@@ -240,7 +240,7 @@ public final class PageHierarchy implements Hierarchy {
     }
 
     /** PM pool bytes (frames only, without the PM file's metadata page) for {@code options}; 0 without PM. */
-    long pmBytes(Options options) {
+    public long pmBytes(Options options) {
         return hasPm() ? options.pmBytes().orElse(DEFAULT_PM_BYTES) : 0;
     }
 

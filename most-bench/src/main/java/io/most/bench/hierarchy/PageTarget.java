@@ -129,6 +129,35 @@ public final class PageTarget implements AutoCloseable {
         return config;
     }
 
+    /**
+     * The measured store's block device alone, without a page store over it (emulated where the
+     * hierarchy emulates its SSD, else the run's real file), for an engine that keeps its own format on
+     * the device. The device is a view the engine may close; {@link #close()} releases the real one.
+     * Callable once, instead of {@link #load} and {@link #storeConfig}.
+     */
+    public io.most.device.BlockDevice measuredDevice() {
+        if (configured || closed) {
+            throw new IllegalStateException("page target for " + policyName + " is already configured or closed");
+        }
+        configured = true;
+        return blockTier.measuredDevice();
+    }
+
+    /** Whether the block tier is emulated (else it is a real file in the run's directory). */
+    public boolean emulated() {
+        return tiers.hierarchy().emulatesSsd();
+    }
+
+    /** Whether the block tier is a real file read and written through the OS page cache (else O_DIRECT or emulated). */
+    public boolean cachedFile() {
+        return tiers.hierarchy().cachedFile();
+    }
+
+    /** The hierarchy's name ({@code --hierarchy}). */
+    public String hierarchyName() {
+        return tiers.hierarchyName();
+    }
+
     /** The measured store, after {@link #load}. */
     public PageStore store() {
         if (store == null) {

@@ -220,6 +220,10 @@ public final class PageTiers implements AutoCloseable {
         }
     }
 
+    PageHierarchy hierarchy() {
+        return hierarchy;
+    }
+
     String hierarchyName() {
         return hierarchy.name();
     }

@@ -5,13 +5,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.most.bench.ArtifactVersion;
 import io.most.bench.Units;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.most.bench.hierarchy.PageTarget;
+import io.most.device.BlockDevice;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,24 +16,27 @@ import java.util.function.Function;
 
 /**
  * The {@code caffeine-pagecache} engine: the same hashed record pages as {@code most}
- * ({@link HashRecordStore}), in one file read and written with a {@link FileChannel}, behind a
- * Caffeine cache of whole pages whose maximum weight is the DRAM budget (W-TinyLFU eviction).
+ * ({@link HashRecordStore}), on the block device of the run's hierarchy (the same device MOST's page
+ * store would get: the O_DIRECT file on {@code dram-file}, the file through the OS page cache on
+ * {@code dram-cached-file}, the emulated SSD or tiered volume elsewhere), behind a Caffeine cache of
+ * whole pages whose maximum weight is the DRAM budget (W-TinyLFU eviction). So a cache miss costs
+ * what a miss of {@code most} costs on that hierarchy, without MOST's page store.
  *
  * <p><b>Writes are write-through:</b> a change is applied to the cached page and written to the file
- * at once (the changed bytes only, no fsync, like MOST's write-back it ends in the OS's hands). So an
+ * at once (the device blocks holding the changed bytes, no force). So an
  * evicted page is never dirty, and eviction needs no write-back racing the threads that still use the
  * evicted copy. The price is one positional write per update; write-back would defer it.
  *
  * <p>Locking: a striped read-write lock per bucket; pages of a chain belong to one bucket, so a page
- * is only loaded, read or changed under its bucket's lock. The file goes through the OS page cache
- * (no O_DIRECT in FileChannel), which is DRAM outside the budget: see the report.
+ * is only loaded, read or changed under its bucket's lock. The report says whether the device's I/O
+ * goes through the OS page cache (DRAM outside the budget) or not.
  */
 final class CaffeinePageCacheEngine extends HashRecordEngine {
     private static final int LOCK_STRIPES = 4096;
 
     private final int pageSize;
-    private final Path file;
-    private final FileChannel channel;
+    private final PageTarget target;
+    private final BlockDevice device;
     private final Cache<Long, byte[]> cache;
     private final ReentrantReadWriteLock[] locks = new ReentrantReadWriteLock[LOCK_STRIPES];
     private final AtomicLong nextPage = new AtomicLong();
@@ -47,12 +46,12 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
     private CaffeinePageCacheEngine(KvSetup setup) {
         super(setup, new RecordPageLayout(setup.pageSize(), setup.data().format()));
         this.pageSize = setup.pageSize();
-        this.file = setup.directory().resolve("caffeine-pages.dat");
-        try {
-            this.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + file + ": " + e.getMessage(), e);
+        this.target = setup.pageTarget().orElseThrow(() -> new IllegalArgumentException(
+                "the caffeine-pagecache engine runs on a page hierarchy's block device, and none was given"));
+        this.device = target.measuredDevice();
+        if (pageSize % device.blockSize() != 0) {
+            throw new IllegalArgumentException("page size " + pageSize + " is not a multiple of the block size "
+                    + device.blockSize() + " of " + device.name());
         }
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(setup.dramBytes())
@@ -71,12 +70,11 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
     @Override
     public void load(KvDataset data) {
         BucketPlan plan = BucketPlan.of(data, layout);
-        ByteBuffer buffer = ByteBuffer.allocate(pageSize);
-        MemorySegment segment = MemorySegment.ofBuffer(buffer);
+        MemorySegment segment = MemorySegment.ofArray(new byte[pageSize]);
         for (long p = 0; p < plan.pages(); p++) {
             segment.fill((byte) 0);
             plan.fill(p, segment);
-            writeFully(buffer.clear(), p * pageSize);
+            device.write(p * pageSize, segment);
         }
         loadedPages = plan.pages();
         nextPage.set(plan.pages());
@@ -111,9 +109,12 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
                 + ", maximum weight = DRAM budget in page bytes (per-entry overhead not counted)");
         c.put("cache_max_bytes", setup.dramBytes());
         c.put("cache_max_pages", setup.dramBytes() / pageSize);
-        c.put("writes", "write-through: changed bytes written with FileChannel at once, no fsync");
-        c.put("file", file.toString());
-        c.put("file_io", "FileChannel through the OS page cache (not O_DIRECT)");
+        c.put("writes", "write-through: the device blocks of the changed bytes written at once, no force");
+        c.put("device", device.name() + " of " + target.hierarchyName());
+        c.put("file_io", target.emulated() ? "emulated device (its profile's latency and bandwidth), no OS page cache"
+                : target.cachedFile() ? "the run's file through the OS page cache" : "the run's file, O_DIRECT");
+        c.put("misses", target.emulated() ? "an emulated device read" : target.cachedFile()
+                ? "go through the OS page cache (DRAM outside the budget)" : "O_DIRECT: a real device read each");
         c.put("lock", "striped read-write lock per bucket, " + LOCK_STRIPES + " stripes");
         describeIndex(c);
         return c;
@@ -122,38 +123,21 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
     @Override
     public void close() {
         cache.invalidateAll();
-        try {
-            channel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
-        }
+        device.close(); // a view: the hierarchy closes the real device
     }
 
     private byte[] loadPage(long pageId) {
         byte[] page = new byte[pageSize];
-        ByteBuffer buffer = ByteBuffer.wrap(page);
-        long position = pageId * pageSize;
-        try {
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, position + buffer.position()) < 0) {
-                    throw new IllegalStateException("page " + pageId + " is beyond the end of " + file);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read page " + pageId + " of " + file + ": " + e.getMessage(), e);
-        }
+        device.read(pageId * pageSize, MemorySegment.ofArray(page));
         return page;
     }
 
-    private void writeFully(ByteBuffer buffer, long position) {
-        try {
-            long at = position;
-            while (buffer.hasRemaining()) {
-                at += channel.write(buffer, at);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + " at " + position + ": " + e.getMessage(), e);
-        }
+    /** Writes the device blocks of {@code page} that hold bytes {@code [offset, offset + length)}. */
+    private void writeBlocks(long pageId, byte[] page, long offset, long length) {
+        int block = device.blockSize();
+        long from = offset / block * block;
+        long to = Math.min(pageSize, (offset + length + block - 1) / block * block);
+        device.write(pageId * pageSize + from, MemorySegment.ofArray(page).asSlice(from, to - from));
     }
 
     private ReentrantReadWriteLock lockOf(long bucket) {
@@ -220,7 +204,7 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
             if (page == null) {
                 throw new IllegalStateException("page " + pageId + " was not read under this hold");
             }
-            writeFully(ByteBuffer.wrap(page, (int) offset, (int) length), pageId * pageSize + offset);
+            writeBlocks(pageId, page, offset, length);
         }
 
         @Override
@@ -230,7 +214,7 @@ final class CaffeinePageCacheEngine extends HashRecordEngine {
             }
             long id = nextPage.getAndIncrement();
             byte[] page = new byte[pageSize];
-            writeFully(ByteBuffer.wrap(page), id * pageSize);
+            writeBlocks(id, page, 0, pageSize);
             cache.put(id, page);
             held.put(id, page);
             return id;

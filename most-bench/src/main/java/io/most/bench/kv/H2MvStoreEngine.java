@@ -8,6 +8,7 @@ import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.type.ByteArrayDataType;
 import org.h2.mvstore.type.StringDataType;
+import org.h2.store.fs.FileUtils;
 
 /**
  * The {@code h2-mvstore} engine: H2's MVStore (a copy-on-write B-tree appending to one file) with one
@@ -21,24 +22,39 @@ import org.h2.mvstore.type.StringDataType;
  * report gives its size at the end.
  */
 final class H2MvStoreEngine extends WholeRecordEngine {
-    private final KvSetup setup;
-    private final Path file;
+    private final String fileName;
+    private final String fileIo;
     private final int cacheMb;
+    private final Map<String, Object> backing;
+    private final AutoCloseable afterClose;
     private final MVStore store;
     private final MVMap<String, byte[]> map;
 
-    private H2MvStoreEngine(KvSetup setup) {
-        this.setup = setup;
-        this.file = setup.directory().resolve("h2.mv.db");
+    /**
+     * An MVStore on {@code fileName} (a path, or a {@code most:} path of examples/h2's file system).
+     *
+     * @param fileIo     how the file's I/O reaches the disk, for the report
+     * @param cacheBytes H2's page cache budget (MVStore rounds it down to whole MiB, at least 1)
+     * @param backing    more configuration for the report (what the file system under the store is)
+     * @param afterClose closed after the store (the file system's volume); {@code null} for none
+     */
+    H2MvStoreEngine(String fileName, String fileIo, long cacheBytes, Map<String, Object> backing,
+                    AutoCloseable afterClose) {
+        this.fileName = fileName;
+        this.fileIo = fileIo;
         // MVStore sizes its cache in MiB: the budget rounded down, at least 1
-        this.cacheMb = (int) Math.max(1, setup.dramBytes() >> 20);
-        this.store = new MVStore.Builder().fileName(file.toString()).cacheSize(cacheMb).open();
+        this.cacheMb = (int) Math.max(1, cacheBytes >> 20);
+        this.backing = backing;
+        this.afterClose = afterClose;
+        this.store = new MVStore.Builder().fileName(fileName).cacheSize(cacheMb).open();
         this.map = store.openMap("usertable", new MVMap.Builder<String, byte[]>()
                 .keyType(StringDataType.INSTANCE).valueType(ByteArrayDataType.INSTANCE));
     }
 
     static H2MvStoreEngine open(KvSetup setup) {
-        return new H2MvStoreEngine(setup);
+        Path file = setup.directory().resolve("h2.mv.db");
+        return new H2MvStoreEngine(file.toString(), "FileChannel through the OS page cache (not O_DIRECT)",
+                setup.dramBytes(), Map.of(), null);
     }
 
     @Override
@@ -73,20 +89,31 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     public Map<String, Object> describe() {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("version", org.h2.engine.Constants.FULL_VERSION); // the library says it itself
-        c.put("file", file.toString());
-        c.put("file_io", "FileChannel through the OS page cache (not O_DIRECT)");
+        c.put("file", fileName);
+        c.put("file_io", fileIo);
         c.put("cache_mb", cacheMb);
         c.put("cache_bytes_setting", (long) cacheMb << 20);
         c.put("commit", "MVStore default auto-commit: background, every " + store.getAutoCommitDelay()
                 + " ms or when unsaved changes pass " + store.getAutoCommitMemory() + " bytes; no fsync");
         c.put("map", "MVMap<String, byte[]>, StringDataType / ByteArrayDataType");
         c.put("update", "get, copy, put under a striped lock (MVStore has no partial update)");
-        c.put("file_bytes", file.toFile().length());
+        c.put("file_bytes", FileUtils.size(fileName));
+        c.putAll(backing);
         return c;
     }
 
     @Override
     public void close() {
-        store.close();
+        try {
+            store.close();
+        } finally {
+            if (afterClose != null) {
+                try {
+                    afterClose.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot close what is under " + fileName + ": " + e.getMessage(), e);
+                }
+            }
+        }
     }
 }

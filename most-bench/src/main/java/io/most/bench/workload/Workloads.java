@@ -1,12 +1,13 @@
 package io.most.bench.workload;
 
 import io.most.bench.Registry;
+import io.most.bench.workload.cache.CacheZipfWorkload;
 import io.most.bench.workload.ycsb.YcsbWorkload;
 
 /**
  * The workloads the command line knows: block-device workloads, Spitfire's YCSB mixes on a page
  * store; tiering workloads (YCSB A-F, most-rand-read, hot-set, bursts) register here under their own
- * names.
+ * names; the look-aside cache workload {@code cache-zipf} drives cache engines.
  */
 public final class Workloads {
     private static final Registry<Workload<?>> REGISTRY = new Registry<>("workload", "workloads");
@@ -24,6 +25,7 @@ public final class Workloads {
         for (YcsbWorkload w : YcsbWorkload.all()) {
             REGISTRY.register(w);
         }
+        REGISTRY.register(new CacheZipfWorkload());
     }
 
     private Workloads() {

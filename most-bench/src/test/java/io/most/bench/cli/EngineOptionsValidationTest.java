@@ -18,8 +18,9 @@ class EngineOptionsValidationTest {
 
     static Stream<Arguments> badCommandLines() {
         return Stream.of(
-                Arguments.of("unknown engine", ycsb("--engines", "most,rocksdb"),
-                        List.of("'rocksdb'", "valid engines: most, oltp-kv, h2-mvstore, ehcache, caffeine-pagecache")),
+                Arguments.of("unknown engine", ycsb("--engines", "most,leveldb"),
+                        List.of("'leveldb'", "valid engines: most, oltp-kv, h2-mvstore, h2-most, h2-most-device, ehcache,"
+                                + " rocksdb, rocksdb-buffered, caffeine-pagecache")),
                 Arguments.of("empty engine", ycsb("--engines", "most,"), List.of("--engines", "empty name", "h2-mvstore")),
                 Arguments.of("engine twice", ycsb("--engines", "ehcache,ehcache"), List.of("--engines", "'ehcache' twice")),
                 Arguments.of("engines on a block workload", List.of("run", "--workload", "device-rand-read",

@@ -45,7 +45,8 @@ class KvEngineRoundTripTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"most", "oltp-kv", "h2-mvstore", "ehcache", "caffeine-pagecache"})
+    @ValueSource(strings = {"most", "oltp-kv", "h2-mvstore", "ehcache", "caffeine-pagecache", "rocksdb", "rocksdb-buffered",
+            "h2-most", "h2-most-device"})
     void engineAgreesWithAReferenceMap(String name) {
         KvDataset data = new KvDataset(RECORDS, FORMAT, 42);
         try (Opened opened = open(name, data)) {

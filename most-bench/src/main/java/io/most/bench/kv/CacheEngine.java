@@ -1,0 +1,35 @@
+package io.most.bench.kv;
+
+import java.util.Map;
+
+/**
+ * A cache the {@code cache-zipf} workload drives ({@code run --engines most-cache,ehcache,caffeine}):
+ * string keys, byte values of any size, entries it may evict whenever it likes. Opened empty by a
+ * {@link CacheEngines.CacheEngineType}; used by all driver threads at once, so every method must be thread-safe.
+ */
+public interface CacheEngine extends AutoCloseable {
+
+    /** The value of {@code key}, or null on a miss (never stored, evicted or deleted). */
+    byte[] get(String key);
+
+    /** Stores {@code value} under {@code key}, replacing any; the engine may keep the array. */
+    void set(String key, byte[] value);
+
+    /** Removes {@code key} if present. */
+    void delete(String key);
+
+    /** The configuration in use (tier sizes, files, I/O path), for the JSON report's {@code engine_config}. */
+    Map<String, Object> describe();
+
+    /** Warm-up is over: forget what the engine counted so far. */
+    default void beginMeasurement() {
+    }
+
+    /** Adds what the engine counted since {@link #beginMeasurement} (per-tier hits, evictions) to a run's fields. */
+    default void report(Map<String, Object> fields) {
+    }
+
+    /** Releases files, memory and threads; the run's directory is deleted afterwards. */
+    @Override
+    void close();
+}

@@ -1,0 +1,126 @@
+package io.most.bench.kv;
+
+import io.most.PageStoreConfig;
+import io.most.bench.hierarchy.PageTarget;
+import io.most.examples.h2.MostFileSystem;
+import io.most.examples.h2.MostVolume;
+import io.most.examples.h2.MostVolumes;
+import io.most.examples.h2.VolumeOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The {@code h2-most} and {@code h2-most-device} engines: the unmodified H2 MVStore of
+ * {@code h2-mvstore}, with its file on MOST through examples/h2's file system ({@code most:} paths on
+ * a {@link MostVolume} mounted for the run), so the same database can be compared on the OS page
+ * cache and on MOST. The backing follows the run's hierarchy:
+ *
+ * <ul>
+ *   <li>{@code h2-most} on a hierarchy whose SSD is emulated ({@code dram-pm-ssd}, {@code dram-ssd},
+ *       {@code pm-ssd}, the tiered ones): the <b>page store</b> backing, H2's file in the run's page
+ *       store with its DRAM and PM tiers over the emulated SSD; the DRAM budget is split between H2's
+ *       own cache (a quarter) and the page store's DRAM pool (the rest);</li>
+ *   <li>{@code h2-most} on {@code dram-file} / {@code dram-cached-file}, and {@code h2-most-device}
+ *       everywhere: the <b>block device</b> backing, H2's file byte-addressed on the run's block device
+ *       (the O_DIRECT file on {@code dram-file}, the emulated SSD or tiered volume elsewhere), with
+ *       the whole budget as H2's cache: H2 on the same device as MOST, without MOST's tiers.</li>
+ * </ul>
+ */
+final class H2MostEngines {
+    /** H2's share of the budget when a page store below it has the rest. */
+    static final int H2_CACHE_SHARE_DIVISOR = 4;
+    private static final AtomicInteger MOUNTS = new AtomicInteger();
+
+    private H2MostEngines() {
+    }
+
+    /** {@code h2-most}: the page store backing where the SSD is emulated, else the run's file. */
+    static H2MvStoreEngine openBest(KvSetup setup) {
+        PageTarget target = target(setup, "h2-most");
+        return target.emulated() ? onPageStore(setup, target) : onDevice(setup, target);
+    }
+
+    /** {@code h2-most-device}: always the run's block device, no page store. */
+    static H2MvStoreEngine openDevice(KvSetup setup) {
+        return onDevice(setup, target(setup, "h2-most-device"));
+    }
+
+    private static PageTarget target(KvSetup setup, String engine) {
+        return setup.pageTarget().orElseThrow(() -> new IllegalArgumentException(
+                "the " + engine + " engine runs on a page hierarchy's devices, and none was given"));
+    }
+
+    private static H2MvStoreEngine onDevice(KvSetup setup, PageTarget target) {
+        Path lock = lockFile(setup);
+        MostVolume volume = MostVolumes.onDevice(target.measuredDevice(), lock, VolumeOptions.defaults());
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("backing", "block-device");
+        c.put("device_io", target.emulated()
+                ? "emulated device of " + target.hierarchyName() + " (its profile's latency and bandwidth)"
+                : target.cachedFile() ? "the run's file through the OS page cache" : "the run's file, O_DIRECT");
+        c.put("costs_paid", target.emulated() ? "every H2 cache miss and write pays the emulated SSD, no PM, no"
+                + " MOST page store" : target.cachedFile() ? "OS page cache (no device read on its hits)"
+                : "a real device read per H2 cache miss (no OS page cache)");
+        c.put("h2_cache_bytes_requested", setup.dramBytes());
+        c.put("page_store_dram_bytes", 0L);
+        return mount(setup, volume, c, setup.dramBytes());
+    }
+
+    private static H2MvStoreEngine onPageStore(KvSetup setup, PageTarget target) {
+        long budget = setup.dramBytes();
+        long h2Cache = Math.max(1L << 20, (budget / H2_CACHE_SHARE_DIVISOR) >> 20 << 20);
+        long minPool = (long) PageStoreConfig.MIN_DRAM_FRAMES * setup.pageSize();
+        long pool = Math.max(minPool, (budget - h2Cache) / setup.pageSize() * setup.pageSize());
+        PageStoreConfig config = target.storeConfig().dramBytes(pool).build();
+        Path lock = lockFile(setup);
+        MostVolume volume = MostVolumes.onPageStore(config, lock, VolumeOptions.defaults());
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("backing", "page-store");
+        c.put("device_io", "page store of " + target.hierarchyName() + ": DRAM pool, "
+                + (config.hasPm() ? "PM pool" : "no PM") + ", emulated SSD");
+        c.put("costs_paid", "H2 cache misses go to the page store: DRAM hits, emulated PM"
+                + " (if any) and emulated SSD reads, the page store's write-back and migration");
+        c.put("h2_cache_bytes_requested", h2Cache);
+        c.put("page_store_dram_bytes", pool);
+        c.put("page_store_pm_bytes", config.hasPm() ? config.pmBytes() : 0L);
+        c.put("page_store_policy", config.policy().toString());
+        return mount(setup, volume, c, h2Cache);
+    }
+
+    private static H2MvStoreEngine mount(KvSetup setup, MostVolume volume, Map<String, Object> c, long cacheBytes) {
+        String directory = "/h2-most-" + MOUNTS.incrementAndGet();
+        try {
+            MostFileSystem.mount(directory, volume);
+            c.put("volume", volume.describe());
+            c.put("volume_block_bytes", volume.blockBytes());
+            c.put("volume_blocks", volume.blockCount());
+            c.put("volume_sync_interval", VolumeOptions.defaults().syncInterval().toString());
+            c.put("dram_budget_bytes", setup.dramBytes());
+            return new H2MvStoreEngine(MostFileSystem.SCHEME + ":" + directory + "/ycsb.mv.db",
+                    "examples/h2 file system on MOST (" + c.get("backing") + ")", cacheBytes, c, volume);
+        } catch (RuntimeException e) {
+            try {
+                volume.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** The volume's stand-in file for its process lock, in the engine's own directory. */
+    private static Path lockFile(KvSetup setup) {
+        Path lock = setup.directory().resolve("h2-most.lock");
+        try {
+            Files.deleteIfExists(lock);
+            return Files.createFile(lock);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + lock + ": " + e.getMessage(), e);
+        }
+    }
+}

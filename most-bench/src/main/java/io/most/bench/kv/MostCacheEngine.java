@@ -1,0 +1,174 @@
+package io.most.bench.kv;
+
+import io.most.bench.ScratchFiles;
+import io.most.bench.Units;
+import io.most.cache.CacheConfig;
+import io.most.cache.CacheStats;
+import io.most.cache.MostCache;
+import io.most.device.DirectFileDevice;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code most-cache} engine: MOST's hybrid cache ({@link MostCache}). Small items live in bucket
+ * pages of a page store whose DRAM pool is the DRAM budget and, where the hierarchy has PM, whose PM
+ * pool is its {@code --pm} (a file on /dev/shm); large items live in log-structured regions. Both
+ * engines' flash is an O_DIRECT {@link DirectFileDevice} in the run's directory, sized to hold every
+ * key's value, so misses are real device reads and capacity misses come from the DRAM/PM bound only
+ * where the flash tier holds everything.
+ */
+final class MostCacheEngine implements CacheEngine {
+    /** Bucket page size: CacheLib's small-item engine uses 4 KiB buckets too. */
+    static final int PAGE_SIZE = 4096;
+    /** Key + value bytes from which an item goes to the regions: above every small value of the workload. */
+    static final int LARGE_ITEM_THRESHOLD = 2048;
+    static final int REGION_SIZE = 1 << 20;
+    /** The regions' device header ahead of the first region (RegionStore's, for 4 KiB device blocks). */
+    static final long REGION_HEADER_BYTES = 4096;
+    /** Bucket pages per byte of small items: buckets fill unevenly, so twice the bytes. */
+    static final int SMALL_ITEM_SLACK = 2;
+
+    private final CacheSetup setup;
+    private final Path pmDirectory;
+    private final CacheConfig config;
+    private final MostCache cache;
+    private volatile CacheStats baseline;
+
+    private MostCacheEngine(CacheSetup setup) {
+        this.setup = setup;
+        long smallBytes = roundUp(Math.max(64L * PAGE_SIZE,
+                SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())), PAGE_SIZE);
+        long largeBytes = roundUp(Math.max(4L * REGION_SIZE, setup.largeBytes() + setup.largeBytes() / 4), REGION_SIZE);
+        long pmBytes = setup.pmBytes() / PAGE_SIZE * PAGE_SIZE;
+        this.pmDirectory = pmBytes > 0 ? pmDirectory() : null;
+        Path smallFile = create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE));
+        Path largeFile = create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE));
+        this.config = CacheConfig.builder()
+                .directory(pmDirectory != null ? pmDirectory : setup.directory())
+                .smallItemDevice(DirectFileDevice.open(smallFile, smallDeviceBytes(smallBytes)))
+                .largeItemDevice(DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeBytes))
+                .pageSize(PAGE_SIZE)
+                .dramBytes(Math.max(16L * PAGE_SIZE, setup.dramBytes() / PAGE_SIZE * PAGE_SIZE))
+                .pmBytes(pmBytes)
+                .smallItemBytes(smallBytes)
+                .largeItemBytes(largeBytes)
+                .regionSize(REGION_SIZE)
+                .largeItemThreshold(LARGE_ITEM_THRESHOLD)
+                .build();
+        this.cache = MostCache.open(config);
+        this.baseline = cache.stats();
+    }
+
+    static MostCacheEngine open(CacheSetup setup) {
+        return new MostCacheEngine(setup);
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return cache.get(bytes(key));
+    }
+
+    @Override
+    public void set(String key, byte[] value) {
+        cache.put(bytes(key), value);
+    }
+
+    @Override
+    public void delete(String key) {
+        cache.remove(bytes(key));
+    }
+
+    @Override
+    public void beginMeasurement() {
+        baseline = cache.stats();
+    }
+
+    /** The cache's own counters since warm-up: where hits were served, evictions, device reads. */
+    @Override
+    public void report(Map<String, Object> fields) {
+        CacheStats now = cache.stats();
+        CacheStats base = baseline;
+        fields.put("cache_small_item_hits", now.smallItemHits() - base.smallItemHits());
+        fields.put("cache_large_item_hits", now.largeItemHits() - base.largeItemHits());
+        fields.put("cache_filter_rejects", now.filterRejects() - base.filterRejects());
+        fields.put("cache_evictions", now.evictions() - base.evictions());
+        fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
+        fields.put("cache_entries", now.entries());
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("engine", "io.most.cache.MostCache (hybrid: bucket pages in a page store + log-structured regions)");
+        c.put("page_size", config.pageSize());
+        c.put("dram_bytes", config.dramBytes());
+        c.put("pm_bytes", config.pmBytes());
+        c.put("pm_file", pmDirectory == null ? "none" : pmDirectory.resolve(CacheConfig.PM_FILE).toString());
+        c.put("small_item_bytes", config.smallItemBytes());
+        c.put("large_item_bytes", config.largeItemBytes());
+        c.put("region_size", config.regionSize());
+        c.put("large_item_threshold", config.largeItemThreshold());
+        c.put("flash_files", setup.directory().toString());
+        c.put("file_io", "O_DIRECT (DirectFileDevice) for both the bucket pages and the regions");
+        c.put("outside_budget", "the large items' in-memory index and region buffer, the bucket filters");
+        c.put("key_space_bytes", setup.keySpaceBytes());
+        c.put("flash_holds", Units.formatBytes(config.smallItemBytes() + config.largeItemBytes())
+                + " (sized to hold every key's value)");
+        return c;
+    }
+
+    @Override
+    public void close() {
+        try {
+            cache.close();
+        } finally {
+            if (pmDirectory != null) {
+                ScratchFiles.deleteTree(pmDirectory);
+            }
+        }
+    }
+
+    /** A fresh directory on /dev/shm for the PM file (tmpfs: persisting is nearly free, as on real PM). */
+    private static Path pmDirectory() {
+        Path shm = Path.of("/dev/shm");
+        try {
+            Path dir = Files.isDirectory(shm) ? Files.createTempDirectory(shm, "most-bench-cache-pm-")
+                    : Files.createTempDirectory("most-bench-cache-pm-");
+            ScratchFiles.remember(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a directory for the cache's PM file: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path create(Path file) {
+        try {
+            return Files.exists(file) ? file : Files.createFile(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Device bytes for {@code smallBytes} of bucket pages: one page per bucket, the cache's superblock
+     * page, and the page store's two superblocks and two allocation bitmaps (one bit per page).
+     */
+    static long smallDeviceBytes(long smallBytes) {
+        long pages = smallBytes / PAGE_SIZE + 1;
+        long bitmapPages = (pages + 8L * PAGE_SIZE) / (8L * PAGE_SIZE) + 1;
+        return (pages + 2 + 2 * bitmapPages) * PAGE_SIZE;
+    }
+
+    private static long roundUp(long bytes, long unit) {
+        return (bytes + unit - 1) / unit * unit;
+    }
+
+    private static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+}
