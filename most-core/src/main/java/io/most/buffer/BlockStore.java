@@ -124,12 +124,7 @@ final class BlockStore {
             String what = "superblock copy " + (aDamaged ? "A" : "B") + " of block device '" + device.name()
                     + "' fails its checksum (media damage); it may have been the newer copy, so the allocation"
                     + " state of the other copy may be older than the last checkpoint";
-            if (!acceptDataLoss) {
-                throw new DataLossException(what + ": restore the device, or open with acceptDataLoss(true) to"
-                        + " continue from the intact copy");
-            }
-            System.getLogger(BlockStore.class.getName()).log(System.Logger.Level.WARNING,
-                    what + "; continuing from the intact copy because acceptDataLoss is set");
+            DataLoss.refuseUnlessAccepted(acceptDataLoss, what, "restore the device", "continue from the intact copy");
         }
         if (best == null) {
             if (aDamaged || bDamaged) {

@@ -58,12 +58,7 @@ final class PageHeader {
      * </ul>
      */
     enum Check {
-        VALID, NEVER_WRITTEN, UNSEALED, DAMAGED, UNIDENTIFIABLE;
-
-        /** Whether the header's page id, LSN and write sequence can be trusted. */
-        boolean trusted() {
-            return this == VALID || this == DAMAGED;
-        }
+        VALID, NEVER_WRITTEN, UNSEALED, DAMAGED, UNIDENTIFIABLE
     }
 
     static long pageId(MemorySegment page) {

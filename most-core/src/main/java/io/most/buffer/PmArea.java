@@ -68,11 +68,8 @@ final class PmArea {
         if (loss != null) {
             String what = "the block device depends on " + expected.describe() + ", the only durable copy of"
                     + " up to " + expected.frames() + " pages, but '" + path + "' " + loss;
-            if (!acceptDataLoss) {
-                throw new DataLossException(what + ": restore that file, or open with acceptDataLoss(true) to"
-                        + " revert those pages to their block-device copies");
-            }
-            LOG.log(System.Logger.Level.WARNING, what + "; reformatting it because acceptDataLoss is set");
+            DataLoss.refuseUnlessAccepted(acceptDataLoss, what, "restore that file",
+                    "revert those pages to their block-device copies (the file is reformatted)");
         }
         // only now, with every check passed, may the file be created, extended or changed
         PmemDevice device = PmemDevice.open(path, bytes, 4096);

@@ -140,11 +140,8 @@ public final class SpitfireBufferManager implements PageStore {
                 String what = "block device '" + ssd.device().name() + "' depends on " + dependency.describe()
                         + ", the only durable copy of up to " + dependency.frames() + " pages, but no PM file is"
                         + " configured";
-                if (!config.acceptDataLoss()) {
-                    throw new DataLossException(what + ": configure pm(path, bytes) with that file, or open with"
-                            + " acceptDataLoss(true) to revert those pages to their block-device copies");
-                }
-                LOG.log(System.Logger.Level.WARNING, what + "; dropping it because acceptDataLoss is set");
+                DataLoss.refuseUnlessAccepted(config.acceptDataLoss(), what, "configure pm(path, bytes) with that file",
+                        "revert those pages to their block-device copies");
             }
             SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
             ssd.commitFormat();
@@ -196,7 +193,7 @@ public final class SpitfireBufferManager implements PageStore {
     /**
      * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented).
      * Verify first, then trust: a frame's page id and write sequence are read only once its header
-     * checksum verifies ({@link PageHeader.Check#trusted()}), and only fully valid frames compete for
+     * checksum verifies ({@link PageHeader.Check#DAMAGED} or better), and only fully valid frames compete for
      * "newest copy". For each allocated page the valid image with the highest write sequence wins;
      * unsealed, superseded and unallocated images are invalidated. A damaged frame whose header still
      * verifies names its page and write sequence: if neither another PM frame nor the block device
@@ -260,11 +257,8 @@ public final class SpitfireBufferManager implements PageStore {
             String what = unidentifiable.size() + " PM frame(s) " + frames + " of '" + config.pmPath()
                     + "' were sealed but fail their header checksum (media damage), so the page whose"
                     + " newest version each held cannot be named";
-            if (!config.acceptDataLoss()) {
-                throw new DataLossException(what + ": restore the PM file, or open with acceptDataLoss(true)"
-                        + " to discard them (those pages revert to their block-device copies)");
-            }
-            LOG.log(System.Logger.Level.WARNING, what + "; discarded because acceptDataLoss is set");
+            DataLoss.refuseUnlessAccepted(config.acceptDataLoss(), what, "restore the PM file",
+                    "discard them (those pages revert to their block-device copies)");
             for (int m : unidentifiable) {
                 discard(m);
                 discarded++;
