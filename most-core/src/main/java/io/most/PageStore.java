@@ -42,7 +42,7 @@ public interface PageStore extends AutoCloseable {
 
     /**
      * The block-device capacity a store of {@code pages} pages of {@code pageSize} bytes needs: the
-     * pages plus the store's superblocks and allocation bitmaps.
+     * pages plus the store's superblocks, allocation bitmaps and double-write slots.
      */
     static long blockDeviceBytesFor(long pages, int pageSize) {
         return io.most.buffer.SpitfireBufferManager.blockDeviceBytesFor(pages, pageSize);

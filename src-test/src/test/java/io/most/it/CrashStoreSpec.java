@@ -1,6 +1,7 @@
 package io.most.it;
 
 import io.most.MigrationPolicy;
+import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.WalHook;
 import io.most.device.DirectFileDevice;
@@ -31,8 +32,6 @@ record CrashStoreSpec(String hierarchy, int pageSize, int pages, int dramFrames,
 
     /** Spare page ids on the block device beyond those the writer allocates. */
     static final int SPARE_PAGES = 4;
-    /** Block-device pages of metadata: two superblocks and two one-page bitmap copies. */
-    static final int METADATA_PAGES = 4;
 
     static final String SSD_FILE = "ssd.dat";
     static final String PM_FILE = "pm.dat";
@@ -51,7 +50,7 @@ record CrashStoreSpec(String hierarchy, int pageSize, int pages, int dramFrames,
         PageStoreConfig.Builder b = PageStoreConfig.builder()
                 .pageSize(pageSize)
                 .blockDevice(DirectFileDevice.open(dir.resolve(SSD_FILE),
-                        (long) (pages + SPARE_PAGES + METADATA_PAGES) * pageSize))
+                        PageStore.blockDeviceBytesFor(pages + SPARE_PAGES, pageSize)))
                 .dramBytes((long) dramFrames * pageSize)
                 .policy(policy())
                 .walHook(walHook);

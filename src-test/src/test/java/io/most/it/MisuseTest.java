@@ -152,7 +152,7 @@ class MisuseTest {
             case "not configured" -> reopen = d -> PageStoreConfig.builder()
                     .pageSize(PAGE)
                     .dramBytes((long) SoakKind.DRAM_FRAMES * PAGE)
-                    .blockDevice(DirectFileDevice.open(d.resolve(SoakKind.SSD_FILE), (long) (SoakKind.UNITS + 12) * PAGE))
+                    .blockDevice(DirectFileDevice.open(d.resolve(SoakKind.SSD_FILE), PageStore.blockDeviceBytesFor(SoakKind.UNITS + 8, PAGE)))
                     .build();
             default -> throw new AssertionError(how);
         }

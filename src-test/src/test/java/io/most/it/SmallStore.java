@@ -48,7 +48,7 @@ record SmallStore(Path ssd, Path pm, int pageSize, int pages, int dramFrames, in
 
     /** Bytes of the block device: the pages plus two superblocks and two one-page bitmaps. */
     long ssdBytes() {
-        return (long) (pages + CrashStoreSpec.METADATA_PAGES) * pageSize;
+        return PageStore.blockDeviceBytesFor(pages, pageSize);
     }
 
     long pmBytes() {

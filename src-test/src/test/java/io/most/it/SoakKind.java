@@ -106,7 +106,7 @@ enum SoakKind {
     /** The page store's configuration over {@code dir}; not for {@link #VOLUME}. */
     PageStoreConfig config(Path dir) {
         BlockDevice device = volume ? openVolume(dir)
-                : DirectFileDevice.open(dir.resolve(SSD_FILE), (long) (UNITS + 12) * PAGE);
+                : DirectFileDevice.open(dir.resolve(SSD_FILE), PageStore.blockDeviceBytesFor(UNITS + 8, PAGE));
         try {
             PageStoreConfig.Builder b = PageStoreConfig.builder()
                     .pageSize(PAGE)

@@ -25,10 +25,14 @@ import java.util.List;
  * </pre>
  *
  * All little-endian (the store writes in native order on x86-64). Images are page-aligned: on the
- * block device after two superblocks and the bitmaps, in the PM file after one superblock page.
+ * block device after two superblocks, the bitmaps and the double-write slots (whose copies of pages
+ * in flight are not the pages' images and are skipped here), in the PM file after one superblock page.
  */
 final class StoreFiles {
     static final int PAGE_MAGIC = 0x4D53_0002;
+    /** The block store's superblock magic ("MOSTSTOR") and its double-write slots before the data pages. */
+    private static final long BLOCK_STORE_MAGIC = 0x4D4F_5354_5354_4F52L;
+    private static final int DOUBLE_WRITE_SLOTS = 16;
 
     /** A page image found in a file: where it starts and its header fields. */
     record Image(long offset, int magic, long pageId, long lsn, long seq) {
@@ -48,7 +52,11 @@ final class StoreFiles {
         List<Image> images = new ArrayList<>();
         ByteBuffer header = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long slotsFrom = doubleWriteArea(channel, pageSize);
             for (long offset = 0; offset + pageSize <= channel.size(); offset += pageSize) {
+                if (offset >= slotsFrom && offset < slotsFrom + (long) DOUBLE_WRITE_SLOTS * pageSize) {
+                    continue;
+                }
                 header.clear();
                 channel.read(header, offset);
                 int magic = header.getInt(0);
@@ -68,7 +76,11 @@ final class StoreFiles {
         int n = 0;
         ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long slotsFrom = doubleWriteArea(channel, pageSize);
             for (long offset = 0; offset + pageSize <= channel.size(); offset += pageSize) {
+                if (offset >= slotsFrom && offset < slotsFrom + (long) DOUBLE_WRITE_SLOTS * pageSize) {
+                    continue;
+                }
                 header.clear();
                 channel.read(header, offset);
                 if (header.getInt(0) == PAGE_MAGIC) {
@@ -79,6 +91,21 @@ final class StoreFiles {
             throw new UncheckedIOException(e);
         }
         return n;
+    }
+
+    /**
+     * Byte offset of the double-write slots if {@code channel} is a block store (its first superblock
+     * names it; the slots follow two superblocks and two bitmap copies), else past the end.
+     */
+    private static long doubleWriteArea(FileChannel channel, int pageSize) throws IOException {
+        ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        channel.read(magic, 0);
+        if (magic.getLong(0) != BLOCK_STORE_MAGIC) {
+            return Long.MAX_VALUE / 2;
+        }
+        long pages = channel.size() / pageSize;
+        long bitmapPages = Math.max(1, (pages + 8L * pageSize - 1) / (8L * pageSize));
+        return (2 + 2 * bitmapPages) * pageSize;
     }
 
     /** The one valid image of {@code pageId} in {@code file}; fails if there is none or several. */

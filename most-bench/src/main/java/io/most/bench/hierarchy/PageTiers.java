@@ -1,6 +1,7 @@
 package io.most.bench.hierarchy;
 
 import io.most.MigrationPolicy;
+import io.most.PageStore;
 import io.most.bench.BenchException;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
@@ -93,20 +94,9 @@ public final class PageTiers implements AutoCloseable {
                 options.directory(), pmDirectory, memory, options.pmCost(), log);
     }
 
-    /**
-     * Bytes a block device needs for {@code pages} data pages plus the page store's metadata (two
-     * superblocks and two copies of the allocation bitmap, see the store's BlockStore).
-     */
+    /** Bytes a block device needs for {@code pages} data pages plus the page store's metadata. */
     static long blockDeviceBytes(long pages, int pageSize) {
-        long bitmapPages = 1;
-        while (true) {
-            long total = pages + 2 + 2 * bitmapPages;
-            long needed = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
-            if (needed <= bitmapPages) {
-                return total * pageSize;
-            }
-            bitmapPages = needed;
-        }
+        return PageStore.blockDeviceBytesFor(pages, pageSize);
     }
 
     private static long physicalMemory() {

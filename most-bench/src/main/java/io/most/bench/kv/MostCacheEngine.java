@@ -1,5 +1,6 @@
 package io.most.bench.kv;
 
+import io.most.PageStore;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
 import io.most.cache.CacheConfig;
@@ -155,13 +156,11 @@ final class MostCacheEngine implements CacheEngine {
     }
 
     /**
-     * Device bytes for {@code smallBytes} of bucket pages: one page per bucket, the cache's superblock
-     * page, and the page store's two superblocks and two allocation bitmaps (one bit per page).
+     * Device bytes for {@code smallBytes} of bucket pages: one page per bucket and the cache's
+     * superblock page, plus the page store's own metadata.
      */
     static long smallDeviceBytes(long smallBytes) {
-        long pages = smallBytes / PAGE_SIZE + 1;
-        long bitmapPages = (pages + 8L * PAGE_SIZE) / (8L * PAGE_SIZE) + 1;
-        return (pages + 2 + 2 * bitmapPages) * PAGE_SIZE;
+        return PageStore.blockDeviceBytesFor(smallBytes / PAGE_SIZE + 1, PAGE_SIZE);
     }
 
     private static long roundUp(long bytes, long unit) {
