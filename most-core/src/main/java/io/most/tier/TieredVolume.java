@@ -15,7 +15,7 @@ import java.util.UUID;
  * address space of fixed-size segments, each tiered on the performance device, tiered on the
  * capacity device, or mirrored on both with per-subpage validity (Tu et al., "Getting the MOST out
  * of your Storage Hierarchy"). Where data goes and which copy serves a request is decided by a
- * {@link PlacementPolicy} — {@link MostPolicy} by default — on top of mechanisms every policy shares:
+ * {@link PlacementPolicy} — {@link io.most.tier.policy.MostPolicy} by default — on top of mechanisms every policy shares:
  * HeMem-style hotness counters, per-device latency measured end to end, a rate-limited migrator
  * that counts every byte, a selective cleaner, and crash-consistent metadata.
  *

@@ -1,111 +1,18 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
+import io.most.tier.MirroredWrite;
+import io.most.tier.PlacementPolicy;
+import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Algorithm 1 of the MOST paper, branch by branch, against a scripted volume. */
 class MostPolicyTest {
-
-    /** A volume in arrays: classes, heat, latency and free slots as the test sets them; actions are logged. */
-    static final class FakeContext implements PolicyContext {
-        final SegmentClass[] classes;
-        final int[] heat;
-        final int[] writes;
-        double lp = Double.NaN;
-        double lc = Double.NaN;
-        int perfSlots = 10;
-        int capSlots = 40;
-        long budget = Long.MAX_VALUE;
-        final List<String> actions = new ArrayList<>();
-
-        FakeContext(int segments) {
-            classes = new SegmentClass[segments];
-            Arrays.fill(classes, SegmentClass.UNALLOCATED);
-            heat = new int[segments];
-            writes = new int[segments];
-        }
-
-        private int used(Tier t) {
-            int n = 0;
-            for (SegmentClass c : classes) {
-                n += c == SegmentClass.MIRRORED || c == SegmentClass.tieredOn(t) ? 1 : 0;
-            }
-            return n;
-        }
-
-        @Override public TierConfig config() { return TierConfig.defaults(); }
-        @Override public int segmentCount() { return classes.length; }
-        @Override public int segmentBytes() { return 1 << 21; }
-        @Override public SegmentClass segmentClass(int s) { return classes[s]; }
-        @Override public int readHeat(int s) { return heat[s]; }
-        @Override public int writeHeat(int s) { return writes[s]; }
-        @Override public boolean isHot(int s) { return heat[s] >= 8; }
-        @Override public double rewriteDistance(int s) { return 0; }
-        @Override public int readsSinceWrite(int s) { return 0; }
-        @Override public int invalidSubpages(int s) { return 0; }
-        @Override public Tier preferredCopy(int s) { return Tier.PERFORMANCE; }
-        @Override public double latencyNanos(Tier t) { return t == Tier.PERFORMANCE ? lp : lc; }
-        @Override public int slots(Tier t) { return t == Tier.PERFORMANCE ? perfSlots : capSlots; }
-        @Override public int freeSlots(Tier t) { return slots(t) - used(t); }
-        @Override public int mirroredSegments() { return (int) Arrays.stream(classes).filter(c -> c == SegmentClass.MIRRORED).count(); }
-        @Override public long migrationBudget() { return budget; }
-
-        @Override
-        public int[] hottest(SegmentClass cls, int max) {
-            return IntStream.range(0, classes.length).filter(s -> classes[s] == cls).boxed()
-                    .sorted(Comparator.comparingInt((Integer s) -> -heat[s]).thenComparingInt(s -> s))
-                    .limit(max).mapToInt(Integer::intValue).toArray();
-        }
-
-        @Override
-        public int[] coldest(SegmentClass cls, int max) {
-            return IntStream.range(0, classes.length).filter(s -> classes[s] == cls).boxed()
-                    .sorted(Comparator.comparingInt((Integer s) -> heat[s]).thenComparingInt(s -> s))
-                    .limit(max).mapToInt(Integer::intValue).toArray();
-        }
-
-        private boolean spend() {
-            if (budget < segmentBytes()) {
-                return false;
-            }
-            budget -= segmentBytes();
-            return true;
-        }
-
-        @Override
-        public boolean mirror(int s) {
-            if (!spend()) {
-                return false;
-            }
-            actions.add("mirror " + s);
-            classes[s] = SegmentClass.MIRRORED;
-            return true;
-        }
-
-        @Override
-        public boolean unmirror(int s, Tier keep) {
-            actions.add("unmirror " + s + " keep " + keep);
-            classes[s] = SegmentClass.tieredOn(keep);
-            return true;
-        }
-
-        @Override
-        public boolean move(int s, Tier to) {
-            if (!spend()) {
-                return false;
-            }
-            actions.add("move " + s + " to " + to);
-            classes[s] = SegmentClass.tieredOn(to);
-            return true;
-        }
-    }
 
     /** One optimizer interval: routing, then migration, as the volume's two threads run them. */
     static void interval(PlacementPolicy policy, PolicyContext context) {
@@ -115,7 +22,7 @@ class MostPolicyTest {
 
     /** The paper's fixed step, so that intervals count ratio steps; {@link #stepsGrowWithTheImbalance} covers the default. */
     private final MostPolicy policy = new MostPolicy(MostPolicy.Settings.paper());
-    private final FakeContext ctx = new FakeContext(20);
+    private final ScriptedContext ctx = new ScriptedContext(20);
 
     private void optimize(int times) {
         for (int i = 0; i < times; i++) {
@@ -155,9 +62,9 @@ class MostPolicyTest {
             ctx.heat[s] = 10 + s;
         }
         ctx.classes[10] = SegmentClass.TIERED_PERFORMANCE;
-        ctx.heat[10] = 14; // hotter than segment 0 (10) by the margin of 4
+        ctx.heat[10] = 20; // beyond swapMargin (4) and the hysteresis (1.5 x 10 + 4) over segment 0 (10)
         ctx.classes[11] = SegmentClass.TIERED_PERFORMANCE;
-        ctx.heat[11] = 12; // not by the margin over segment 1 (11)
+        ctx.heat[11] = 16; // beyond swapMargin over segment 1 (11), not beyond the hysteresis (20.5)
         ctx.lp = 2000;
         ctx.lc = 1000;
         optimize(51);

@@ -1,7 +1,11 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
-import java.util.concurrent.ThreadLocalRandom;
+import io.most.tier.MirroredWrite;
+import io.most.tier.PlacementPolicy;
+import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 
 /**
  * Mirror-Optimized Storage Tiering (Tu et al.): a small, hot mirrored class plus classic tiering,
@@ -38,7 +42,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class MostPolicy implements PlacementPolicy {
     private static final double EPSILON = 1e-9;
-    private static final int CANDIDATES = 64;
     /** Intervals of movement one way (1 s) after which the step ceiling grows again. */
     private static final int SUSTAINED = 5;
 
@@ -46,6 +49,7 @@ public final class MostPolicy implements PlacementPolicy {
     private enum Migration { NONE, TO_CAPACITY, TO_PERFORMANCE }
 
     private final Settings settings;
+    private final PlacementMoves moves = new PlacementMoves();
     private volatile double offloadRatio;
     private volatile Migration migration = Migration.NONE;
     /** Consecutive intervals the ratio moved the same way (+ up, - down); control thread only. */
@@ -150,7 +154,7 @@ public final class MostPolicy implements PlacementPolicy {
     }
 
     private Tier draw() {
-        return ThreadLocalRandom.current().nextDouble() < offloadRatio ? Tier.CAPACITY : Tier.PERFORMANCE;
+        return PlacementMoves.draw(offloadRatio);
     }
 
     @Override
@@ -228,6 +232,7 @@ public final class MostPolicy implements PlacementPolicy {
      */
     @Override
     public void optimize(PolicyContext context) {
+        moves.observe(context);
         reclaim(context);
         switch (migration) {
             case TO_CAPACITY -> {
@@ -258,7 +263,7 @@ public final class MostPolicy implements PlacementPolicy {
 
     /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */
     private boolean enlargeMirroredClass(PolicyContext context) {
-        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES)) {
+        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES)) {
             if (!roomForMirror(context)) {
                 return false;
             }
@@ -276,28 +281,37 @@ public final class MostPolicy implements PlacementPolicy {
                 && free - 1 >= reserve(total) && context.freeSlots(Tier.CAPACITY) > 0;
     }
 
-    /** Swaps the coldest mirrored segments for clearly hotter tiered ones of the performance device. */
+    /**
+     * Swaps the coldest mirrored segments for clearly hotter tiered ones of the performance device:
+     * hotter by {@code swapMargin} now and beyond noise ({@link Hysteresis}), and neither moved within
+     * the minimum residency.
+     */
     private void improveMirroredClass(PolicyContext context) {
-        int[] hot = context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES);
-        int[] cold = context.coldest(SegmentClass.MIRRORED, CANDIDATES);
+        int[] hot = context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES);
+        int[] cold = context.coldest(SegmentClass.MIRRORED, PlacementMoves.CANDIDATES);
+        Hysteresis guard = moves.hysteresis();
         for (int i = 0; i < Math.min(hot.length, cold.length); i++) {
             if (context.heat(hot[i]) < context.heat(cold[i]) + settings.swapMargin()
+                    || !guard.clearlyHotter(hot[i], cold[i]) || !guard.settled(hot[i]) || !guard.settled(cold[i])
                     || context.migrationBudget() < context.segmentBytes()
-                    || !context.unmirror(cold[i], context.preferredCopy(cold[i]))
-                    || !context.mirror(hot[i])) {
+                    || !context.unmirror(cold[i], context.preferredCopy(cold[i]))) {
                 return;
             }
+            guard.moved(cold[i]);
+            if (!context.mirror(hot[i])) {
+                return;
+            }
+            guard.moved(hot[i]);
         }
     }
 
     /**
      * Classic tiering towards the performance device, as HeMem does it: hot segments of the capacity
-     * device move up, displacing only segments that are no longer hot. Where heat is spread evenly (a
-     * page store's misses and write-backs over a scrambled zipfian) this still swaps segments whose
-     * heat differs by noise alone, like HeMem: see docs/TIERING.md, "Not done yet".
+     * device move up, displacing only segments that are no longer hot and clearly colder
+     * ({@link Hysteresis}), so that evenly spread heat does not swap segments on noise.
      */
     private void promote(PolicyContext context) {
-        HememPolicy.promote(context, context.hottest(SegmentClass.TIERED_CAPACITY, CANDIDATES), true);
+        moves.promote(context, context.hottest(SegmentClass.TIERED_CAPACITY, PlacementMoves.CANDIDATES), true);
     }
 
     /** Gives up copies of the coldest mirrored segments while free space is below the watermark. */
@@ -307,7 +321,7 @@ public final class MostPolicy implements PlacementPolicy {
         if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve) {
             return;
         }
-        for (int segment : context.coldest(SegmentClass.MIRRORED, CANDIDATES)) {
+        for (int segment : context.coldest(SegmentClass.MIRRORED, PlacementMoves.CANDIDATES)) {
             if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve
                     || !context.unmirror(segment, context.preferredCopy(segment))) {
                 return;
