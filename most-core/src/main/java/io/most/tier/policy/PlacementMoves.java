@@ -5,6 +5,7 @@ import io.most.tier.SegmentClass;
 import io.most.tier.Tier;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -83,14 +84,13 @@ final class PlacementMoves {
                 victim -> context.unmirror(victim, Tier.CAPACITY), context::mirror);
     }
 
-    /** An action on one segment that reports whether it happened. */
-    private interface Action {
-        boolean apply(int segment);
-    }
-
-    /** The displacement loop behind {@link #promote} and {@link #cache}. */
+    /**
+     * The displacement loop behind {@link #promote} and {@link #cache}: {@code evict} frees room on
+     * {@code into} by moving a victim of {@code victimClass} away, {@code place} puts a candidate there;
+     * each reports whether it happened.
+     */
     private int displace(PolicyContext context, int[] candidates, boolean hotCandidatesOnly, boolean protectHotVictims,
-                         SegmentClass victimClass, Tier into, Action evict, Action place) {
+                         SegmentClass victimClass, Tier into, IntPredicate evict, IntPredicate place) {
         int[] victims = null;
         int v = 0;
         int placed = 0;
@@ -113,13 +113,13 @@ final class PlacementMoves {
                 }
                 int cold = victims[v];
                 if ((protectHotVictims && context.isHot(cold)) || !hysteresis.clearlyHotter(segment, cold)
-                        || !evict.apply(cold)) {
+                        || !evict.test(cold)) {
                     break;
                 }
                 v++;
                 hysteresis.moved(cold);
             }
-            if (!place.apply(segment)) {
+            if (!place.test(segment)) {
                 break;
             }
             hysteresis.moved(segment);
