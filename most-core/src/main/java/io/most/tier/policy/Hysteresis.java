@@ -26,13 +26,15 @@ import java.util.Arrays;
  *       within the time its heat needs to settle.</li>
  * </ul>
  *
- * <p>Not thread-safe: it lives on the volume's migration thread ({@code optimize}) only.
+ * <p>Memory: 8 bytes per segment (smoothed heat, interval of the last move), on top of the volume's
+ * metadata. Not thread-safe: it lives on the volume's migration thread ({@code optimize}) only.
  */
 final class Hysteresis {
     private final Settings settings;
     private float[] smoothed = new float[0];
-    private long[] lastMove = new long[0];
-    private long interval;
+    /** The interval of each segment's last move; an int lasts 13 years of 200 ms intervals. */
+    private int[] lastMove = new int[0];
+    private int interval;
 
     /**
      * @param relativeMargin how much hotter, relatively, a candidate must be than its victim
@@ -67,9 +69,9 @@ final class Hysteresis {
         int n = context.segmentCount();
         if (smoothed.length != n) {
             smoothed = new float[n];
-            lastMove = new long[n];
+            lastMove = new int[n];
             Arrays.fill(smoothed, Float.NaN);
-            Arrays.fill(lastMove, Long.MIN_VALUE / 2);
+            Arrays.fill(lastMove, Integer.MIN_VALUE / 2);
         }
         interval++;
         float w = (float) settings.smoothing();

@@ -242,6 +242,7 @@ public final class MostPolicy implements PlacementPolicy {
             if (context.heat(segment) == 0 || !context.mirror(segment)) {
                 break;
             }
+            moves.hysteresis().moved(segment); // not swapped out again before its heat has settled
         }
         return roomForMirror(context);
     }
