@@ -15,7 +15,8 @@ import java.util.UUID;
  * page 0, 1             superblocks A and B (the valid one with the higher generation wins)
  * 2 .. 2+b              allocation bitmap, copy 0
  * 2+b .. 2+2b           allocation bitmap, copy 1
- * 2+2b ..               data pages 0 .. pageCount-1
+ * 2+2b .. 2+2b+s         double-write slots ({@link DoubleWriteArea}, s = {@value DoubleWriteArea#SLOTS})
+ * 2+2b+s ..             data pages 0 .. pageCount-1
  * </pre>
  *
  * Persisting the allocation state writes the whole bitmap to the copy not in use, forces, then
@@ -28,19 +29,25 @@ import java.util.UUID;
  * <p>The superblock also records the PM file the store depends on ({@link PmDependency}): pages
  * whose newest durable version is in PM exist nowhere else, so opening without that exact file (or
  * with a blank, truncated or stale copy of it) must be refused, not served as zeros.
+ *
+ * <p>Data pages larger than the device's atomic write unit are written through the double-write
+ * area, so a write torn by power loss is repaired when the store opens, not only detected.
  */
 final class BlockStore {
     private static final long MAGIC = 0x4D4F_5354_5354_4F52L; // "MOSTSTOR"
-    private static final int FORMAT_VERSION = 2;
+    /** 3: the double-write area before the data pages. */
+    private static final int FORMAT_VERSION = 3;
     private static final int SUPERBLOCK_BYTES = 104;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final System.Logger LOG = System.getLogger(BlockStore.class.getName());
 
     private final BlockDevice device;
     private final int pageSize;
     private final long pageCount;
     private final long bitmapPages;
     private final AllocationMap allocations;
+    private final DoubleWriteArea doubleWrite;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment bitmapBuffer;
     private final MemorySegment superBuffer;
@@ -60,12 +67,13 @@ final class BlockStore {
         this.pageSize = pageSize;
         long total = device.capacity() / pageSize;
         this.bitmapPages = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
-        this.pageCount = total - 2 - 2 * bitmapPages;
+        this.pageCount = total - metadataPages(bitmapPages);
         if (pageCount < 1) {
             throw new ConfigurationException("block device '" + device.name() + "' of " + device.capacity()
                     + " bytes is too small for " + pageSize + "-byte pages and their metadata: use at least "
-                    + (long) (3 + 2 * bitmapPages) * pageSize + " bytes");
+                    + (metadataPages(bitmapPages) + 1) * pageSize + " bytes");
         }
+        this.doubleWrite = new DoubleWriteArea(device, (2 + 2 * bitmapPages) * pageSize, pageSize);
         this.allocations = new AllocationMap(pageCount);
         this.bitmapBuffer = device.allocate(arena, bitmapPages * pageSize);
         this.superBuffer = device.allocate(arena, pageSize);
@@ -78,13 +86,18 @@ final class BlockStore {
     static long deviceBytesFor(long pages, int pageSize) {
         long bitmap = 1;
         while (true) {
-            long total = pages + 2 + 2 * bitmap;
+            long total = pages + metadataPages(bitmap);
             long needed = Math.max(1, (total + 8L * pageSize - 1) / (8L * pageSize));
             if (needed <= bitmap) {
                 return total * pageSize;
             }
             bitmap = needed;
         }
+    }
+
+    /** Pages before the first data page: two superblocks, two bitmap copies, the double-write slots. */
+    private static long metadataPages(long bitmapPages) {
+        return 2 + 2 * bitmapPages + DoubleWriteArea.SLOTS;
     }
 
     /**
@@ -159,6 +172,11 @@ final class BlockStore {
         allocations.readFrom(bitmapBuffer);
         usedBelow = best.usedBelow;
         allocations.setUsedBelow(usedBelow);
+        int repaired = doubleWrite.recover(pageCount, this::offsetOf);
+        if (repaired > 0) {
+            LOG.log(System.Logger.Level.INFO, "block device ''{0}'': {1} torn page writes repaired from the"
+                    + " double-write area", device.name(), repaired);
+        }
     }
 
     private record Superblock(int pageSize, long pageCount, UUID storeId, long generation, int activeBitmap,
@@ -215,7 +233,8 @@ final class BlockStore {
 
     private void erase(long pageId) {
         superBuffer.fill((byte) 0); // an all-zero image reads as never written
-        writePage(pageId, superBuffer);
+        // not through the double-write area: a torn erase only hits a page whose allocation is not durable
+        device.write(offsetOf(pageId), superBuffer);
     }
 
     /** Makes the current allocation state durable (see the class comment). */
@@ -316,19 +335,20 @@ final class BlockStore {
 
     /** Byte offset of data page {@code pageId} on the device. */
     long offsetOf(long pageId) {
-        return (2 + 2 * bitmapPages + pageId) * pageSize;
+        return (metadataPages(bitmapPages) + pageId) * pageSize;
     }
 
     void readPage(long pageId, MemorySegment frame) {
         device.read(offsetOf(pageId), frame);
     }
 
+    /** Writes the sealed page {@code frame} in place, through the double-write area if it can tear. */
     void writePage(long pageId, MemorySegment frame) {
-        device.write(offsetOf(pageId), frame);
+        doubleWrite.write(offsetOf(pageId), frame);
     }
 
     void force() {
-        device.force();
+        doubleWrite.force();
     }
 
     /** Releases buffers and closes the device. */

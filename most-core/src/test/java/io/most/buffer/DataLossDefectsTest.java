@@ -196,7 +196,7 @@ class DataLossDefectsTest {
         Files.write(pm, new byte[0]);
         assertLoss("missing or empty", () -> open(SSD_ONLY, false));
         try (PageStore store = PageStore.open(PageStoreConfig.builder().pageSize(PAGE).dramBytes(16L * PAGE)
-                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), 72L * PAGE)).build())) {
+                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), BlockStore.deviceBytesFor(64 + 4, PAGE))).build())) {
             throw new AssertionError("opened without its PM file: " + store);
         } catch (DataLossException e) {
             assertTrue(e.getMessage().contains("no PM file is configured"), e.getMessage());

@@ -16,11 +16,11 @@ final class StoreFixture {
     private StoreFixture() {
     }
 
-    /** A config over {@code dir}/ssd.dat (pages pages) and, if pmFrames > 0, {@code dir}/pm.dat. */
+    /** A config over {@code dir}/ssd.dat (room for pages + 4 pages) and, if pmFrames > 0, {@code dir}/pm.dat. */
     static PageStoreConfig.Builder config(Path dir, long pages, int dramFrames, int pmFrames, MigrationPolicy policy) {
         PageStoreConfig.Builder b = PageStoreConfig.builder()
                 .pageSize(PAGE)
-                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), (pages + 8) * PAGE))
+                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), BlockStore.deviceBytesFor(pages + 4, PAGE)))
                 .dramBytes((long) dramFrames * PAGE)
                 .policy(policy);
         if (pmFrames > 0) {

@@ -119,7 +119,7 @@ class CacheErrorsTest {
                 cache.put(key(i), value(i, 30));
             }
         }
-        long pagesBefore = 2 + 2; // the page store's superblocks and bitmap copies (one page each here)
+        long pagesBefore = 2 + 2 + 16; // the page store's superblocks, bitmap copies (one page each here), double-write slots
         long bucketZeroPage = pagesBefore + 1; // data page 1 is bucket 0
         try (RandomAccessFile f = new RandomAccessFile(dir.resolve(CacheConfig.SMALL_ITEM_FILE).toFile(), "rw")) {
             f.seek(bucketZeroPage * CacheFixture.PAGE + 100);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.ConfigurationException;
+import io.most.device.CrashableDevice;
 import io.most.device.MemoryDevice;
 import io.most.tier.policy.MostPolicy;
 import java.lang.foreign.MemorySegment;

@@ -5,6 +5,7 @@ import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.device.CrashableDevice;
 import io.most.device.DeviceIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

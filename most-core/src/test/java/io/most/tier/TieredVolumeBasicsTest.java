@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.BlockDevice;
+import io.most.device.CrashableDevice;
 import io.most.device.DirectFileDevice;
 import io.most.device.MemoryDevice;
 import java.lang.foreign.Arena;

@@ -3,6 +3,7 @@ package io.most.tier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.device.CrashableDevice;
 import io.most.tier.policy.PlacementPolicies;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

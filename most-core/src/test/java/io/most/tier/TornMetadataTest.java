@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.MostException;
+import io.most.device.CrashableDevice;
 import io.most.device.DeviceIOException;
 import io.most.device.FaultyDevice;
 import java.lang.foreign.Arena;

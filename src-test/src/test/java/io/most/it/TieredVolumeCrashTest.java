@@ -9,7 +9,6 @@ import io.most.tier.MirroredWrite;
 import io.most.tier.policy.MostPolicy;
 import io.most.tier.PlacementPolicy;
 import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
 import io.most.tier.Tier;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;
@@ -257,12 +256,13 @@ class TieredVolumeCrashTest {
                         }
                     }
                     case CORRUPT -> {
-                        Long tornGeneration = t.tornRetried.get(block);
-                        boolean singleCopyTorn = tornGeneration != null && durable < tornGeneration
-                                && volume.segmentClassAt(offset) != SegmentClass.MIRRORED;
-                        if (suspect || singleCopyTorn) {
-                            // a torn write reported on a block with no other copy cannot be retried: its write
-                            // failed, and the kill may have come before the child printed WFAIL for it
+                        Long tornGeneration = t.tornReported.get(block);
+                        boolean tornInFlight = tornGeneration != null && durable < tornGeneration
+                                && !t.absorbed.contains(block);
+                        if (suspect || tornInFlight) {
+                            // a torn write reported whose outcome the kill beat (neither WFAIL nor WDONE printed)
+                            // was in flight: on one copy or on a mirrored segment before its retry, an in-flight
+                            // write may leave its block torn
                             suspectsCorrupt++;
                         } else if (!STRICT_TORN_RETRY && tornGeneration != null && durable < tornGeneration) {
                             System.out.printf("%s KNOWN BUG (TieredVolumeTornRetryTest): block %d, whose unforced"
@@ -411,7 +411,9 @@ class TieredVolumeCrashTest {
         final long[] durable = new long[BLOCKS];
         final Set<Integer> suspect = new HashSet<>();
         /** Blocks hit by DATA_TORN_REPORTED: the generation whose write was torn (and maybe retried). */
-        final java.util.Map<Integer, Long> tornRetried = new java.util.HashMap<>();
+        final java.util.Map<Integer, Long> tornReported = new java.util.HashMap<>();
+        /** Blocks whose write hit by a reported fault returned all the same (WDONE). */
+        final java.util.Set<Integer> absorbed = new java.util.HashSet<>();
         int writesIssued;
         int durableReports;
         int writeFailures;
@@ -443,6 +445,7 @@ class TieredVolumeCrashTest {
                         t.durable[block] = g;
                         t.durableReports++;
                     }
+                    case "WDONE" -> t.absorbed.add(Integer.parseInt(f[1]));
                     case "WFAIL" -> {
                         t.suspect.add(Integer.parseInt(f[1]));
                         t.writeFailures++;
@@ -462,7 +465,7 @@ class TieredVolumeCrashTest {
                         } else if (f[1].equals("DATA_TORN_SILENT")) {
                             t.suspect.add(Integer.parseInt(f[3]));
                         } else if (f[1].equals("DATA_TORN_REPORTED")) {
-                            t.tornRetried.put(Integer.parseInt(f[3]), Long.parseLong(f[5]));
+                            t.tornReported.put(Integer.parseInt(f[3]), Long.parseLong(f[5]));
                         }
                     }
                     default -> bad.add(line); // BAD, RFAIL, anything unexpected

@@ -47,7 +47,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       has returned;</li>
  *   <li>{@code WFAIL <block> <generation> <message>} if the write threw (the block then holds its old
  *       value, the new one or a torn mix, and is never written again); {@code FFAIL <message>} if a
- *       {@code force()} threw (its blocks stay pending for the next one);</li>
+ *       {@code force()} threw (its blocks stay pending for the next one); {@code WDONE <block>
+ *       <generation>} if a write hit by a reported fault returned all the same (the volume absorbed it);</li>
  *   <li>{@code BAD <what>} if a reader saw a torn block, a generation never issued, or one older than a
  *       write that had completed before the read began (a stale copy served);</li>
  *   <li>{@code STATS <TierStats>} every 100 ms; {@code MIRRORING} once, when the volume has both
@@ -227,7 +228,9 @@ public final class TieredVolumeWriterMain {
                         continue;
                     }
                     // a reported fault the volume absorbed (retried on the other copy) leaves the block as good as any
-                    suspect.compareAndSet(block, IN_DOUBT, 0);
+                    if (suspect.compareAndSet(block, IN_DOUBT, 0)) {
+                        out.println("WDONE " + block + " " + g);
+                    }
                     completed.set(block, g);
                     pending.add(block);
                     if (random.nextInt(4) == 0 && suspect.get(block) == 0) { // read your own write: exactly this generation

@@ -5,6 +5,7 @@ import io.most.bench.driver.RunResult;
 import io.most.bench.report.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -22,7 +23,7 @@ import java.util.Map;
  * one made megamorphic and loses 25-50% whichever engine it is.
  *
  * <p>The child is the bench's own command line with {@code --json FILE}; it writes its one run there,
- * and the parent reads it back. The child's stderr (its notes and progress) is passed through; its
+ * and the parent reads it back. The child's stderr (its notes and progress) is passed through line by line; its
  * stdout (the one-row table) is dropped, since the parent prints the aggregated table.
  */
 public final class ForkedJvm {
@@ -85,9 +86,7 @@ public final class ForkedJvm {
             Process process = new ProcessBuilder(command(childArgs))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            try (InputStream childErr = process.getErrorStream()) {
-                childErr.transferTo(err);
-            }
+            passThrough(process.getErrorStream(), err, "wrote " + json);
             int exit = waitFor(process);
             err.flush();
             if (exit != 0) {
@@ -105,6 +104,29 @@ public final class ForkedJvm {
                     err.println("note: cannot delete " + json + ": " + e.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * Copies the child's stderr to {@code err} as it comes, less the line that announces the child's
+     * temporary JSON file (an internal hand-over, not news to the user). Text is passed on at each
+     * {@code \n} or {@code \r}, so the child's live progress line, rewritten with {@code \r}, still shows.
+     */
+    static void passThrough(InputStream childErr, PrintStream err, String handOverLine) throws IOException {
+        try (var in = new InputStreamReader(childErr, StandardCharsets.UTF_8)) {
+            StringBuilder segment = new StringBuilder();
+            for (int c = in.read(); c >= 0; c = in.read()) {
+                if (c != '\n' && c != '\r') {
+                    segment.append((char) c);
+                    continue;
+                }
+                if (c == '\r' || !segment.toString().equals(handOverLine)) {
+                    err.print(segment.append((char) c));
+                    err.flush();
+                }
+                segment.setLength(0);
+            }
+            err.print(segment);
         }
     }
 

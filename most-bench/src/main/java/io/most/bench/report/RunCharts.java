@@ -1,13 +1,10 @@
 package io.most.bench.report;
 
 import io.most.bench.driver.RunResult;
-import io.most.bench.driver.Spread;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The chart of one {@code run} ({@code --chart}): throughput per policy as bars and, when the runs
@@ -17,36 +14,24 @@ public final class RunCharts {
     private RunCharts() {
     }
 
-    /** The medians of {@code field} as bars and, for repeated runs, their min and max as points. */
-    private static void addWithSpread(Map<String, List<Double>> series, Set<String> points, List<RunResult> runs,
-                                      String field, String name) {
-        series.put(name, runs.stream().map(r -> r.number(field)).toList());
-        if (runs.stream().anyMatch(r -> r.fields().containsKey("repetitions"))) {
-            series.put(name + " min", runs.stream().map(r -> Spread.ofRow(r, field).min()).toList());
-            series.put(name + " max", runs.stream().map(r -> Spread.ofRow(r, field).max()).toList());
-            points.add(name + " min");
-            points.add(name + " max");
-        }
-    }
-
+    /** The panels of {@code runs}: throughput per policy or engine, then throughput over time if sampled. */
     public static List<Panel> panels(List<RunResult> runs) {
         List<Panel> panels = new ArrayList<>();
         RunResult first = runs.getFirst();
         String where = first.text("workload") + " on " + first.text("hierarchy");
         // engine runs compare engines (a peer's policy is "-"), the others policies
         String item = first.fields().containsKey("engine") ? "engine" : "policy";
-        List<String> policies = runs.stream().map(r -> r.text(item)).toList();
-        Map<String, List<Double>> series = new LinkedHashMap<>();
-        Set<String> pointSeries = new HashSet<>();
-        addWithSpread(series, pointSeries, runs, "throughput_ops", "ops/s");
-        if (runs.stream().anyMatch(r -> !Double.isNaN(r.number("served_ops_s")))) {
-            // an overloaded open loop completes more than it counts as intended after warm-up
-            addWithSpread(series, pointSeries, runs, "served_ops_s", "served ops/s");
+        // an overloaded open loop completes more than it counts as intended after warm-up
+        boolean served = runs.stream().anyMatch(r -> !Double.isNaN(r.number("served_ops_s")));
+        SpreadSeries series = new SpreadSeries();
+        for (RunResult r : runs) {
+            series.add("ops/s", r, "throughput_ops");
+            if (served) {
+                series.add("served ops/s", r, "served_ops_s");
+            }
         }
-        boolean repeated = runs.stream().anyMatch(r -> r.fields().containsKey("repetitions"));
-        panels.add(new Panel.Category("Throughput per " + item + ": " + where + (repeated ? " (median, points: min"
-                + " and max of the repetitions)" : ""), item, "operations per second", false, policies, series,
-                pointSeries));
+        panels.add(series.panel("Throughput per " + item + ": " + where, item, "operations per second", false,
+                runs.stream().map(r -> r.text(item)).toList()));
         Map<String, List<double[]>> overTime = new LinkedHashMap<>();
         for (RunResult r : runs) {
             List<double[]> points = Timelines.throughput(r);

@@ -1,8 +1,8 @@
 package io.most.bench.repro;
 
 import io.most.bench.report.Panel;
+import io.most.bench.report.SpreadSeries;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,8 +64,7 @@ final class MostFig4 implements Experiment {
         List<List<String>> rows = new ArrayList<>();
         List<Panel> panels = new ArrayList<>();
         for (String w : WORKLOADS) {
-            Map<String, List<Double>> series = new LinkedHashMap<>();
-            POLICIES.forEach(p -> series.put(p, new ArrayList<>()));
+            SpreadSeries series = new SpreadSeries();
             for (StepResult r : results) {
                 if (!w.equals(r.param("workload"))) {
                     continue;
@@ -74,7 +73,7 @@ final class MostFig4 implements Experiment {
                 double best = 0;
                 for (String p : POLICIES) {
                     double served = r.run(p).number("served_ops_s");
-                    series.get(p).add(served);
+                    series.add(p, r.run(p), "served_ops_s");
                     row.add(Cells.kilo(served));
                     if (!p.equals("most")) {
                         best = Math.max(best, served);
@@ -88,8 +87,8 @@ final class MostFig4 implements Experiment {
                         + Cells.number(r.run("colloid+").number("migrated_bytes") / (1 << 20), 0));
                 rows.add(row);
             }
-            panels.add(new Panel.Category(w, "load intensity (x performance device max)", "served ops/s", true,
-                    INTENSITIES.stream().map(i -> i + "x").toList(), series));
+            panels.add(series.panel(w, "load intensity (x performance device max)", "served ops/s", true,
+                    INTENSITIES.stream().map(i -> i + "x").toList()));
         }
         return new Findings(headers, rows, comparisons(results), panels);
     }

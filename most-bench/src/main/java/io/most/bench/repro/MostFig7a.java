@@ -2,6 +2,7 @@ package io.most.bench.repro;
 
 import io.most.bench.driver.RunResult;
 import io.most.bench.report.Panel;
+import io.most.bench.report.SpreadSeries;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,8 +66,7 @@ final class MostFig7a implements Experiment {
         Map<String, List<Double>> mirrored = new LinkedHashMap<>();
         mirrored.put("mirrored / working set", new ArrayList<>());
         mirrored.put("mirrored / total capacity", new ArrayList<>());
-        Map<String, List<Double>> throughput = new LinkedHashMap<>();
-        throughput.put("most", new ArrayList<>());
+        SpreadSeries throughput = new SpreadSeries();
         double lastShare = Double.NaN;
         for (StepResult r : results) {
             RunResult run = r.run("most");
@@ -76,7 +76,7 @@ final class MostFig7a implements Experiment {
             categories.add(Math.round((Double) r.param("working_set") * 100) + "%");
             mirrored.get("mirrored / working set").add(100 * m / ws);
             mirrored.get("mirrored / total capacity").add(100 * m / capacity);
-            throughput.get("most").add(run.number("served_ops_s"));
+            throughput.add("most", run, "served_ops_s");
             lastShare = m / ws;
             rows.add(List.of(categories.getLast(), Cells.mib(ws), Cells.mib(m), Cells.percent(m / ws),
                     Cells.percent(m / capacity), Cells.kilo(run.number("served_ops_s")),
@@ -89,8 +89,8 @@ final class MostFig7a implements Experiment {
         List<Panel> panels = List.of(
                 new Panel.Category("Mirrored class size", "working set (share of total capacity)", "% mirrored",
                         true, categories, mirrored),
-                new Panel.Category("Throughput (Fig. 7b, MOST)", "working set (share of total capacity)",
-                        "served ops/s", false, categories, throughput));
+                throughput.panel("Throughput (Fig. 7b, MOST)", "working set (share of total capacity)",
+                        "served ops/s", false, categories));
         return new Findings(List.of("working set", "working set bytes", "mirrored", "mirrored / working set",
                 "mirrored / capacity", "served ops/s", "offload ratio", "migrated"), rows, c, panels);
     }

@@ -2,8 +2,8 @@ package io.most.bench.repro;
 
 import io.most.bench.driver.RunResult;
 import io.most.bench.report.Panel;
+import io.most.bench.report.SpreadSeries;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,8 +54,7 @@ final class OrthusFig7 implements Experiment {
     public Findings findings(List<StepResult> results) {
         List<List<String>> rows = new ArrayList<>();
         List<String> loads = new ArrayList<>();
-        Map<String, List<Double>> normalised = new LinkedHashMap<>();
-        POLICIES.forEach(p -> normalised.put(p.equals("hemem") ? "classic (hemem)" : "NHC (orthus)", new ArrayList<>()));
+        SpreadSeries normalised = new SpreadSeries();
         List<Comparison> c = new ArrayList<>();
         for (StepResult r : results) {
             RunResult classic = r.run("hemem");
@@ -63,8 +62,8 @@ final class OrthusFig7 implements Experiment {
             double max = classic.number("profile_max_iops");
             String load = "Load-" + r.param("intensity");
             loads.add(load);
-            normalised.get("classic (hemem)").add(classic.number("served_ops_s") / max);
-            normalised.get("NHC (orthus)").add(nhc.number("served_ops_s") / max);
+            normalised.add("classic (hemem)", classic, "served_ops_s", 1 / max);
+            normalised.add("NHC (orthus)", nhc, "served_ops_s", 1 / max);
             rows.add(List.of(load, Cells.number(classic.number("served_ops_s") / max, 2),
                     Cells.number(nhc.number("served_ops_s") / max, 2),
                     Cells.ratio(nhc.number("served_ops_s"), classic.number("served_ops_s")),
@@ -79,8 +78,8 @@ final class OrthusFig7 implements Experiment {
                 Cells.ratio(high.run("orthus").number("served_ops_s"), high.run("hemem").number("served_ops_s"))));
         c.add(new Comparison("NHC / classic mean latency at Load-2.0", "0.61x (-39%)",
                 Cells.ratio(meanMillis(high.run("orthus")), meanMillis(high.run("hemem")))));
-        List<Panel> panels = List.of(new Panel.Category("Normalised throughput (x cache device max)", "load",
-                "served / Optane max IOPS", false, loads, normalised));
+        List<Panel> panels = List.of(normalised.panel("Normalised throughput (x cache device max)", "load",
+                "served / Optane max IOPS", false, loads));
         return new Findings(List.of("load", "classic (hemem) norm. tput", "NHC (orthus) norm. tput", "NHC / classic",
                 "classic mean ms", "NHC mean ms", "NHC mirrored"), rows, c, panels);
     }

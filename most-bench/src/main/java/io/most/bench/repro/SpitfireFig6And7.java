@@ -62,10 +62,10 @@ final class SpitfireFig6And7 implements Experiment {
                 ratio(roN, SpitfireSweep.N, 0.01, 1) + " (best N = " + SpitfireSweep.best(roN, SpitfireSweep.N) + ")"));
         c.add(new Comparison("spitfire-ro: N = 0 / N = 0.01", "0.75x (-25%)", ratio(roN, SpitfireSweep.N, 0, 0.01)));
         List<Panel> panels = List.of(
-                new Panel.Category("Fig. 6: bypassing DRAM (N = 1)", "D = Dr = Dw", "ops/s", true,
-                        SpitfireSweep.categories(), SpitfireSweep.series(results, SpitfireSweep.D, "throughput_ops")),
-                new Panel.Category("Fig. 7: bypassing NVM (D = 1)", "N = Nr = Nw", "ops/s", true,
-                        SpitfireSweep.categories(), SpitfireSweep.series(results, SpitfireSweep.N, "throughput_ops")));
+                SpitfireSweep.series(results, SpitfireSweep.D, "throughput_ops").panel("Fig. 6: bypassing DRAM (N = 1)",
+                        "D = Dr = Dw", "ops/s", true, SpitfireSweep.categories()),
+                SpitfireSweep.series(results, SpitfireSweep.N, "throughput_ops").panel("Fig. 7: bypassing NVM (D = 1)",
+                        "N = Nr = Nw", "ops/s", true, SpitfireSweep.categories()));
         return new Findings(List.of("workload", "sweep", "ops/s at 0", "at 0.01", "at 0.1", "at 1", "best",
                 "0.01 / 1"), rows, c, panels);
     }

@@ -50,9 +50,9 @@ final class SpitfireFig8 implements Experiment {
             c.add(new Comparison(workload + ": PM writes N = 1 / N = 0.1",
                     paper[SpitfireSweep.WORKLOADS.indexOf(workload)], Cells.ratio(eager, lazy)));
         }
-        List<Panel> panels = List.of(new Panel.Category("PM writes per operation (D = 1)", "N = Nr = Nw",
-                "PM page writes / op", false, SpitfireSweep.categories(),
-                SpitfireSweep.series(results, SpitfireSweep.N, "pm_writes_per_op")));
+        List<Panel> panels = List.of(SpitfireSweep.series(results, SpitfireSweep.N, "pm_writes_per_op")
+                .panel("PM writes per operation (D = 1)", "N = Nr = Nw", "PM page writes / op", false,
+                        SpitfireSweep.categories()));
         return new Findings(List.of("workload", "N = 0", "N = 0.01", "N = 0.1", "N = 1", "N = 1 / N = 0.1"), rows, c,
                 panels);
     }

@@ -1,8 +1,8 @@
 package io.most.bench.repro;
 
 import io.most.bench.report.Panel;
+import io.most.bench.report.SpreadSeries;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,13 +51,14 @@ final class SpitfireFig9 implements Experiment {
     public Findings findings(List<StepResult> results) {
         List<List<String>> rows = new ArrayList<>();
         List<Comparison> c = new ArrayList<>();
-        Map<String, List<Double>> series = new LinkedHashMap<>();
+        SpreadSeries series = new SpreadSeries();
         for (int i = 0; i < results.size(); i++) {
             StepResult r = results.get(i);
             String ratio = (String) r.param("ratio");
             List<Double> values = SpitfireSweep.PROBABILITIES.stream()
                     .map(p -> SpitfireSweep.value(r, SpitfireSweep.D, p, "throughput_ops")).toList();
-            series.put("DRAM:PM " + ratio, values);
+            SpitfireSweep.PROBABILITIES.forEach(p -> series.add("DRAM:PM " + ratio,
+                    r.run(SpitfireSweep.policy(SpitfireSweep.D, p)), "throughput_ops"));
             List<String> row = new ArrayList<>(List.of(ratio));
             values.forEach(v -> row.add(Cells.number(v, 0)));
             double best = SpitfireSweep.best(r, SpitfireSweep.D);
@@ -67,8 +68,8 @@ final class SpitfireFig9 implements Experiment {
                     + Cells.ratio(SpitfireSweep.value(r, SpitfireSweep.D, best, "throughput_ops"),
                     SpitfireSweep.value(r, SpitfireSweep.D, 1, "throughput_ops")) + " of D = 1)"));
         }
-        List<Panel> panels = List.of(new Panel.Category("spitfire-ro: bypassing DRAM per DRAM:PM ratio", "D = Dr = Dw",
-                "ops/s", true, SpitfireSweep.categories(), series));
+        List<Panel> panels = List.of(series.panel("spitfire-ro: bypassing DRAM per DRAM:PM ratio", "D = Dr = Dw",
+                "ops/s", true, SpitfireSweep.categories()));
         return new Findings(List.of("DRAM:PM", "D = 0", "D = 0.01", "D = 0.1", "D = 1", "best D"), rows, c, panels);
     }
 }

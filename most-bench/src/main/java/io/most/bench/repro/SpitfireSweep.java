@@ -1,7 +1,7 @@
 package io.most.bench.repro;
 
+import io.most.bench.report.SpreadSeries;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -56,12 +56,11 @@ final class SpitfireSweep {
     }
 
     /** {@code field} over the probabilities, one series per workload, for a chart. */
-    static Map<String, List<Double>> series(List<Experiment.StepResult> results, String sweep, String field) {
-        Map<String, List<Double>> series = new LinkedHashMap<>();
+    static SpreadSeries series(List<Experiment.StepResult> results, String sweep, String field) {
+        SpreadSeries series = new SpreadSeries();
         for (Experiment.StepResult r : results) {
             if (sweep.equals(r.param("sweep"))) {
-                series.put((String) r.param("workload"),
-                        PROBABILITIES.stream().map(p -> value(r, sweep, p, field)).toList());
+                PROBABILITIES.forEach(p -> series.add((String) r.param("workload"), r.run(policy(sweep, p)), field));
             }
         }
         return series;

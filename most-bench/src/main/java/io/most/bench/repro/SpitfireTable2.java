@@ -62,10 +62,10 @@ final class SpitfireTable2 implements Experiment {
                             + Cells.number(SpitfireSweep.value(r, sweep, 1, "inclusivity"), 3)));
         }
         List<Panel> panels = List.of(
-                new Panel.Category("Inclusivity, bypassing DRAM (N = 1)", "D", "inclusivity", false,
-                        SpitfireSweep.categories(), SpitfireSweep.series(results, SpitfireSweep.D, "inclusivity")),
-                new Panel.Category("Inclusivity, bypassing NVM (D = 1)", "N", "inclusivity", false,
-                        SpitfireSweep.categories(), SpitfireSweep.series(results, SpitfireSweep.N, "inclusivity")));
+                SpitfireSweep.series(results, SpitfireSweep.D, "inclusivity").panel(
+                        "Inclusivity, bypassing DRAM (N = 1)", "D", "inclusivity", false, SpitfireSweep.categories()),
+                SpitfireSweep.series(results, SpitfireSweep.N, "inclusivity").panel(
+                        "Inclusivity, bypassing NVM (D = 1)", "N", "inclusivity", false, SpitfireSweep.categories()));
         return new Findings(List.of("sweep", "workload", "at 0 ours (paper)", "at 0.01", "at 0.1", "at 1"), rows, c,
                 panels);
     }

@@ -1,10 +1,14 @@
 package io.most.bench.fork;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.bench.BenchException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +34,16 @@ class ForkedJvmTest {
         int cp = command.indexOf("-cp");
         assertEquals(System.getProperty("java.class.path"), command.get(cp + 1));
         assertEquals(List.of("io.most.bench.cli.Main", "run", "--fork", "0"), command.subList(cp + 2, command.size()));
+    }
+
+    @Test
+    void childStderrPassesThroughLessTheJsonHandOverLine() throws Exception {
+        String child = "note: warming up\n\rprogress 1\rprogress 2\r  \rwrote /tmp/x.json\nwrote /data/chart.png\ntail";
+        var out = new ByteArrayOutputStream();
+        ForkedJvm.passThrough(new ByteArrayInputStream(child.getBytes(UTF_8)),
+                new PrintStream(out, true, UTF_8), "wrote /tmp/x.json");
+        assertEquals("note: warming up\n\rprogress 1\rprogress 2\r  \rwrote /data/chart.png\ntail",
+                out.toString(UTF_8));
     }
 
     @Test

@@ -1,7 +1,5 @@
-package io.most.tier;
+package io.most.device;
 
-import io.most.device.AbstractBlockDevice;
-import io.most.device.DeviceIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -16,29 +14,45 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * at a block boundary (in any order), like a drive losing its volatile cache. Devices reopened on
  * the same {@link Image} start from what survived. {@link #close()} leaves the image alone.
  */
-final class CrashableDevice extends AbstractBlockDevice {
+public final class CrashableDevice extends AbstractBlockDevice {
     private final Image image;
     private final Crash crash;
     private final MemorySegment current;
     private final List<Pending> pending = new ArrayList<>();
 
     /** The durable bytes of a device, which outlive its device objects. */
-    static final class Image {
-        final MemorySegment durable;
+    public static final class Image {
+        public final MemorySegment durable;
 
-        Image(long capacity) {
+        public Image(long capacity) {
             durable = Arena.ofAuto().allocate(capacity, 4096);
         }
     }
 
     /** Devices that crash together. */
-    static final class Crash {
+    public static final class Crash {
         private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         private final List<CrashableDevice> devices = new ArrayList<>();
         private volatile boolean crashed;
+        private final java.util.concurrent.atomic.AtomicLong writesBeforeCrash = new java.util.concurrent.atomic.AtomicLong(-1);
+        private SplittableRandom crashRandom;
+
+        /**
+         * Crashes the group in the middle of its {@code n}-th next write (counted over all its devices):
+         * that write reaches the volatile cache, the group crashes, and the write fails.
+         */
+        public void crashAtWrite(long n, SplittableRandom random) {
+            crashRandom = random;
+            writesBeforeCrash.set(n);
+        }
+
+        /** Whether the group has crashed. */
+        public boolean crashed() {
+            return crashed;
+        }
 
         /** Every device of the group loses its unforced writes, each kept, dropped or torn at random. */
-        void crash(SplittableRandom random) {
+        public void crash(SplittableRandom random) {
             lock.writeLock().lock();
             try {
                 crashed = true;
@@ -54,7 +68,7 @@ final class CrashableDevice extends AbstractBlockDevice {
     private record Pending(long offset, byte[] data) {
     }
 
-    CrashableDevice(String name, int blockSize, Image image, Crash crash) {
+    public CrashableDevice(String name, int blockSize, Image image, Crash crash) {
         super(name, blockSize, image.durable.byteSize());
         this.image = image;
         this.crash = crash;
@@ -65,7 +79,7 @@ final class CrashableDevice extends AbstractBlockDevice {
         }
     }
 
-    Image image() {
+    public Image image() {
         return image;
     }
 
@@ -92,6 +106,10 @@ final class CrashableDevice extends AbstractBlockDevice {
             }
         } finally {
             crash.lock.readLock().unlock();
+        }
+        if (crash.writesBeforeCrash.get() > 0 && crash.writesBeforeCrash.decrementAndGet() == 0) {
+            crash.crash(crash.crashRandom);
+            throw new DeviceIOException("device '" + name() + "' crashed during a write");
         }
     }
 
