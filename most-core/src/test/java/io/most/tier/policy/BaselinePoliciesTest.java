@@ -141,4 +141,27 @@ class BaselinePoliciesTest {
         assertTrue(policy.dataAdmit(), "falls back to classic caching");
         assertEquals(0, policy.loadAdmit());
     }
+
+    @Test
+    void orthusKeepsAdmittingUntilTheWholeHotSetIsCachedEvenWhenTheBudgetAdmitsOnePerInterval() {
+        ScriptedContext ctx = new ScriptedContext(106);
+        for (int s = 0; s < 106; s++) {
+            ctx.classes[s] = SegmentClass.TIERED_CAPACITY;
+            // 6 very hot segments (3% of all heat each), then a tail of 100 just-hot ones (0.8% each): once
+            // one of those is admitted per interval, the hit rate changes by under 1% while the cache
+            // (10 slots) still has room
+            ctx.heat[s] = s < 6 ? 30 : 8;
+        }
+        ctx.lp = 1000;
+        ctx.lc = 2000;
+        OrthusPolicy policy = new OrthusPolicy();
+        int intervals = 0;
+        while (policy.dataAdmit() && intervals < 100) {
+            ctx.budget = ctx.segmentBytes(); // the migration budget admits one segment per interval
+            MostPolicyTest.interval(policy, ctx);
+            intervals++;
+        }
+        long cached = java.util.Arrays.stream(ctx.classes).filter(c -> c == SegmentClass.MIRRORED).count();
+        assertEquals(ctx.perfSlots, cached, "state 1 ends only once nothing more is admitted: " + ctx.actions);
+    }
 }
