@@ -19,6 +19,7 @@ module io.most.core {
     exports io.most;
     exports io.most.device;
     exports io.most.tier;
+    exports io.most.tier.policy;
     exports io.most.buffer;
     exports io.most.cache;
     exports io.most.cache.jcache;

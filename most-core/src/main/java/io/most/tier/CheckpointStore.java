@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Lock;
 import java.util.function.IntConsumer;
+import java.util.function.IntUnaryOperator;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,6 +20,10 @@ import java.util.zip.CRC32C;
  */
 final class CheckpointStore {
     static final long MAGIC = 0x5450_4B43_5453_4F4DL; // "MOSTCKPT"
+    /** Opens the heat section after the segment states: "HEAT". */
+    static final int HEAT_MAGIC = 0x5441_4548;
+    /** Bytes per segment in the heat section ({@link HotnessTracker#export}). */
+    static final int HEAT_BYTES = 4;
     private static final int CHUNK = 1 << 20;
 
     private final BlockDevice device;
@@ -27,6 +32,7 @@ final class CheckpointStore {
     private final long salt;
     private final int blockSize;
     private final SegmentCodec codec;
+    private final IntUnaryOperator heat;
 
     /** A valid checkpoint found on the device; its body lists segments stripe by stripe. */
     record Header(int slot, long epoch, long replaySeq, long replayPosition, int segments, long bodyBytes,
@@ -42,13 +48,19 @@ final class CheckpointStore {
         }
     }
 
-    CheckpointStore(BlockDevice device, long offset, long slotBytes, long salt, SegmentCodec codec) {
+    /**
+     * @param heat each segment's exported heat ({@link HotnessTracker#export}), saved after the states
+     *             so that a restarted volume knows its hot set (a hint: read without locks)
+     */
+    CheckpointStore(BlockDevice device, long offset, long slotBytes, long salt, SegmentCodec codec,
+                    IntUnaryOperator heat) {
         this.device = device;
         this.offset = offset;
         this.slotBytes = slotBytes;
         this.salt = salt;
         this.blockSize = device.blockSize();
         this.codec = codec;
+        this.heat = heat;
     }
 
     /**
@@ -83,6 +95,7 @@ final class CheckpointStore {
                 }
                 body.append(states.asSlice(0, length));
             }
+            appendHeat(body, table.size(), states);
             body.finish();
             if (blockSize + body.written > slotBytes) {
                 throw new IllegalStateException("checkpoint of " + body.written + " bytes exceeds its slot of " + slotBytes);
@@ -108,6 +121,53 @@ final class CheckpointStore {
                         + device.name() + "' does not read back intact; the previous checkpoint stays in use");
             }
         }
+    }
+
+    /**
+     * Appends the heat section — {@code HEAT_MAGIC, segments}, then {@link #HEAT_BYTES} per segment in
+     * segment order — if the slot has room for it. The slot is sized for the states of the most
+     * mirrored segments the devices can hold plus the heat; a volume formatted before heat was saved
+     * has no room reserved for it and gets the section only while enough of that space is unused.
+     * Recovery treats a missing section as all segments cold. {@code scratch} holds at least one
+     * stripe's states, so at least {@code HEAT_BYTES} times a stripe's segments.
+     */
+    private void appendHeat(BodyWriter body, int segments, MemorySegment scratch) {
+        long bytes = 8 + (long) HEAT_BYTES * segments;
+        if (blockSize + body.written + body.used + bytes > slotBytes) {
+            return;
+        }
+        MemorySegment head = scratch.asSlice(0, 8);
+        head.set(Codec.INT, 0, HEAT_MAGIC);
+        head.set(Codec.INT, 4, segments);
+        body.append(head);
+        int perChunk = (int) Math.min(segments, scratch.byteSize() / HEAT_BYTES);
+        for (int from = 0; from < segments; from += perChunk) {
+            int n = Math.min(perChunk, segments - from);
+            for (int i = 0; i < n; i++) {
+                scratch.set(Codec.INT, (long) i * HEAT_BYTES, heat.applyAsInt(from + i));
+            }
+            body.append(scratch.asSlice(0, (long) n * HEAT_BYTES));
+        }
+    }
+
+    /**
+     * Reads the heat section at {@code position} of a loaded body into {@code restore} (segment,
+     * exported heat); returns false, restoring nothing, if the body has none.
+     */
+    static boolean readHeat(MemorySegment body, long position, int segments, HeatSink restore) {
+        if (body.byteSize() - position < 8 + (long) HEAT_BYTES * segments
+                || body.get(Codec.INT, position) != HEAT_MAGIC || body.get(Codec.INT, position + 4) != segments) {
+            return false;
+        }
+        for (int s = 0; s < segments; s++) {
+            restore.accept(s, body.get(Codec.INT, position + 8 + (long) HEAT_BYTES * s));
+        }
+        return true;
+    }
+
+    /** Receives one segment's saved heat. */
+    interface HeatSink {
+        void accept(int segment, int exported);
     }
 
     /** Streams the body to the device in chunks, computing its CRC. */

@@ -106,6 +106,28 @@ final class HotnessTracker {
         return field(words.get(segment), DIST_SHIFT) / 16.0;
     }
 
+    /**
+     * The segment's heat for a checkpoint: reads (8 bits), writes (8) after pending cooling, and the
+     * average rewrite distance (16), independent of the cooling clock, so that {@link #restore} can
+     * put it back under another clock.
+     */
+    int export(int segment) {
+        long w = words.get(segment);
+        int now = clock.get();
+        return cooled(w, now, 0) | cooled(w, now, 8) << 8 | field(w, DIST_SHIFT) << 16;
+    }
+
+    /**
+     * Restores a heat {@link #export}ed before a restart (when the volume opens, before any request):
+     * counters as they were, cooled from now on; reads since the last write start at zero.
+     */
+    void restore(int segment, int exported) {
+        long reads = exported & 0xFF;
+        long writes = exported >>> 8 & 0xFF;
+        long dist = exported >>> 16 & MAX16;
+        words.set(segment, reads | writes << 8 | (long) (clock.get() & MAX16) << CLOCK_SHIFT | dist << DIST_SHIFT);
+    }
+
     /** How many times the cooling clock has advanced. */
     int coolings() {
         return clock.get();

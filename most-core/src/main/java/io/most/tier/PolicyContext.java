@@ -68,6 +68,12 @@ public interface PolicyContext {
     int[] coldest(SegmentClass cls, int max);
 
     /**
+     * Up to {@code max} segments of class {@code cls}, highest {@link #readHeat} first (ties by
+     * segment number): the ranking of policies that count reads only (Colloid).
+     */
+    int[] hottestByReads(SegmentClass cls, int max);
+
+    /**
      * The device's end-to-end latency per request as the volume measures it (EWMA over optimizer
      * intervals), in nanoseconds; NaN until the device has served a foreground request.
      */

@@ -8,7 +8,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 
 /**
- * Rebuilds a volume's state when it is opened: load the valid checkpoint with the highest epoch,
+ * Rebuilds a volume's state when it is opened: load the valid checkpoint with the highest epoch (and
+ * the segments' heat it saved, so that placement and mirroring resume warm),
  * replay the journal from its replay start until a batch is missing, torn or out of sequence, settle
  * the mirrored segments that have an intent in the replayed journal (their clean subpages become
  * valid on the performance copy only, so that reads cannot flip between copies that may differ),
@@ -22,15 +23,17 @@ final class Recovery {
     private final SegmentTable table;
     private final SlotPool[] pools;
     private final Watermarks watermarks;
+    private final HotnessTracker hotness;
 
     Recovery(VolumeLayout layout, BlockDevice performance, SegmentCodec codec, SegmentTable table, SlotPool[] pools,
-             Watermarks watermarks) {
+             Watermarks watermarks, HotnessTracker hotness) {
         this.layout = layout;
         this.performance = performance;
         this.codec = codec;
         this.table = table;
         this.pools = pools;
         this.watermarks = watermarks;
+        this.hotness = hotness;
     }
 
     /** Recovers into the table, pools, journal and log; returns the number of subpages settled. */
@@ -44,6 +47,9 @@ final class Recovery {
             CheckpointStore.Header h = cp.header();
             long[] pos = {0};
             h.forEachSegment(s -> pos[0] = codec.applyState(cp.body(), pos[0], table, s));
+            // warm restart: the heat the checkpoint saved (none in checkpoints without room for it:
+            // those segments start cold, as before heat was saved)
+            CheckpointStore.readHeat(cp.body(), pos[0], h.segments(), hotness::restore);
             Journal.End end = Journal.replay(performance, layout.journalOffset(), layout.journalBytes(), layout.salt(),
                     h.replaySeq(), h.replayPosition(), (seq, payload, records) -> apply(seq, payload, records, intents));
             long settled = settle(intents);

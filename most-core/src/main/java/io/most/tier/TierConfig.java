@@ -1,6 +1,7 @@
 package io.most.tier;
 
 import io.most.ConfigurationException;
+import io.most.tier.policy.MostPolicy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;

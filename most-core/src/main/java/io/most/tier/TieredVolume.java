@@ -15,7 +15,7 @@ import java.util.UUID;
  * address space of fixed-size segments, each tiered on the performance device, tiered on the
  * capacity device, or mirrored on both with per-subpage validity (Tu et al., "Getting the MOST out
  * of your Storage Hierarchy"). Where data goes and which copy serves a request is decided by a
- * {@link PlacementPolicy} — {@link MostPolicy} by default — on top of mechanisms every policy shares:
+ * {@link PlacementPolicy} — {@link io.most.tier.policy.MostPolicy} by default — on top of mechanisms every policy shares:
  * HeMem-style hotness counters, per-device latency measured end to end, a rate-limited migrator
  * that counts every byte, a selective cleaner, and crash-consistent metadata.
  *
@@ -93,7 +93,7 @@ public final class TieredVolume extends AbstractBlockDevice {
                 layout.capSlots(), arena);
         this.journal = new Journal(performance, layout.journalOffset(), layout.journalBytes(), layout.salt(), arena);
         this.checkpoints = new CheckpointStore(performance, layout.checkpointOffset(), layout.checkpointBytes(),
-                layout.salt(), codec);
+                layout.salt(), codec, hotness::export);
         this.log = new MetadataLog(table, codec, journal, checkpoints, performance, capacity);
         long burstNanos = 2 * Math.max(config.optimizerInterval().toNanos(), MIN_BURST_INTERVAL_NANOS);
         this.limiter = new RateLimiter(config.migrationBytesPerSecond(), Math.max(layout.segmentSize(),
@@ -276,7 +276,7 @@ public final class TieredVolume extends AbstractBlockDevice {
 
     /** Recovers the volume's state from its devices (see {@link Recovery}) and checkpoints it. */
     private void recover() {
-        counters.resyncedSubpages = new Recovery(layout, performance, codec, table, pools, watermarks)
+        counters.resyncedSubpages = new Recovery(layout, performance, codec, table, pools, watermarks, hotness)
                 .run(checkpoints, journal, log);
         log.checkpoint(); // makes the settled state durable and starts a fresh journal
     }

@@ -1,6 +1,7 @@
 package io.most.tier;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /** The {@link PolicyContext} of a volume: read access to the shared state, actions through the {@link Migrator}. */
 final class VolumeContext implements PolicyContext {
@@ -91,19 +92,25 @@ final class VolumeContext implements PolicyContext {
 
     @Override
     public int[] hottest(SegmentClass cls, int max) {
-        return ranked(cls, max, true);
+        return ranked(cls, max, true, hotness::heat);
     }
 
     @Override
     public int[] coldest(SegmentClass cls, int max) {
-        return ranked(cls, max, false);
+        return ranked(cls, max, false, hotness::heat);
+    }
+
+    @Override
+    public int[] hottestByReads(SegmentClass cls, int max) {
+        return ranked(cls, max, true, hotness::reads);
     }
 
     /**
      * The {@code max} hottest (or coldest) segments of a class in two linear passes: heat is small
      * (0..510), so a histogram finds the cut-off heat and a second pass collects the segments beyond it.
+     * {@code score} is the heat, or one of its two counters.
      */
-    private int[] ranked(SegmentClass cls, int max, boolean hottestFirst) {
+    private int[] ranked(SegmentClass cls, int max, boolean hottestFirst, IntUnaryOperator score) {
         if (max <= 0) {
             return new int[0];
         }
@@ -111,7 +118,7 @@ final class VolumeContext implements PolicyContext {
         int n = table.size();
         for (int s = 0; s < n; s++) {
             if (table.classOf(s) == cls) {
-                histogram[hotness.heat(s)]++;
+                histogram[score.applyAsInt(s)]++;
             }
         }
         int cut = hottestFirst ? MAX_HEAT : 0;
@@ -126,7 +133,7 @@ final class VolumeContext implements PolicyContext {
             if (table.classOf(s) != cls) {
                 continue;
             }
-            int heat = hotness.heat(s);
+            int heat = score.applyAsInt(s);
             boolean beyond = hottestFirst ? heat > cut : heat < cut;
             if (beyond || (heat == cut && taken < max)) {
                 if (!beyond) {

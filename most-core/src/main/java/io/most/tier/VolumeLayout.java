@@ -65,7 +65,8 @@ record VolumeLayout(
         long perfUpper = perf.capacity() / seg;
         long capUpper = Math.max(0, cap.capacity() - labels) / seg;
         long words = MirrorState.wordsFor(config.subpagesPerSegment());
-        long body = 8 * Math.max(1, perfUpper + capUpper) + 8 * words * Math.min(perfUpper, capUpper);
+        long body = 8 * Math.max(1, perfUpper + capUpper) + 8 * words * Math.min(perfUpper, capUpper)
+                + 8 + (long) CheckpointStore.HEAT_BYTES * Math.max(1, perfUpper + capUpper); // + the heat section
         long checkpointBytes = Codec.roundUp(block + body, block);
         long journal = config.journalBytes() == 0
                 ? Math.clamp(perf.capacity() / 64 / block * block, 32L * block, MAX_AUTO_JOURNAL)

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.most.ConfigurationException;
 import io.most.device.CrashableDevice;
 import io.most.device.MemoryDevice;
+import io.most.tier.policy.MostPolicy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;

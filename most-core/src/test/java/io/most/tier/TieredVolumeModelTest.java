@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.CrashableDevice;
+import io.most.tier.policy.PlacementPolicies;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -99,7 +100,16 @@ class TieredVolumeModelTest {
                     continue;
                 }
                 boolean write = action < 50;
+                // in the second half, half the operations go to a hot window of the writable runs, so that
+                // the policies that promote see heat differences beyond noise (under even heat they rightly
+                // move nothing); not from the start, or the window's first writes would place it all on
+                // the performance device
+                boolean hot = op >= ops / 2 && random.nextBoolean();
+                int hotStart = writableRuns - writableRuns / 8;
                 int run = write ? ownedRun(random, writableRuns, thread) : random.nextInt(runs);
+                while (hot && run < hotStart) {
+                    run = write ? ownedRun(random, writableRuns, thread) : hotStart + random.nextInt(writableRuns - hotStart);
+                }
                 int first = run * RUN + random.nextInt(RUN);
                 int count = 1 + random.nextInt(run * RUN + RUN - first);
                 MemorySegment io = buffer.asSlice(0, (long) count * blockSize);

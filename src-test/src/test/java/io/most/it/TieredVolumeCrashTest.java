@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.most.device.DirectFileDevice;
 import io.most.tier.MirroredWrite;
-import io.most.tier.MostPolicy;
+import io.most.tier.policy.MostPolicy;
 import io.most.tier.PlacementPolicy;
 import io.most.tier.PolicyContext;
 import io.most.tier.Tier;

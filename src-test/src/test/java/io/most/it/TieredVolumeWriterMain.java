@@ -7,7 +7,7 @@ import io.most.device.DirectFileDevice;
 import io.most.device.EmulatedDevice;
 import io.most.device.FaultyDevice;
 import io.most.device.IoOp;
-import io.most.tier.MostPolicy;
+import io.most.tier.policy.MostPolicy;
 import io.most.tier.TierConfig;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;

@@ -23,7 +23,8 @@ final class PolicyComparison {
     static String of(List<String> labels, List<RunResult> runs, RunResult baseline) {
         double base = baseline.number("throughput_ops");
         TextTable table = new TextTable("run", "hierarchy", "page policy", "block tier", "ops/s", "x baseline",
-                "mean us", "p99 us", "DRAM hit", "PM hit", "miss", "block rd/op");
+                "mean us", "p99 us", "DRAM hit", "PM hit", "miss", "block rd/op",
+                "moves/10s");
         for (int i = 0; i < runs.size(); i++) {
             RunResult r = runs.get(i);
             table.row(labels.get(i), r.text("hierarchy"), r.text("policy"), blockTier(r),
@@ -31,7 +32,8 @@ final class PolicyComparison {
                     base > 0 ? String.format(Locale.ROOT, "%.2fx", r.number("throughput_ops") / base) : "-",
                     RunResult.cell(r.number("mean_us"), 1), RunResult.cell(r.number("p99_us"), 1),
                     percent(r.number("dram_hit_ratio")), percent(r.number("pm_hit_ratio")),
-                    percent(r.number("miss_ratio")), RunResult.cell(r.number("ssd_reads_per_op"), 3));
+                    percent(r.number("miss_ratio")), RunResult.cell(r.number("ssd_reads_per_op"), 3),
+                    movesPer10s(r));
         }
         return table.toString();
     }
@@ -42,6 +44,14 @@ final class PolicyComparison {
             return r.text("placement") + " over " + r.text("performance_profile") + "+" + r.text("capacity_profile");
         }
         return r.text("ssd_profile");
+    }
+
+    /** Segment moves of a tiered volume per 10 s measured ({@link TierBreakdown#movesPer10s}); "-" for one SSD. */
+    private static String movesPer10s(RunResult r) {
+        if (!r.fields().containsKey("tier_migrations")) {
+            return "-";
+        }
+        return RunResult.cell(TierBreakdown.movesPer10s(r.number("tier_migrations"), r.number("duration_s")), 1);
     }
 
     private static String percent(double ratio) {

@@ -40,10 +40,19 @@ final class TierBreakdown {
         device(table, run, "performance", PageHierarchy.performanceProfile());
         device(table, run, "capacity", PageHierarchy.capacityProfile());
         String volume = String.format(Locale.ROOT, "%s volume: offloadRatio %.3f, mirrored %s, migrated %s in %s"
-                        + " segment moves during the measured window%n", run.text("placement"),
+                        + " segment moves during the measured window (%s per 10 s)%n", run.text("placement"),
                 run.number("offload_ratio"), Units.formatBytes((long) run.number("mirrored_bytes")),
-                Units.formatBytes((long) run.number("migrated_bytes")), count(run.number("tier_migrations")));
+                Units.formatBytes((long) run.number("migrated_bytes")), count(run.number("tier_migrations")),
+                RunResult.cell(movesPer10s(run.number("tier_migrations"), run.number("duration_s")), 1));
         return table + volume;
+    }
+
+    /**
+     * Segment moves per 10 s of measured window: the steady-state migration rate the hysteresis keeps
+     * low under evenly spread heat (docs/TIERING.md; target below 5). NaN without a window.
+     */
+    static double movesPer10s(double moves, double seconds) {
+        return seconds > 0 ? moves * 10 / seconds : Double.NaN;
     }
 
     private static void device(TextTable table, RunResult run, String role, DeviceProfile profile) {

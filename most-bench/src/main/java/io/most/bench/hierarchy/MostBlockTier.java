@@ -4,7 +4,7 @@ import io.most.bench.Units;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.MemoryDevice;
-import io.most.tier.PlacementPolicies;
+import io.most.tier.policy.PlacementPolicies;
 import io.most.tier.TierConfig;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;

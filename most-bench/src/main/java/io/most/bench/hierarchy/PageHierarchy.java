@@ -78,7 +78,7 @@ public final class PageHierarchy implements Hierarchy {
 
     /** DRAM, PM and a tiered volume whose placement policy is {@code placement} (most, hemem, ...). */
     static PageHierarchy tiered(String name, String placement) {
-        io.most.tier.PlacementPolicies.named(placement); // fails early for a name the core does not know
+        io.most.tier.policy.PlacementPolicies.named(placement); // fails early for a name the core does not know
         return new PageHierarchy(name, Kind.DRAM_PM_TIERED, placement, SSD_PROFILE);
     }
 

@@ -4,7 +4,7 @@ import static io.most.spring.autoconfigure.PropertyAttribution.attribute;
 import static io.most.spring.autoconfigure.PropertyAttribution.property;
 
 import io.most.device.BlockDevice;
-import io.most.tier.PlacementPolicies;
+import io.most.tier.policy.PlacementPolicies;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 

@@ -2,7 +2,7 @@ package io.most.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.most.tier.PlacementPolicies;
+import io.most.tier.policy.PlacementPolicies;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;

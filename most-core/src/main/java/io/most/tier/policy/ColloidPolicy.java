@@ -1,6 +1,9 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
+import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -9,8 +12,10 @@ import java.util.function.IntUnaryOperator;
  * performance device. Every interval, from the volume's latency EWMAs {@code L_P} and {@code L_C}: if
  * {@code L_P > (1+θ)·L_C}, the hottest performance segments move to the capacity device; if
  * {@code L_C > (1+θ)·L_P}, the hottest capacity segments move up (HeMem-style, displacing colder
- * ones); within θ nothing moves. The amount moved per interval follows Colloid's access-probability
- * shift: segments whose heat sums to at most {@code |L_P−L_C|/(L_P+L_C)} of the total (at least one).
+ * ones, {@link Hysteresis}); within θ nothing moves. The amount moved per interval follows Colloid's
+ * access-probability shift: the hottest segments whose heat sums to at most {@code |L_P−L_C|/(L_P+L_C)}
+ * of the total, at least one ({@link PlacementMoves#takeByHeat}); a moved segment stays for the
+ * hysteresis' minimum residency.
  *
  * <p><b>Colloid</b> counts reads only (ranking and access shares use read heat), so write-hot data
  * is never rebalanced; <b>Colloid+</b> ({@link #plus()}) counts reads and writes, as the MOST paper's
@@ -21,7 +26,7 @@ import java.util.function.IntUnaryOperator;
  * shift is bounded by the migration budget rather than by Colloid's per-quantum page limit.
  */
 public final class ColloidPolicy extends SingleCopyPolicy {
-    private static final int CANDIDATES = 64;
+    private final PlacementMoves moves = new PlacementMoves();
     private final boolean countWrites;
     private final double theta;
     private final double alpha;
@@ -89,6 +94,7 @@ public final class ColloidPolicy extends SingleCopyPolicy {
 
     @Override
     public void optimize(PolicyContext context) {
+        moves.observe(context);
         Latencies now = smoothed;
         double lp = now.lp();
         double lc = now.lc();
@@ -100,26 +106,17 @@ public final class ColloidPolicy extends SingleCopyPolicy {
         if (!demote && !(lc > (1 + theta) * lp)) {
             return;
         }
-        long total = Ranking.sum(context, SegmentClass.TIERED_PERFORMANCE, score)
-                + Ranking.sum(context, SegmentClass.TIERED_CAPACITY, score);
+        long total = PlacementMoves.sum(context, SegmentClass.TIERED_PERFORMANCE, score)
+                + PlacementMoves.sum(context, SegmentClass.TIERED_CAPACITY, score);
         double shift = Math.abs(lp - lc) / (lp + lc) * total;
         SegmentClass from = demote ? SegmentClass.TIERED_PERFORMANCE : SegmentClass.TIERED_CAPACITY;
-        int[] hot = Ranking.hottest(context, from, score, CANDIDATES);
-        int n = 0;
-        double moved = 0;
-        while (n < hot.length && (n == 0 || moved + score.applyAsInt(hot[n]) <= shift)) {
-            moved += score.applyAsInt(hot[n]);
-            n++;
-        }
-        int[] chosen = java.util.Arrays.copyOf(hot, n);
+        int[] hot = countWrites ? context.hottest(from, PlacementMoves.CANDIDATES)
+                : context.hottestByReads(from, PlacementMoves.CANDIDATES);
+        int[] chosen = PlacementMoves.takeByHeat(hot, score, shift);
         if (demote) {
-            for (int segment : chosen) {
-                if (!context.move(segment, Tier.CAPACITY)) {
-                    return;
-                }
-            }
+            moves.demote(context, chosen);
         } else {
-            HememPolicy.promote(context, chosen, false);
+            moves.promote(context, chosen, false);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,34 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.ConfigurationException;
-import io.most.device.MemoryDevice;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
+import io.most.tier.MirroredWrite;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Placement and migration decisions of the baseline policies, on a scripted context and on small volumes. */
+/** Placement and migration decisions of the baseline policies on a scripted context ({@code PoliciesOnVolumeTest}: on small volumes). */
 class BaselinePoliciesTest {
-    private static final int SEG = TierFixture.SEGMENT;
-
-    /** 8 performance slots, 24 capacity slots (minus metadata), optimizer driven by the test. */
-    private static TieredVolume volume(PlacementPolicy policy) {
-        return TieredVolume.open(new MemoryDevice("perf", 4096, 10L * SEG), new MemoryDevice("cap", 4096, 24L * SEG),
-                TierFixture.small().policy(() -> policy).build());
-    }
-
-    private static void touch(TieredVolume v, int segment, int reads, MemorySegment buf) {
-        for (int i = 0; i < reads; i++) {
-            v.read((long) segment * SEG, buf);
-        }
-    }
-
-    private static void writeAll(TieredVolume v, int segments, MemorySegment seg) {
-        for (int s = 0; s < segments; s++) {
-            v.write((long) s * SEG, seg);
-        }
-    }
-
     @Test
     void namedKnowsEveryPolicyAndListsThemForUnknownNames() {
         for (String name : PlacementPolicies.names()) {
@@ -46,48 +26,8 @@ class BaselinePoliciesTest {
     }
 
     @Test
-    void stripingSpreadsSegmentsByAddressAndNeverMigrates() {
-        StripingPolicy alternate = new StripingPolicy(0.5);
-        assertEquals(List.of(Tier.CAPACITY, Tier.PERFORMANCE, Tier.CAPACITY, Tier.PERFORMANCE),
-                List.of(alternate.placeNewSegment(0), alternate.placeNewSegment(1), alternate.placeNewSegment(2),
-                        alternate.placeNewSegment(3)));
-        StripingPolicy proportional = new StripingPolicy();
-        try (TieredVolume v = volume(proportional); Arena arena = Arena.ofConfined()) {
-            MemorySegment seg = arena.allocate(SEG, 4096);
-            writeAll(v, 20, seg);
-            touch(v, 0, 50, seg.asSlice(0, 4096));
-            v.optimizeNow();
-            TierStats s = v.tierStats();
-            double share = proportional.performanceShare();
-            assertTrue(share > 0.2 && share < 0.4, "share " + share);
-            assertEquals(0, s.migrations());
-            assertEquals(Math.round(20 * share), s.tieredPerformanceSegments(), 1.0, s.toString());
-        }
-    }
-
-    @Test
-    void hememPromotesHotCapacitySegmentsAndDemotesColdOnesWhenFull() {
-        HememPolicy policy = new HememPolicy();
-        try (TieredVolume v = volume(policy); Arena arena = Arena.ofConfined()) {
-            MemorySegment seg = arena.allocate(SEG, 4096);
-            writeAll(v, 20, seg);
-            TierStats before = v.tierStats();
-            assertEquals(0, before.freePerformanceSlots(), "new segments fill the performance device first");
-            int hot = 19;
-            assertEquals(SegmentClass.TIERED_CAPACITY, v.segmentClassAt((long) hot * SEG));
-            touch(v, hot, 12, seg.asSlice(0, 4096));
-            v.optimizeNow();
-            assertEquals(SegmentClass.TIERED_PERFORMANCE, v.segmentClassAt((long) hot * SEG));
-            assertEquals(0, v.tierStats().mirroredSegments());
-            assertEquals(2 * SEG, v.tierStats().migratedBytes(), "one promotion, one demotion");
-            v.optimizeNow();
-            assertEquals(2 * SEG, v.tierStats().migratedBytes(), "nothing else is hot");
-        }
-    }
-
-    @Test
     void batmanMovesSegmentsUntilTheCapacityShareMatchesItsTarget() {
-        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(10);
+        ScriptedContext ctx = new ScriptedContext(10);
         for (int s = 0; s < 10; s++) {
             ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
             ctx.heat[s] = 10;
@@ -105,7 +45,7 @@ class BaselinePoliciesTest {
 
     @Test
     void colloidMovesHotDataAwayFromTheSlowerDeviceAndStopsWithinTheta() {
-        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(10);
+        ScriptedContext ctx = new ScriptedContext(10);
         for (int s = 0; s < 10; s++) {
             ctx.classes[s] = s < 8 ? SegmentClass.TIERED_PERFORMANCE : SegmentClass.TIERED_CAPACITY;
             ctx.heat[s] = s < 4 ? 20 : 1;
@@ -122,12 +62,20 @@ class BaselinePoliciesTest {
         ctx.lp = 1000;
         ctx.lc = 3000;
         MostPolicyTest.interval(colloid, ctx);
+        assertFalse(ctx.actions.contains("move 0 to PERFORMANCE"), "within its residency a moved segment stays: "
+                + ctx.actions);
+        ctx.lc = 1000;
+        for (int i = 0; i < Hysteresis.Settings.defaults().minResidency(); i++) {
+            MostPolicyTest.interval(colloid, ctx);
+        }
+        ctx.lc = 3000;
+        MostPolicyTest.interval(colloid, ctx);
         assertTrue(ctx.actions.contains("move 0 to PERFORMANCE"), ctx.actions.toString());
     }
 
     @Test
     void colloidCountsReadsOnlyAndColloidPlusWritesToo() {
-        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(4);
+        ScriptedContext ctx = new ScriptedContext(4);
         for (int s = 0; s < 4; s++) {
             ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
         }
@@ -142,7 +90,7 @@ class BaselinePoliciesTest {
 
     @Test
     void colloidPlusPlusRidesOutALatencySpikeThatMovesColloidPlus() {
-        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(4);
+        ScriptedContext ctx = new ScriptedContext(4);
         for (int s = 0; s < 4; s++) {
             ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
             ctx.heat[s] = 10;
@@ -163,7 +111,7 @@ class BaselinePoliciesTest {
 
     @Test
     void orthusCachesHotSegmentsThenTunesLoadAdmitAndFallsBackWhenTheHitRateDrops() {
-        MostPolicyTest.FakeContext ctx = new MostPolicyTest.FakeContext(12);
+        ScriptedContext ctx = new ScriptedContext(12);
         for (int s = 0; s < 12; s++) {
             ctx.classes[s] = SegmentClass.TIERED_CAPACITY;
             ctx.heat[s] = s < 3 ? 30 : 1;
@@ -192,5 +140,28 @@ class BaselinePoliciesTest {
         MostPolicyTest.interval(policy, ctx);
         assertTrue(policy.dataAdmit(), "falls back to classic caching");
         assertEquals(0, policy.loadAdmit());
+    }
+
+    @Test
+    void orthusKeepsAdmittingUntilTheWholeHotSetIsCachedEvenWhenTheBudgetAdmitsOnePerInterval() {
+        ScriptedContext ctx = new ScriptedContext(106);
+        for (int s = 0; s < 106; s++) {
+            ctx.classes[s] = SegmentClass.TIERED_CAPACITY;
+            // 6 very hot segments (3% of all heat each), then a tail of 100 just-hot ones (0.8% each): once
+            // one of those is admitted per interval, the hit rate changes by under 1% while the cache
+            // (10 slots) still has room
+            ctx.heat[s] = s < 6 ? 30 : 8;
+        }
+        ctx.lp = 1000;
+        ctx.lc = 2000;
+        OrthusPolicy policy = new OrthusPolicy();
+        int intervals = 0;
+        while (policy.dataAdmit() && intervals < 100) {
+            ctx.budget = ctx.segmentBytes(); // the migration budget admits one segment per interval
+            MostPolicyTest.interval(policy, ctx);
+            intervals++;
+        }
+        long cached = java.util.Arrays.stream(ctx.classes).filter(c -> c == SegmentClass.MIRRORED).count();
+        assertEquals(ctx.perfSlots, cached, "state 1 ends only once nothing more is admitted: " + ctx.actions);
     }
 }

@@ -1,6 +1,8 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
+import io.most.tier.PolicyContext;
+import io.most.tier.Tier;
 
 /**
  * Striping (MOST paper section 2 and 4.1, CacheLib's default storage layer): every segment gets one

@@ -1,6 +1,7 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
+import io.most.tier.PlacementPolicy;
 import java.util.List;
 import java.util.function.Supplier;
 

@@ -1,7 +1,9 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
-import java.util.concurrent.ThreadLocalRandom;
+import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 
 /**
  * BATMAN (Chou et al., MEMSYS'17; MOST paper 2 and 4.1, "with a static ratio matching the read
@@ -9,8 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * target — its share of the two devices' total bandwidth — by migrating segments. Every interval the
  * measured share is the capacity device's part of all segment heat (the volume's read + write
  * counters); if it is below the target by more than {@code tolerance}, hot performance segments
- * whose heat fits the gap move down, if above, hot capacity segments move up (displacing colder
- * performance segments when the device is full). New segments land on the capacity device with
+ * filling the gap move down ({@link PlacementMoves#takeByHeat}), if above, hot capacity segments move
+ * up (displacing clearly colder performance segments when the device is full, {@link Hysteresis}). New segments land on the capacity device with
  * probability {@code target}.
  *
  * <p>Simplifications: BATMAN works on cache-line access counters and page migration in hardware;
@@ -18,7 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * bench computes it from the device profiles), not measured.
  */
 public final class BatmanPolicy extends SingleCopyPolicy {
-    private static final int CANDIDATES = 64;
+    private final PlacementMoves moves = new PlacementMoves();
     private final double target;
     private final double tolerance;
 
@@ -58,48 +60,28 @@ public final class BatmanPolicy extends SingleCopyPolicy {
 
     @Override
     public Tier placeNewSegment(int segment) {
-        return ThreadLocalRandom.current().nextDouble() < target ? Tier.CAPACITY : Tier.PERFORMANCE;
+        return PlacementMoves.draw(target);
     }
 
     @Override
     public void optimize(PolicyContext context) {
-        long onPerf = Ranking.sum(context, SegmentClass.TIERED_PERFORMANCE, context::heat);
-        long onCap = Ranking.sum(context, SegmentClass.TIERED_CAPACITY, context::heat);
+        moves.observe(context);
+        long onPerf = PlacementMoves.sum(context, SegmentClass.TIERED_PERFORMANCE, context::heat);
+        long onCap = PlacementMoves.sum(context, SegmentClass.TIERED_CAPACITY, context::heat);
         long total = onPerf + onCap;
         if (total == 0) {
             return;
         }
         double share = (double) onCap / total;
         if (share < target - tolerance) {
-            shift(context, SegmentClass.TIERED_PERFORMANCE, Tier.CAPACITY, (target - share) * total);
+            moves.demote(context, fill(context, SegmentClass.TIERED_PERFORMANCE, (target - share) * total));
         } else if (share > target + tolerance) {
-            double gap = (share - target) * total;
-            int[] fitting = fitting(context, context.hottest(SegmentClass.TIERED_CAPACITY, CANDIDATES), gap);
-            HememPolicy.promote(context, fitting, false);
+            moves.promote(context, fill(context, SegmentClass.TIERED_CAPACITY, (share - target) * total), false);
         }
     }
 
-    /** Moves segments of {@code from} whose heat fits into {@code gap}, hottest first, to {@code to}. */
-    private static void shift(PolicyContext context, SegmentClass from, Tier to, double gap) {
-        for (int segment : fitting(context, context.hottest(from, CANDIDATES), gap)) {
-            if (!context.move(segment, to)) {
-                return;
-            }
-        }
-    }
-
-    /** The candidates, in order, that together do not exceed {@code gap} heat. */
-    private static int[] fitting(PolicyContext context, int[] candidates, double gap) {
-        int[] chosen = new int[candidates.length];
-        int n = 0;
-        double left = gap;
-        for (int segment : candidates) {
-            int heat = context.heat(segment);
-            if (heat > 0 && heat <= left) {
-                chosen[n++] = segment;
-                left -= heat;
-            }
-        }
-        return java.util.Arrays.copyOf(chosen, n);
+    /** The hottest segments of {@code from} whose heat fills {@code gap}. */
+    private static int[] fill(PolicyContext context, SegmentClass from, double gap) {
+        return PlacementMoves.takeByHeat(context.hottest(from, PlacementMoves.CANDIDATES), context::heat, gap);
     }
 }

@@ -1,7 +1,11 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 import io.most.ConfigurationException;
-import java.util.concurrent.ThreadLocalRandom;
+import io.most.tier.MirroredWrite;
+import io.most.tier.PlacementPolicy;
+import io.most.tier.PolicyContext;
+import io.most.tier.SegmentClass;
+import io.most.tier.Tier;
 
 /**
  * Mirror-Optimized Storage Tiering (Tu et al.): a small, hot mirrored class plus classic tiering,
@@ -21,12 +25,12 @@ import java.util.concurrent.ThreadLocalRandom;
  *       {@code swapMargin} — migrating only towards the capacity device. If {@code L_P < (1-θ)·L_C},
  *       lower the ratio, and once it is 0 promote hot segments from the capacity device (demoting one
  *       that is no longer hot if the performance device is full, as HeMem does) — migrating only
- *       towards the performance device. Otherwise the devices are balanced and nothing migrates. The paper's step is a fixed
- *       {@code ratioStep}, which needs 10 s to cross from 0 to 1 at 200 ms intervals; here the step
- *       doubles while the ratio keeps moving the same way and the latencies are far apart, up to
- *       {@code maxRatioStep} (see {@link #step}), so the ratio settles within about two seconds of a
- *       load change and still moves by {@code ratioStep} near balance ({@code maxRatioStep = ratioStep}
- *       is the paper's fixed step).</li>
+ *       towards the performance device. Otherwise the devices are balanced and nothing migrates. The
+ *       paper's step is a fixed {@code ratioStep}, which needs 10 s to cross from 0 to 1 at 200 ms
+ *       intervals ({@code maxRatioStep = ratioStep}, policy {@code most-paper}); here an
+ *       {@link OffloadController} moves the ratio by up to {@code maxRatioStep}, compensating the known
+ *       lag between a ratio change and the latencies that show it (a Smith predictor), so that the
+ *       ratio reaches a new operating point within about two seconds and stays there.</li>
  *   <li><b>Reclaim</b> (3.2.3): while free slots are below {@code reclaimWatermark}, the coldest mirrored
  *       segment gives up a copy (the capacity copy if the performance copy is valid, else the other).</li>
  *   <li><b>Selective cleaning</b> (3.2.4): a mirrored segment's stale subpages are re-mirrored only if
@@ -38,32 +42,25 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class MostPolicy implements PlacementPolicy {
     private static final double EPSILON = 1e-9;
-    private static final int CANDIDATES = 64;
-    /** Intervals of movement one way (1 s) after which the step ceiling grows again. */
-    private static final int SUSTAINED = 5;
 
     /** What the latest {@link #tune} asks migration to do. */
     private enum Migration { NONE, TO_CAPACITY, TO_PERFORMANCE }
 
     private final Settings settings;
+    private final PlacementMoves moves = new PlacementMoves();
     private volatile double offloadRatio;
     private volatile Migration migration = Migration.NONE;
-    /** Consecutive intervals the ratio moved the same way (+ up, - down); control thread only. */
-    private int streak;
-    /**
-     * The largest step allowed now: halved at each reversal, restored by sustained movement or by the
-     * ratio resting at 0 or its maximum.
-     */
-    private double ceiling;
+    /** The lag-compensated ratio controller; null for the paper's fixed step. Control thread only. */
+    private final OffloadController controller;
 
     /**
      * MOST's tuning knobs.
      *
      * @param theta               relative latency difference treated as equal (paper: 0.05)
-     * @param ratioStep           change of {@code offloadRatio} per interval at the edge of balance
-     *                            (paper: 0.02, its only step)
-     * @param maxRatioStep        largest change per interval, taken when the latencies differ by far
-     *                            (default 0.16; equal to {@code ratioStep}: the paper's fixed step)
+     * @param ratioStep           the paper's fixed change of {@code offloadRatio} per interval (0.02); it
+     *                            also sets the controller's initial plant gain, {@code ln(1+θ)/ratioStep}
+     * @param maxRatioStep        largest change per interval of the lag-compensated controller (default
+     *                            0.16); equal to {@code ratioStep}: the paper's fixed step instead
      * @param maxOffloadRatio     cap on {@code offloadRatio}, for tail latency protection (default 1)
      * @param maxMirroredFraction largest mirrored class, as a fraction of all data slots (paper: 0.2)
      * @param reclaimWatermark    free fraction of all data slots below which mirrors are reclaimed
@@ -132,7 +129,8 @@ public final class MostPolicy implements PlacementPolicy {
 
     public MostPolicy(Settings settings) {
         this.settings = settings;
-        this.ceiling = settings.maxRatioStep();
+        this.controller = settings.maxRatioStep() == settings.ratioStep() ? null
+                : new OffloadController(settings.theta(), settings.ratioStep(), settings.maxRatioStep());
     }
 
     public Settings settings() {
@@ -150,7 +148,7 @@ public final class MostPolicy implements PlacementPolicy {
     }
 
     private Tier draw() {
-        return ThreadLocalRandom.current().nextDouble() < offloadRatio ? Tier.CAPACITY : Tier.PERFORMANCE;
+        return PlacementMoves.draw(offloadRatio);
     }
 
     @Override
@@ -174,7 +172,10 @@ public final class MostPolicy implements PlacementPolicy {
         return distance >= settings.minRewriteDistance() ? distance : 0;
     }
 
-    /** Algorithm 1's routing half: moves {@code offloadRatio} and decides which way migration may go. */
+    /**
+     * Algorithm 1's routing half: moves {@code offloadRatio} ({@link OffloadController}, or the paper's
+     * fixed step for {@code most-paper}) and decides which way migration may go.
+     */
     @Override
     public void tune(PolicyContext context) {
         double lp = context.latencyNanos(Tier.PERFORMANCE);
@@ -187,38 +188,29 @@ public final class MostPolicy implements PlacementPolicy {
         }
         double ratio = offloadRatio;
         double max = settings.maxOffloadRatio();
+        boolean slowerPerformance = lp > (1 + settings.theta()) * lc;
+        boolean slowerCapacity = lp < (1 - settings.theta()) * lc;
         Migration next = Migration.NONE;
-        int direction = 0;
-        if (lp > (1 + settings.theta()) * lc) {
-            if (ratio >= max - EPSILON) {
-                offloadRatio = max;
-                next = Migration.TO_CAPACITY;
-            } else {
-                direction = 1;
-            }
-        } else if (lp < (1 - settings.theta()) * lc) {
-            if (ratio <= EPSILON) {
-                offloadRatio = 0;
-                next = Migration.TO_PERFORMANCE;
-            } else {
-                direction = -1;
-            }
+        if (slowerPerformance && ratio >= max - EPSILON) {
+            next = Migration.TO_CAPACITY; // routing has done what it can: mirror more
+        } else if (slowerCapacity && ratio <= EPSILON) {
+            next = Migration.TO_PERFORMANCE;
         }
-        if (next != Migration.NONE) { // resting at 0 or the maximum: the next change starts afresh
-            streak = 0;
-            ceiling = settings.maxRatioStep();
-        } else if (direction != 0) { // (balanced intervals keep both: a swing may pass through one)
-            if (Integer.signum(streak) == -direction) {
-                streak = 0;
-                ceiling = Math.max(settings.ratioStep(), ceiling / 2); // overshot: damp the next swing
-            }
-            streak += direction;
-            offloadRatio = Math.clamp(ratio + direction * step(lp, lc, Math.abs(streak)), 0, max);
-            if (Math.abs(streak) >= SUSTAINED) {
-                ceiling = Math.min(settings.maxRatioStep(), ceiling * 2); // a real change: speed up again
-            }
+        if (controller != null) {
+            offloadRatio = controller.update(lp, lc, max, context.config().latencyEwmaAlpha(),
+                    queueIntervals(context, lp, lc));
+        } else if (slowerPerformance || slowerCapacity) {
+            offloadRatio = Math.clamp(ratio + (slowerPerformance ? 1 : -1) * settings.ratioStep(), 0, max);
         }
         migration = next;
+    }
+
+    /**
+     * The device queues' time constant in optimizer intervals: queue depth / service rate, which by
+     * Little's law is the requests' latency, of the slower device.
+     */
+    private static double queueIntervals(PolicyContext context, double lp, double lc) {
+        return Math.max(lp, lc) / context.config().optimizerInterval().toNanos();
     }
 
     /**
@@ -228,6 +220,7 @@ public final class MostPolicy implements PlacementPolicy {
      */
     @Override
     public void optimize(PolicyContext context) {
+        moves.observe(context);
         reclaim(context);
         switch (migration) {
             case TO_CAPACITY -> {
@@ -240,31 +233,16 @@ public final class MostPolicy implements PlacementPolicy {
         }
     }
 
-    /**
-     * The change of {@code offloadRatio} in the {@code streak}-th consecutive interval that moves it
-     * the same way: {@code ratioStep}, doubling with each such interval and growing with the latency
-     * imbalance {@code ln(L_P/L_C) / ln(1+θ)}, whichever allows less, capped at the current ceiling
-     * (at most {@code maxRatioStep}). A real load change moves the ratio one way interval after interval
-     * with the latencies far apart, so the step soon reaches the cap; noise near balance flips the
-     * direction and keeps the step at {@code ratioStep}; and since the latencies lag the ratio (queues
-     * take a while to build and drain), each reversal halves the ceiling so that an overshoot is
-     * followed by smaller swings, not a sustained oscillation.
-     */
-    private double step(double lp, double lc, int streak) {
-        double imbalance = Math.abs(Math.log(lp / lc)) / Math.log1p(Math.max(settings.theta(), EPSILON));
-        double growth = Math.min(Math.scalb(1.0, Math.min(streak - 1, 30)), imbalance);
-        return Math.min(ceiling, settings.ratioStep() * Math.max(1, growth));
-    }
-
     /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */
     private boolean enlargeMirroredClass(PolicyContext context) {
-        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES)) {
+        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES)) {
             if (!roomForMirror(context)) {
                 return false;
             }
             if (context.heat(segment) == 0 || !context.mirror(segment)) {
                 break;
             }
+            moves.hysteresis().moved(segment); // not swapped out again before its heat has settled
         }
         return roomForMirror(context);
     }
@@ -276,28 +254,37 @@ public final class MostPolicy implements PlacementPolicy {
                 && free - 1 >= reserve(total) && context.freeSlots(Tier.CAPACITY) > 0;
     }
 
-    /** Swaps the coldest mirrored segments for clearly hotter tiered ones of the performance device. */
+    /**
+     * Swaps the coldest mirrored segments for clearly hotter tiered ones of the performance device:
+     * hotter by {@code swapMargin} now and beyond noise ({@link Hysteresis}), and neither moved within
+     * the minimum residency.
+     */
     private void improveMirroredClass(PolicyContext context) {
-        int[] hot = context.hottest(SegmentClass.TIERED_PERFORMANCE, CANDIDATES);
-        int[] cold = context.coldest(SegmentClass.MIRRORED, CANDIDATES);
+        int[] hot = context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES);
+        int[] cold = context.coldest(SegmentClass.MIRRORED, PlacementMoves.CANDIDATES);
+        Hysteresis guard = moves.hysteresis();
         for (int i = 0; i < Math.min(hot.length, cold.length); i++) {
             if (context.heat(hot[i]) < context.heat(cold[i]) + settings.swapMargin()
+                    || !guard.clearlyHotter(hot[i], cold[i]) || !guard.settled(hot[i]) || !guard.settled(cold[i])
                     || context.migrationBudget() < context.segmentBytes()
-                    || !context.unmirror(cold[i], context.preferredCopy(cold[i]))
-                    || !context.mirror(hot[i])) {
+                    || !context.unmirror(cold[i], context.preferredCopy(cold[i]))) {
                 return;
             }
+            guard.moved(cold[i]);
+            if (!context.mirror(hot[i])) {
+                return;
+            }
+            guard.moved(hot[i]);
         }
     }
 
     /**
      * Classic tiering towards the performance device, as HeMem does it: hot segments of the capacity
-     * device move up, displacing only segments that are no longer hot. Where heat is spread evenly (a
-     * page store's misses and write-backs over a scrambled zipfian) this still swaps segments whose
-     * heat differs by noise alone, like HeMem: see docs/TIERING.md, "Not done yet".
+     * device move up, displacing only segments that are no longer hot and clearly colder
+     * ({@link Hysteresis}), so that evenly spread heat does not swap segments on noise.
      */
     private void promote(PolicyContext context) {
-        HememPolicy.promote(context, context.hottest(SegmentClass.TIERED_CAPACITY, CANDIDATES), true);
+        moves.promote(context, context.hottest(SegmentClass.TIERED_CAPACITY, PlacementMoves.CANDIDATES), true);
     }
 
     /** Gives up copies of the coldest mirrored segments while free space is below the watermark. */
@@ -307,7 +294,7 @@ public final class MostPolicy implements PlacementPolicy {
         if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve) {
             return;
         }
-        for (int segment : context.coldest(SegmentClass.MIRRORED, CANDIDATES)) {
+        for (int segment : context.coldest(SegmentClass.MIRRORED, PlacementMoves.CANDIDATES)) {
             if (context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY) >= reserve
                     || !context.unmirror(segment, context.preferredCopy(segment))) {
                 return;

@@ -1,0 +1,107 @@
+package io.most.tier.policy;
+
+/**
+ * MOST's {@code offloadRatio} controller: moves the ratio so that the two devices' latencies meet,
+ * accounting for the lag between a ratio change and the latencies that show it.
+ *
+ * <p><b>The plant.</b> The error is {@code e = ln(L_P / L_C)}: positive while the performance device
+ * is slower, falling as the ratio rises, about linearly near the operating point with a slope
+ * {@code G} (log latency ratio per unit of ratio) that depends on the load. A new ratio is seen only
+ * after a known lag: it applies to the next interval's requests, the device queues follow it with a
+ * time constant of queue depth / service rate (by Little's law, the requests' own latency), and the
+ * volume smooths each interval's latency with an EWMA of weight {@code α}. The earlier controller
+ * (steps doubling while the ratio kept moving) ignored this lag: it kept stepping while its earlier
+ * steps were still on their way, overshot, and swung by ±0.15 for seconds after a load change.
+ *
+ * <p><b>The control law</b> is a Smith predictor. The controller runs the known lag on its own ratio
+ * to know the ratio the current measurement reflects ({@code seen}); the change not yet seen,
+ * {@code ratio − seen}, will still lower the error by about {@code Ĝ · (ratio − seen)}, so it acts on
+ * the predicted error {@code e − Ĝ · (ratio − seen)}: zero within the dead band {@code ln(1+θ)}, else
+ * the ratio moves by {@code K · e_pred / Ĝ} ({@code K = 0.7}: closes most of the predicted gap in
+ * one interval, damped so that an error in {@code Ĝ} does not overshoot), at most {@code maxStep}.
+ * {@code Ĝ} starts at {@code ln(1+θ) / ratioStep} (the gain the paper's step implies) and is
+ * re-estimated from the plant's response each time the seen ratio has moved by 0.1: the change of
+ * {@code e} over the change of the seen ratio, geometrically averaged with the old value, within
+ * [0.5, 20]; a response of the wrong sign (the load changed meanwhile) is ignored.
+ *
+ * <p>Not thread-safe: it runs on the volume's control thread ({@code tune}) only.
+ */
+final class OffloadController {
+    /** Share of the predicted gap closed per interval. */
+    static final double GAIN = 0.7;
+    private static final double MIN_PLANT_GAIN = 0.5;
+    private static final double MAX_PLANT_GAIN = 20;
+    /** Seen-ratio change after which the plant gain is measured again. */
+    private static final double ESTIMATE_SPAN = 0.1;
+    /** Largest error acted on: a latency ratio of e^3 (20x), so that an unmeasured device is not infinite. */
+    private static final double MAX_ERROR = 3;
+
+    private final double deadBand;
+    private final double maxStep;
+    private double plantGain;
+    private double ratio;
+    /** The ratio as the device queues carry it, and as the latency average shows it. */
+    private double queued;
+    private double seen;
+    private double referenceError = Double.NaN;
+    private double referenceSeen;
+
+    /**
+     * @param theta     relative latency difference treated as balanced
+     * @param ratioStep the paper's fixed step, which sets the initial plant gain
+     * @param maxStep   largest change of the ratio per interval
+     */
+    OffloadController(double theta, double ratioStep, double maxStep) {
+        this.deadBand = Math.log1p(theta);
+        this.maxStep = maxStep;
+        this.plantGain = Math.clamp(deadBand / ratioStep, MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+    }
+
+    /**
+     * One interval: the new ratio within {@code [0, max]}.
+     *
+     * @param lp              the performance device's latency average
+     * @param lc              the capacity device's latency average (0 when it never served: treated as fast)
+     * @param max             the largest ratio allowed
+     * @param alpha           the weight of the newest interval in those averages
+     * @param queueIntervals  the device queues' time constant (queue depth / service rate) in intervals
+     */
+    double update(double lp, double lc, double max, double alpha, double queueIntervals) {
+        double error = Math.clamp(Math.log(lp / lc), -MAX_ERROR, MAX_ERROR);
+        estimatePlantGain(error, lc > 0);
+        double predicted = error - plantGain * (ratio - seen);
+        if (Math.abs(predicted) > deadBand) {
+            double step = Math.clamp(GAIN * predicted / plantGain, -maxStep, maxStep);
+            ratio = Math.clamp(ratio + step, 0, max);
+        }
+        ratio = Math.min(ratio, max); // a lowered cap applies at once
+        // what the measurement of the coming intervals will reflect: the queues follow the new ratio
+        // with their time constant, the average follows the queues with weight alpha
+        queued += (1 - Math.exp(-1 / Math.max(queueIntervals, 1e-3))) * (ratio - queued);
+        seen += alpha * (queued - seen);
+        return ratio;
+    }
+
+    /** The current estimate of the plant gain {@code Ĝ}. */
+    double plantGain() {
+        return plantGain;
+    }
+
+    private void estimatePlantGain(double error, boolean measured) {
+        if (!measured || Double.isNaN(referenceError)) {
+            referenceError = error;
+            referenceSeen = seen;
+            return;
+        }
+        double moved = seen - referenceSeen;
+        if (Math.abs(moved) < ESTIMATE_SPAN) {
+            return;
+        }
+        double g = -(error - referenceError) / moved;
+        if (g > 0) {
+            plantGain = Math.clamp(Math.sqrt(plantGain * g), MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+        }
+        referenceError = error;
+        referenceSeen = seen;
+    }
+}
