@@ -260,6 +260,45 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #get(byte[])} into a caller's buffer: copies the committed value of {@code key} into
+     * {@code into} (as much of it as fits). Without a running writer it allocates nothing.
+     *
+     * @return the value's length (larger than {@code into.length} if it did not fit), or -1 if absent
+     */
+    public int get(byte[] key, byte[] into) {
+        checkKey(key);
+        Objects.requireNonNull(into, "into");
+        long begun = writersBegun.get();
+        if (activeWriters.get() == 0) {
+            int length = tree.get(key, into);
+            if (activeWriters.get() == 0 && writersBegun.get() == begun) {
+                return length;
+            }
+        }
+        byte[] value = get(key);
+        if (value == null) {
+            return -1;
+        }
+        System.arraycopy(value, 0, into, 0, Math.min(value.length, into.length));
+        return value.length;
+    }
+
+    /**
+     * {@link Transaction#update} in a one-operation transaction: overwrites bytes {@code [offset,
+     * offset + bytes.length)} of the value of {@code key} in place.
+     *
+     * @return false if there is no such key (nothing changed)
+     * @throws IllegalArgumentException if the range is outside the value
+     */
+    public boolean update(byte[] key, int offset, byte[] bytes) {
+        try (Transaction tx = begin()) {
+            boolean found = tx.update(key, offset, bytes);
+            tx.commit();
+            return found;
+        }
+    }
+
     /** Sets {@code key} to {@code value} in a one-operation transaction (durable when it returns). */
     public void put(byte[] key, byte[] value) {
         try (Transaction tx = begin()) {

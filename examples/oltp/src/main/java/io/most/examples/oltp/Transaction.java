@@ -3,6 +3,7 @@ package io.most.examples.oltp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -71,6 +72,28 @@ public final class Transaction implements AutoCloseable {
         db.beginChange();
         try {
             db.tree.put(key, value, this::logUpdate);
+        } finally {
+            db.endChange();
+        }
+    }
+
+    /**
+     * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place (the
+     * value keeps its length): one latched leaf and one log record, where a get and a put would descend
+     * twice and copy the value twice. Takes an exclusive lock on the key.
+     *
+     * @return false if there is no such key (nothing changed)
+     * @throws IllegalArgumentException if the range is outside the value
+     */
+    public boolean update(byte[] key, int offset, byte[] bytes) {
+        checkActive();
+        db.checkKey(key);
+        Objects.requireNonNull(bytes, "bytes");
+        startWriting();
+        db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
+        db.beginChange();
+        try {
+            return db.tree.update(key, offset, bytes, this::logUpdate) != null;
         } finally {
             db.endChange();
         }
