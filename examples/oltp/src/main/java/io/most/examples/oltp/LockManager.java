@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Shared and exclusive key locks for strict two-phase locking. A request that would wait is first
@@ -18,15 +18,22 @@ import java.util.TreeMap;
  * {@link TransactionConflictException}. Keys are kept in order, so a scan can find the keys in its range
  * that other transactions hold exclusively (including keys they deleted).
  *
- * <p>One monitor guards the table: lock operations are short, and one lock keeps deadlock detection
- * simple and exact.
+ * <p><b>Striped.</b> The table is {@value #STRIPES} ordered maps chosen by the key's hash, each behind
+ * its own monitor, so transactions on different keys rarely meet (one monitor for all keys was the
+ * engine's bottleneck for updates). A waiter waits on its key's stripe, and a release wakes the stripes
+ * of the keys it releases. Deadlock detection walks other stripes' entries without their monitors: a
+ * waiter publishes what it waits for ({@link Txn#waitingFor}, volatile) <em>before</em> it looks for a
+ * cycle, and holders live in concurrent maps, so of two transactions that close a cycle at once at
+ * least one sees the other's wait and aborts (both may: a conservative false positive, as before).
  */
 final class LockManager {
     /** Lock modes. */
     enum Mode { SHARED, EXCLUSIVE }
 
+    static final int STRIPES = 64;
+
     private static final class Entry {
-        final Map<Txn, Mode> holders = new HashMap<>(4);
+        final Map<Txn, Mode> holders = new ConcurrentHashMap<>(4);
         int waiters;
     }
 
@@ -34,26 +41,45 @@ final class LockManager {
     static final class Txn {
         final long id;
         final List<byte[]> held = new ArrayList<>();
-        Entry waitingFor;
+        volatile Entry waitingFor;
 
         Txn(long id) {
             this.id = id;
         }
     }
 
-    private final TreeMap<byte[], Entry> table = new TreeMap<>(Arrays::compareUnsigned);
+    /** One stripe of the table: its monitor guards its map and its entries' waiter counts. */
+    private static final class Stripe {
+        final TreeMap<byte[], Entry> table = new TreeMap<>(Arrays::compareUnsigned);
+    }
+
+    private final Stripe[] stripes = new Stripe[STRIPES];
     private final long timeoutNanos;
 
     LockManager(Duration timeout) {
         this.timeoutNanos = timeout.toNanos();
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe();
+        }
+    }
+
+    private Stripe stripeOf(byte[] key) {
+        return stripes[(Arrays.hashCode(key) & 0x7fffffff) % STRIPES];
     }
 
     /** Acquires (or upgrades to) {@code mode} on {@code key} for {@code tx}, waiting if needed. */
-    synchronized void lock(Txn tx, byte[] key, Mode mode) {
-        Entry e = table.get(key);
+    void lock(Txn tx, byte[] key, Mode mode) {
+        Stripe stripe = stripeOf(key);
+        synchronized (stripe) {
+            lock(stripe, tx, key, mode);
+        }
+    }
+
+    private void lock(Stripe stripe, Txn tx, byte[] key, Mode mode) {
+        Entry e = stripe.table.get(key);
         if (e == null) {
             e = new Entry();
-            table.put(key.clone(), e);
+            stripe.table.put(key.clone(), e);
         }
         Mode held = e.holders.get(tx);
         if (held == Mode.EXCLUSIVE || held == mode) {
@@ -61,20 +87,22 @@ final class LockManager {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         while (!compatible(e, tx, mode)) {
+            tx.waitingFor = e; // published before the cycle check: see the class comment
             if (deadlocks(tx, e)) {
+                tx.waitingFor = null;
                 throw new TransactionConflictException("transaction " + tx.id + " would deadlock on key "
                         + printable(key) + " (" + mode + "); abort and retry it");
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
+                tx.waitingFor = null;
                 throw new TransactionConflictException("transaction " + tx.id + " waited "
                         + Duration.ofNanos(timeoutNanos) + " for " + mode + " lock on key " + printable(key)
                         + "; abort and retry it");
             }
-            tx.waitingFor = e;
             e.waiters++;
             try {
-                wait(Math.max(1, left / 1_000_000));
+                stripe.wait(Math.max(1, left / 1_000_000));
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
                 throw new TransactionConflictException("transaction " + tx.id + " was interrupted waiting for a lock");
@@ -113,10 +141,11 @@ final class LockManager {
         }
         while (!frontier.isEmpty()) {
             Txn t = frontier.poll();
-            if (!seen.add(t) || t.waitingFor == null) {
+            Entry waits = t.waitingFor; // read once: another stripe's waiter may stop waiting meanwhile
+            if (!seen.add(t) || waits == null) {
                 continue;
             }
-            for (Txn next : t.waitingFor.holders.keySet()) {
+            for (Txn next : waits.holders.keySet()) {
                 if (next == tx) {
                     return true;
                 }
@@ -129,40 +158,53 @@ final class LockManager {
     }
 
     /** Whether {@code tx} is waiting for a lock. */
-    synchronized boolean isWaiting(Txn tx) {
+    boolean isWaiting(Txn tx) {
         return tx.waitingFor != null;
     }
 
-    /** Releases every lock of {@code tx} (at commit or after abort). */
-    synchronized void releaseAll(Txn tx) {
+    /** Releases every lock of {@code tx} (at commit or after abort), waking the waiters of each key's stripe. */
+    void releaseAll(Txn tx) {
         for (byte[] key : tx.held) {
-            Entry e = table.get(key);
-            if (e != null) {
-                e.holders.remove(tx);
-                if (e.holders.isEmpty() && e.waiters == 0) {
-                    table.remove(key);
+            Stripe stripe = stripeOf(key);
+            synchronized (stripe) {
+                Entry e = stripe.table.get(key);
+                if (e != null) {
+                    e.holders.remove(tx);
+                    if (e.holders.isEmpty() && e.waiters == 0) {
+                        stripe.table.remove(key);
+                    }
+                    if (e.waiters > 0) {
+                        stripe.notifyAll();
+                    }
                 }
             }
         }
         tx.held.clear();
-        notifyAll();
     }
 
-    /** Keys in [from, to) (to null = unbounded) that transactions other than {@code tx} hold exclusively. */
-    synchronized List<byte[]> exclusiveKeys(byte[] from, byte[] to, Txn tx) {
+    /**
+     * Keys in [from, to) (to null = unbounded) that transactions other than {@code tx} hold exclusively,
+     * ascending (each stripe is read under its monitor; the result is a snapshot per stripe).
+     */
+    List<byte[]> exclusiveKeys(byte[] from, byte[] to, Txn tx) {
         List<byte[]> out = new ArrayList<>();
         if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
             return out;
         }
-        var range = to == null ? table.tailMap(from, true) : table.subMap(from, true, to, false);
-        for (Map.Entry<byte[], Entry> en : range.entrySet()) {
-            for (Map.Entry<Txn, Mode> h : en.getValue().holders.entrySet()) {
-                if (h.getKey() != tx && h.getValue() == Mode.EXCLUSIVE) {
-                    out.add(en.getKey().clone());
-                    break;
+        for (Stripe stripe : stripes) {
+            synchronized (stripe) {
+                var range = to == null ? stripe.table.tailMap(from, true) : stripe.table.subMap(from, true, to, false);
+                for (Map.Entry<byte[], Entry> en : range.entrySet()) {
+                    for (Map.Entry<Txn, Mode> h : en.getValue().holders.entrySet()) {
+                        if (h.getKey() != tx && h.getValue() == Mode.EXCLUSIVE) {
+                            out.add(en.getKey().clone());
+                            break;
+                        }
+                    }
                 }
             }
         }
+        out.sort(Arrays::compareUnsigned);
         return out;
     }
 

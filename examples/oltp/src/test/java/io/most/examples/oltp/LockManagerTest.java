@@ -1,0 +1,70 @@
+package io.most.examples.oltp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The striped lock table: ordered range lookups and deadlocks across stripes. */
+class LockManagerTest {
+    private final LockManager locks = new LockManager(Duration.ofMinutes(5));
+
+    private static byte[] key(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int stripe(byte[] key) {
+        return (Arrays.hashCode(key) & 0x7fffffff) % LockManager.STRIPES;
+    }
+
+    @Test
+    void exclusiveKeysOfAllStripesComeBackInOrder() {
+        LockManager.Txn writer = new LockManager.Txn(1);
+        LockManager.Txn reader = new LockManager.Txn(2);
+        for (int i = 99; i >= 0; i--) {
+            locks.lock(i % 2 == 0 ? writer : reader, key(String.format("k%03d", i)),
+                    i % 2 == 0 ? LockManager.Mode.EXCLUSIVE : LockManager.Mode.SHARED);
+        }
+        List<String> seen = locks.exclusiveKeys(key("k010"), key("k020"), reader).stream()
+                .map(k -> new String(k, StandardCharsets.UTF_8)).toList();
+        assertEquals(List.of("k010", "k012", "k014", "k016", "k018"), seen);
+        assertTrue(locks.exclusiveKeys(key("k"), null, writer).isEmpty(), "its own keys are not others'");
+        locks.releaseAll(writer);
+        assertTrue(locks.exclusiveKeys(key("k"), null, reader).isEmpty());
+        locks.releaseAll(reader);
+    }
+
+    @Test
+    void deadlockAcrossStripesIsDetectedAndTheWaiterGetsItsLockAfterwards() {
+        byte[] a = key("a");
+        byte[] b = key("b0");
+        for (int i = 1; stripe(a) == stripe(b); i++) {
+            b = key("b" + i);
+        }
+        assertNotEquals(stripe(a), stripe(b));
+        LockManager.Txn t1 = new LockManager.Txn(1);
+        LockManager.Txn t2 = new LockManager.Txn(2);
+        locks.lock(t1, a, LockManager.Mode.EXCLUSIVE);
+        locks.lock(t2, b, LockManager.Mode.EXCLUSIVE);
+        byte[] wanted = b;
+        CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> locks.lock(t1, wanted, LockManager.Mode.EXCLUSIVE));
+        while (!locks.isWaiting(t1)) {
+            Thread.onSpinWait();
+        }
+        TransactionConflictException e = assertThrows(TransactionConflictException.class,
+                () -> locks.lock(t2, a, LockManager.Mode.SHARED));
+        assertTrue(e.getMessage().contains("deadlock"), e.getMessage());
+        locks.releaseAll(t2); // the victim aborts: its release wakes the waiter on the other stripe
+        waiter.join();
+        assertEquals(List.of("a", new String(b, StandardCharsets.UTF_8)), locks.exclusiveKeys(key(""), null, t2).stream()
+                .map(k -> new String(k, StandardCharsets.UTF_8)).toList());
+        locks.releaseAll(t1);
+    }
+}
