@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Shared and exclusive key locks for strict two-phase locking. A request that would wait is first
@@ -23,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * engine's bottleneck for updates). A waiter waits on its key's stripe, and a release wakes the stripes
  * of the keys it releases. Deadlock detection walks other stripes' entries without their monitors: a
  * waiter publishes what it waits for ({@link Txn#waitingFor}, volatile) <em>before</em> it looks for a
- * cycle, and holders live in concurrent maps, so of two transactions that close a cycle at once at
+ * cycle, and an entry's holders are an immutable array replaced under the monitor and published
+ * through a volatile field, so of two transactions that close a cycle at once at
  * least one sees the other's wait and aborts (both may: a conservative false positive, as before).
  */
 final class LockManager {
@@ -32,9 +32,65 @@ final class LockManager {
 
     static final int STRIPES = 64;
 
+    /** One holder of a key's lock. */
+    private record Holder(Txn txn, Mode mode) {
+    }
+
+    private static final Holder[] NONE = new Holder[0];
+
+    /**
+     * One key's lock: its holders (usually one; an immutable array, replaced under the stripe's monitor
+     * and read without it by deadlock detection) and how many wait for it (under the monitor).
+     */
     private static final class Entry {
-        final Map<Txn, Mode> holders = new ConcurrentHashMap<>(4);
+        volatile Holder[] holders = NONE;
         int waiters;
+
+        Mode modeOf(Txn tx) {
+            for (Holder h : holders) {
+                if (h.txn == tx) {
+                    return h.mode;
+                }
+            }
+            return null;
+        }
+
+        void grant(Txn tx, Mode mode) {
+            Holder[] now = holders;
+            for (int i = 0; i < now.length; i++) {
+                if (now[i].txn == tx) {
+                    Holder[] next = now.clone();
+                    next[i] = new Holder(tx, mode);
+                    holders = next;
+                    return;
+                }
+            }
+            Holder[] next = Arrays.copyOf(now, now.length + 1);
+            next[now.length] = new Holder(tx, mode);
+            holders = next;
+        }
+
+        void release(Txn tx) {
+            Holder[] now = holders;
+            for (int i = 0; i < now.length; i++) {
+                if (now[i].txn == tx) {
+                    Holder[] next = new Holder[now.length - 1];
+                    System.arraycopy(now, 0, next, 0, i);
+                    System.arraycopy(now, i + 1, next, i, now.length - i - 1);
+                    holders = next.length == 0 ? NONE : next;
+                    return;
+                }
+            }
+        }
+
+        boolean heldExclusivelyByOtherThan(Txn tx) {
+            for (Holder h : holders) {
+                if (h.txn != tx && h.mode == Mode.EXCLUSIVE) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** A lock owner: a transaction, and what it is waiting for (for deadlock detection). */
@@ -77,11 +133,13 @@ final class LockManager {
 
     private void lock(Stripe stripe, Txn tx, byte[] key, Mode mode) {
         Entry e = stripe.table.get(key);
+        byte[] stored = null;
         if (e == null) {
             e = new Entry();
-            stripe.table.put(key.clone(), e);
+            stored = key.clone(); // never changed: the table and the holder's list share it
+            stripe.table.put(stored, e);
         }
-        Mode held = e.holders.get(tx);
+        Mode held = e.modeOf(tx);
         if (held == Mode.EXCLUSIVE || held == mode) {
             return;
         }
@@ -112,14 +170,14 @@ final class LockManager {
             }
         }
         if (held == null) {
-            tx.held.add(key.clone());
+            tx.held.add(stored != null ? stored : key.clone());
         }
-        e.holders.put(tx, mode);
+        e.grant(tx, mode);
     }
 
     private static boolean compatible(Entry e, Txn tx, Mode mode) {
-        for (Map.Entry<Txn, Mode> h : e.holders.entrySet()) {
-            if (h.getKey() != tx && (mode == Mode.EXCLUSIVE || h.getValue() == Mode.EXCLUSIVE)) {
+        for (Holder h : e.holders) {
+            if (h.txn != tx && (mode == Mode.EXCLUSIVE || h.mode == Mode.EXCLUSIVE)) {
                 return false;
             }
         }
@@ -134,9 +192,9 @@ final class LockManager {
     private static boolean deadlocks(Txn tx, Entry e) {
         Set<Txn> seen = new HashSet<>();
         ArrayDeque<Txn> frontier = new ArrayDeque<>();
-        for (Txn h : e.holders.keySet()) {
-            if (h != tx) {
-                frontier.add(h);
+        for (Holder h : e.holders) {
+            if (h.txn != tx) {
+                frontier.add(h.txn);
             }
         }
         while (!frontier.isEmpty()) {
@@ -145,7 +203,8 @@ final class LockManager {
             if (!seen.add(t) || waits == null) {
                 continue;
             }
-            for (Txn next : waits.holders.keySet()) {
+            for (Holder h : waits.holders) {
+                Txn next = h.txn;
                 if (next == tx) {
                     return true;
                 }
@@ -169,8 +228,8 @@ final class LockManager {
             synchronized (stripe) {
                 Entry e = stripe.table.get(key);
                 if (e != null) {
-                    e.holders.remove(tx);
-                    if (e.holders.isEmpty() && e.waiters == 0) {
+                    e.release(tx);
+                    if (e.holders.length == 0 && e.waiters == 0) {
                         stripe.table.remove(key);
                     }
                     if (e.waiters > 0) {
@@ -195,11 +254,8 @@ final class LockManager {
             synchronized (stripe) {
                 var range = to == null ? stripe.table.tailMap(from, true) : stripe.table.subMap(from, true, to, false);
                 for (Map.Entry<byte[], Entry> en : range.entrySet()) {
-                    for (Map.Entry<Txn, Mode> h : en.getValue().holders.entrySet()) {
-                        if (h.getKey() != tx && h.getValue() == Mode.EXCLUSIVE) {
-                            out.add(en.getKey().clone());
-                            break;
-                        }
+                    if (en.getValue().heldExclusivelyByOtherThan(tx)) {
+                        out.add(en.getKey().clone());
                     }
                 }
             }

@@ -31,6 +31,9 @@ public final class Transaction implements AutoCloseable {
     private record Undo(long lsn, byte[] key, byte[] before) {
     }
 
+    /** The empty body of commit and end records. */
+    private static final byte[] NO_BYTES = new byte[0];
+
     private final KvDatabase db;
     final TxnState log;
     final LockManager.Txn locks;
@@ -176,7 +179,7 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         try {
             if (!undo.isEmpty()) {
-                long lsn = db.wal.append(LogRecord.COMMIT, log, new byte[0]);
+                long lsn = db.wal.append(LogRecord.COMMIT, log, NO_BYTES);
                 if (db.syncCommit) {
                     db.wal.force(lsn);
                 }
@@ -207,7 +210,7 @@ public final class Transaction implements AutoCloseable {
             db.compensate(log, u.key(), u.before(), undoNext);
         }
         if (!undo.isEmpty()) {
-            db.wal.append(LogRecord.END, log, new byte[0]);
+            db.wal.append(LogRecord.END, log, NO_BYTES);
         }
         finish();
     }
