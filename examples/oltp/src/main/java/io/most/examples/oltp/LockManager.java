@@ -70,7 +70,8 @@ final class LockManager {
             holders = next;
         }
 
-        void release(Txn tx) {
+        /** Removes {@code tx}'s hold; returns the mode it held, or null. */
+        Mode release(Txn tx) {
             Holder[] now = holders;
             for (int i = 0; i < now.length; i++) {
                 if (now[i].txn == tx) {
@@ -78,9 +79,10 @@ final class LockManager {
                     System.arraycopy(now, 0, next, 0, i);
                     System.arraycopy(now, i + 1, next, i, now.length - i - 1);
                     holders = next.length == 0 ? NONE : next;
-                    return;
+                    return now[i].mode;
                 }
             }
+            return null;
         }
 
         boolean heldExclusivelyByOtherThan(Txn tx) {
@@ -104,9 +106,17 @@ final class LockManager {
         }
     }
 
-    /** One stripe of the table: its monitor guards its map and its entries' waiter counts. */
+    /**
+     * One stripe of the table: its monitor guards its map and its entries' waiter counts. Its two
+     * counters of exclusive locks are written under the monitor and read without it by
+     * {@link #readStamp} / {@link #validate}.
+     */
     private static final class Stripe {
         final TreeMap<byte[], Entry> table = new TreeMap<>(Arrays::compareUnsigned);
+        /** Exclusive locks held in this stripe now. */
+        volatile int exclusiveHeld;
+        /** Exclusive locks ever granted in this stripe (upgrades included). */
+        volatile long exclusiveGrants;
     }
 
     private final Stripe[] stripes = new Stripe[STRIPES];
@@ -120,7 +130,34 @@ final class LockManager {
     }
 
     private Stripe stripeOf(byte[] key) {
-        return stripes[(Arrays.hashCode(key) & 0x7fffffff) % STRIPES];
+        return stripes[stripeIndex(key)];
+    }
+
+    /** The stripe of {@code key}, for {@link #readStamp} and {@link #validate}. */
+    static int stripeIndex(byte[] key) {
+        return (Arrays.hashCode(key) & 0x7fffffff) % STRIPES;
+    }
+
+    /**
+     * Starts a read without a lock of a key in stripe {@code stripe}: a stamp to {@link #validate}
+     * after the read, or -1 if someone holds an exclusive lock in the stripe now (then take a lock).
+     */
+    long readStamp(int stripe) {
+        Stripe st = stripes[stripe];
+        long grants = st.exclusiveGrants;
+        return st.exclusiveHeld == 0 ? grants : -1;
+    }
+
+    /**
+     * Whether no exclusive lock was held in {@code stripe} at any time since {@link #readStamp} returned
+     * {@code stamp}: then nobody could change a key of the stripe meanwhile, so what the read saw was
+     * committed (a writer changes a key only under its exclusive lock, and releases it only once its
+     * change is committed or undone). A writer's grant is counted before its change, so a read that saw
+     * the change sees the count too.
+     */
+    boolean validate(int stripe, long stamp) {
+        Stripe st = stripes[stripe];
+        return stamp >= 0 && st.exclusiveHeld == 0 && st.exclusiveGrants == stamp;
     }
 
     /** Acquires (or upgrades to) {@code mode} on {@code key} for {@code tx}, waiting if needed. */
@@ -171,6 +208,10 @@ final class LockManager {
         }
         if (held == null) {
             tx.held.add(stored != null ? stored : key.clone());
+        }
+        if (mode == Mode.EXCLUSIVE) {
+            stripe.exclusiveHeld++; // under the monitor (one writer at a time); before the grant counter: see validate
+            stripe.exclusiveGrants++;
         }
         e.grant(tx, mode);
     }
@@ -228,7 +269,9 @@ final class LockManager {
             synchronized (stripe) {
                 Entry e = stripe.table.get(key);
                 if (e != null) {
-                    e.release(tx);
+                    if (e.release(tx) == Mode.EXCLUSIVE) {
+                        stripe.exclusiveHeld--;
+                    }
                     if (e.holders.length == 0 && e.waiters == 0) {
                         stripe.table.remove(key);
                     }

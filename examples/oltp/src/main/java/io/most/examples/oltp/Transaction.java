@@ -39,7 +39,6 @@ public final class Transaction implements AutoCloseable {
     final LockManager.Txn locks;
     private final List<Undo> undo = new ArrayList<>();
     private State state = State.ACTIVE;
-    private boolean writer;
 
     Transaction(KvDatabase db, long id) {
         this.db = db;
@@ -70,7 +69,6 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         db.checkKey(key);
         db.checkValue(value);
-        startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
@@ -92,7 +90,6 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         db.checkKey(key);
         Objects.requireNonNull(bytes, "bytes");
-        startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
@@ -106,7 +103,6 @@ public final class Transaction implements AutoCloseable {
     public boolean delete(byte[] key) {
         checkActive();
         db.checkKey(key);
-        startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
@@ -218,17 +214,6 @@ public final class Transaction implements AutoCloseable {
     private void finish() {
         db.locks.releaseAll(locks);
         db.ended(this);
-        if (writer) {
-            db.writerEnded();
-        }
-    }
-
-    /** Counts this transaction among the running writers (lock-free reads wait for none of them). */
-    private void startWriting() {
-        if (!writer) {
-            writer = true;
-            db.writerStarted();
-        }
     }
 
     /** Whether the transaction has neither committed nor aborted. */

@@ -1,6 +1,7 @@
 package io.most.examples.oltp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** The striped lock table: ordered range lookups and deadlocks across stripes. */
+/** The striped lock table: ordered range lookups, lock-free read stamps, deadlocks across stripes. */
 class LockManagerTest {
     private final LockManager locks = new LockManager(Duration.ofMinutes(5));
 
@@ -39,6 +40,37 @@ class LockManagerTest {
         locks.releaseAll(writer);
         assertTrue(locks.exclusiveKeys(key("k"), null, reader).isEmpty());
         locks.releaseAll(reader);
+    }
+
+    @Test
+    void aLockFreeReadIsValidOnlyIfNoExclusiveLockWasHeldInItsStripeMeanwhile() {
+        byte[] k = key("k");
+        byte[] other = key("o0");
+        for (int i = 1; stripe(other) == stripe(k); i++) {
+            other = key("o" + i);
+        }
+        int s = LockManager.stripeIndex(k);
+        LockManager.Txn writer = new LockManager.Txn(1);
+        LockManager.Txn reader = new LockManager.Txn(2);
+
+        locks.lock(reader, k, LockManager.Mode.SHARED);
+        locks.lock(writer, other, LockManager.Mode.EXCLUSIVE);
+        long stamp = locks.readStamp(s);
+        assertTrue(stamp >= 0, "shared locks and other stripes' exclusive locks do not stop a lock-free read");
+        assertTrue(locks.validate(s, stamp));
+        locks.releaseAll(reader);
+        locks.releaseAll(writer);
+
+        locks.lock(writer, k, LockManager.Mode.EXCLUSIVE);
+        assertEquals(-1, locks.readStamp(s), "an exclusive lock is held in the stripe");
+        locks.releaseAll(writer);
+
+        stamp = locks.readStamp(s);
+        locks.lock(writer, k, LockManager.Mode.EXCLUSIVE); // a write came and went during the read
+        locks.releaseAll(writer);
+        assertFalse(locks.validate(s, stamp));
+        assertTrue(locks.validate(s, locks.readStamp(s)));
+        assertFalse(locks.validate(s, -1));
     }
 
     @Test
