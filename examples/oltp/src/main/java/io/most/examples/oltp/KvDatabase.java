@@ -388,8 +388,8 @@ public final class KvDatabase implements AutoCloseable {
     }
 
     static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {
-        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.append(LogRecord.COMPENSATION, tx,
-                LogRecord.encodeKeyChange(new LogRecord.KeyChange(pageId, k, after, null, undoNext)));
+        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.appendKeyChange(LogRecord.COMPENSATION, tx,
+                new LogRecord.KeyChange(pageId, k, after, null, undoNext));
         if (before == null) {
             tree.delete(key, clr);
         } else {

@@ -161,8 +161,7 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long logUpdate(long pageId, byte[] key, byte[] after, byte[] before) {
-        long lsn = db.wal.append(LogRecord.UPDATE, log,
-                LogRecord.encodeKeyChange(new LogRecord.KeyChange(pageId, key, after, before, 0)));
+        long lsn = db.wal.appendKeyChange(LogRecord.UPDATE, log, new LogRecord.KeyChange(pageId, key, after, before, 0));
         undo.add(new Undo(lsn, key, before));
         return lsn;
     }
