@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -21,8 +20,14 @@ class LockManagerTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static int stripe(byte[] key) {
-        return (Arrays.hashCode(key) & 0x7fffffff) % LockManager.STRIPES;
+    /** The first of {@code prefix}0, {@code prefix}1, ... whose stripe is not {@code key}'s. */
+    private static byte[] inAnotherStripe(byte[] key, String prefix) {
+        for (int i = 0; ; i++) {
+            byte[] candidate = key(prefix + i);
+            if (LockManager.stripeIndex(candidate) != LockManager.stripeIndex(key)) {
+                return candidate;
+            }
+        }
     }
 
     @Test
@@ -45,10 +50,7 @@ class LockManagerTest {
     @Test
     void aLockFreeReadIsValidOnlyIfNoExclusiveLockWasHeldInItsStripeMeanwhile() {
         byte[] k = key("k");
-        byte[] other = key("o0");
-        for (int i = 1; stripe(other) == stripe(k); i++) {
-            other = key("o" + i);
-        }
+        byte[] other = inAnotherStripe(k, "o");
         int s = LockManager.stripeIndex(k);
         LockManager.Txn writer = new LockManager.Txn(1);
         LockManager.Txn reader = new LockManager.Txn(2);
@@ -76,11 +78,8 @@ class LockManagerTest {
     @Test
     void deadlockAcrossStripesIsDetectedAndTheWaiterGetsItsLockAfterwards() {
         byte[] a = key("a");
-        byte[] b = key("b0");
-        for (int i = 1; stripe(a) == stripe(b); i++) {
-            b = key("b" + i);
-        }
-        assertNotEquals(stripe(a), stripe(b));
+        byte[] b = inAnotherStripe(a, "b");
+        assertNotEquals(LockManager.stripeIndex(a), LockManager.stripeIndex(b));
         LockManager.Txn t1 = new LockManager.Txn(1);
         LockManager.Txn t2 = new LockManager.Txn(2);
         locks.lock(t1, a, LockManager.Mode.EXCLUSIVE);
