@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
 /**
  * Child of {@link KvCrashTest}: a YCSB-A-like mix on a {@link KvCrashStore} until it is killed. Each
  * thread owns the keys {@code id % THREADS == thread} and runs, on zipfian keys, 50% reads and 50% writes:
- * auto-commit updates, some deletes, and multi-key transactions that commit or abort.
+ * auto-commit updates, some deletes, and multi-key transactions that commit or abort. Half the writes
+ * of an existing key change its value in place ({@link Transaction#update}), the rest put it whole.
  *
  * <p>Protocol on standard output, one line per event: {@code P <thread> <seq> key=value ...} (a value
  * {@code -} is a delete) just before a commit is requested, {@code C <thread> <seq>} once it returned
@@ -142,10 +143,22 @@ public final class KvWorkloadMain {
             writes.forEach((k, v) -> {
                 if (v.equals("-")) {
                     tx.delete(bytes(k));
-                } else {
+                } else if (Math.floorMod(v.hashCode(), 2) != 0 || !updateInPlace(tx, k, v)) {
                     tx.put(bytes(k), padded(v));
                 }
             });
+        }
+
+        /**
+         * Half the writes change the stored value in place ({@link Transaction#update}) when it is long
+         * enough: version, separator, filler to the stored value's own length.
+         */
+        private static boolean updateInPlace(Transaction tx, String k, String v) {
+            byte[] stored = tx.get(bytes(k));
+            if (stored == null || stored.length < v.length() + 2) {
+                return false;
+            }
+            return tx.update(bytes(k), 0, bytes(v + "|" + "x".repeat(stored.length - v.length() - 1)));
         }
     }
 

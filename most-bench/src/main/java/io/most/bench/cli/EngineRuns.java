@@ -48,7 +48,9 @@ import java.util.Optional;
  * the same DRAM budget ({@code --dram}, the page hierarchy's DRAM pool).
  *
  * <p>The {@code most} engine runs on a fresh page store of the hierarchy (its own SSD, sized for the
- * records and as many again for inserts, and PM if the hierarchy has it) with the run's page policy.
+ * records and as many again for inserts, and PM if the hierarchy has it) with the run's page policy;
+ * every engine on the hierarchy gets a fresh SSD of the size it asks for
+ * ({@link KvEngineType#deviceBytes}).
  * The peers keep their files in a fresh directory under {@code --dir} (or a temporary one).
  */
 final class EngineRuns {
@@ -119,7 +121,7 @@ final class EngineRuns {
         KvEngine engine = null;
         try {
             if (type.usesPageStore()) {
-                open = hierarchy.open(options, err);
+                open = hierarchy.open(options.withSize(type.deviceBytes(data, spec.blockSize())), err);
                 pages = Policies.get(Layer.PAGE, policyName).attach(open,
                         new Policy.Settings(Duration.ofNanos(spec.epochNanos())));
             }

@@ -67,6 +67,11 @@ public interface Hierarchy extends Named {
             this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty(), true);
         }
 
+        /** The same options with a device (or data set) of {@code bytes}. */
+        public Options withSize(long bytes) {
+            return new Options(bytes, blockSize, directory, dramBytes, pmBytes, pmCost);
+        }
+
         /** The same options with files in {@code dir}. */
         public Options withDirectory(Path dir) {
             return new Options(size, blockSize, dir, dramBytes, pmBytes, pmCost);

@@ -3,6 +3,7 @@ package io.most.bench.kv;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
@@ -25,7 +26,7 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     private final String fileName;
     private final String fileIo;
     private final int cacheMb;
-    private final Map<String, Object> backing;
+    private final Supplier<Map<String, Object>> backing;
     private final AutoCloseable afterClose;
     private final MVStore store;
     private final MVMap<String, byte[]> map;
@@ -35,11 +36,14 @@ final class H2MvStoreEngine extends WholeRecordEngine {
      *
      * @param fileIo     how the file's I/O reaches the disk, for the report
      * @param cacheBytes H2's page cache budget (MVStore rounds it down to whole MiB, at least 1)
-     * @param backing    more configuration for the report (what the file system under the store is)
+     * @param retentionMs how long MVStore keeps dead chunks before it reuses their space (see
+     *                    {@link MVStore#setRetentionTime}); -1 for H2's default (45 s on a file)
+     * @param backing    more configuration for the report (what the file system under the store is), read
+     *                   when the report is made
      * @param afterClose closed after the store (the file system's volume); {@code null} for none
      */
-    H2MvStoreEngine(String fileName, String fileIo, long cacheBytes, Map<String, Object> backing,
-                    AutoCloseable afterClose) {
+    H2MvStoreEngine(String fileName, String fileIo, long cacheBytes, int retentionMs,
+                    Supplier<Map<String, Object>> backing, AutoCloseable afterClose) {
         this.fileName = fileName;
         this.fileIo = fileIo;
         // MVStore sizes its cache in MiB: the budget rounded down, at least 1
@@ -47,6 +51,9 @@ final class H2MvStoreEngine extends WholeRecordEngine {
         this.backing = backing;
         this.afterClose = afterClose;
         this.store = new MVStore.Builder().fileName(fileName).cacheSize(cacheMb).open();
+        if (retentionMs >= 0) {
+            store.setRetentionTime(retentionMs);
+        }
         this.map = store.openMap("usertable", new MVMap.Builder<String, byte[]>()
                 .keyType(StringDataType.INSTANCE).valueType(ByteArrayDataType.INSTANCE));
     }
@@ -54,7 +61,7 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     static H2MvStoreEngine open(KvSetup setup) {
         Path file = setup.directory().resolve("h2.mv.db");
         return new H2MvStoreEngine(file.toString(), "FileChannel through the OS page cache (not O_DIRECT)",
-                setup.dramBytes(), Map.of(), null);
+                setup.dramBytes(), -1, Map::of, null);
     }
 
     @Override
@@ -97,8 +104,9 @@ final class H2MvStoreEngine extends WholeRecordEngine {
                 + " ms or when unsaved changes pass " + store.getAutoCommitMemory() + " bytes; no fsync");
         c.put("map", "MVMap<String, byte[]>, StringDataType / ByteArrayDataType");
         c.put("update", "get, copy, put under a striped lock (MVStore has no partial update)");
+        c.put("retention_ms", store.getRetentionTime());
         c.put("file_bytes", FileUtils.size(fileName));
-        c.putAll(backing);
+        c.putAll(backing.get());
         return c;
     }
 

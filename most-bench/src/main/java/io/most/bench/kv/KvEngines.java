@@ -25,9 +25,10 @@ public final class KvEngines {
                 + " --dram, background auto-commit", false, H2MvStoreEngine::open));
         REGISTRY.register(new EngineType("h2-most", "H2 MVStore on MOST (examples/h2 file system): in the page store"
                 + " (DRAM/PM/emulated SSD) on emulated hierarchies, on the O_DIRECT file on dram-file", true,
-                H2MostEngines::openBest));
+                H2MostEngines::openBest, H2MostEngines::deviceBytes));
         REGISTRY.register(new EngineType("h2-most-device", "H2 MVStore on MOST's file system over the hierarchy's block"
-                + " device alone (emulated SSD, or the file), no page store tiers", true, H2MostEngines::openDevice));
+                + " device alone (emulated SSD, or the file), no page store tiers", true, H2MostEngines::openDevice,
+                H2MostEngines::deviceBytes));
         REGISTRY.register(new EngineType("ehcache", "Ehcache 3: heap + off-heap (= --dram) + persistent disk tier",
                 false, EhcacheEngine::open));
         REGISTRY.register(new EngineType("rocksdb", "RocksDB (LSM) in --dir with O_DIRECT reads, flushes and"
@@ -47,9 +48,27 @@ public final class KvEngines {
         return REGISTRY;
     }
 
-    /** A registered engine: its name, description, whether it needs the run's page store, and how to open it. */
+    /** How many device bytes an engine needs for a data set at a page size. */
+    @FunctionalInterface
+    private interface DeviceSizing {
+        long bytes(KvDataset data, int pageSize);
+    }
+
+    /**
+     * A registered engine: its name, description, whether it needs the run's page store, how to open
+     * it, and how large a device it needs ({@code null}: {@link KvEngineType}'s default).
+     */
     private record EngineType(String name, String description, boolean usesPageStore,
-                              Function<KvSetup, KvEngine> opener) implements KvEngineType {
+                              Function<KvSetup, KvEngine> opener, DeviceSizing sizing) implements KvEngineType {
+        EngineType(String name, String description, boolean usesPageStore, Function<KvSetup, KvEngine> opener) {
+            this(name, description, usesPageStore, opener, null);
+        }
+
+        @Override
+        public long deviceBytes(KvDataset data, int pageSize) {
+            return sizing == null ? KvEngineType.super.deviceBytes(data, pageSize) : sizing.bytes(data, pageSize);
+        }
+
         @Override
         public KvEngine open(KvSetup setup) {
             return opener.apply(setup);

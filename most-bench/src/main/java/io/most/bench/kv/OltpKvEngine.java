@@ -14,8 +14,9 @@ import java.util.Map;
  * The {@code oltp-kv} engine: YCSB records in the B+tree key-value engine of {@code examples/oltp}
  * ({@link KvDatabase}: slotted B+tree pages, write-ahead log, two-phase locking) over MOST's page store
  * on the run's page hierarchy, so DRAM, PM and the emulated SSD are the store's tiers and {@code --dram}
- * is its DRAM pool. Each operation is a one-operation transaction; updates read, change one field and
- * put under the key's stripe lock ({@link WholeRecordEngine}).
+ * is its DRAM pool. Each operation is a one-operation transaction; an update changes its field in
+ * place in the leaf ({@link KvDatabase#update}); a read-modify-write pairs a read and an update under
+ * the key's stripe lock ({@link WholeRecordEngine}).
  *
  * <p><b>Commits</b> are asynchronous ({@code syncCommit(false)}): atomic, durable at the next log force
  * (write-back of a page, a checkpoint), the same non-durable contract as the peers' defaults (H2's
@@ -62,6 +63,24 @@ final class OltpKvEngine extends WholeRecordEngine {
         return db.get(bytes(key));
     }
 
+    /** Copies the record straight from the leaf into {@code into} (no value array in between). */
+    @Override
+    public boolean read(String key, byte[] into) {
+        return db.get(bytes(key), into) >= 0;
+    }
+
+    /** One transaction that changes the field in the leaf (no get + put; the key's lock orders updates). */
+    @Override
+    public boolean update(String key, int offset, byte[] bytes) {
+        return db.update(bytes(key), offset, bytes);
+    }
+
+    /** The database copies the record into its leaf: no defensive copy of the caller's array. */
+    @Override
+    public void insert(String key, byte[] record) {
+        db.put(bytes(key), record);
+    }
+
     @Override
     protected void put(String key, byte[] value) {
         db.put(bytes(key), value);
@@ -82,7 +101,9 @@ final class OltpKvEngine extends WholeRecordEngine {
         c.put("engine", "examples/oltp KvDatabase: B+tree on slotted pages, WAL with group commit, strict 2PL");
         c.put("commits", "asynchronous (syncCommit false): durable at the next log force; load in transactions of "
                 + LOAD_BATCH);
-        c.put("updates", "get, copy, put (one-operation transactions)");
+        c.put("reads", "KvDatabase.get(key, into): the value copied from the leaf into the caller's record buffer");
+        c.put("updates", "KvDatabase.update(key, offset, field): one-operation transactions changing the field in"
+                + " the latched leaf (one log record with the value's before- and after-images)");
         c.put("page_size", setup.pageSize());
         Map<String, Object> tiers = new LinkedHashMap<>();
         target.describe(tiers);

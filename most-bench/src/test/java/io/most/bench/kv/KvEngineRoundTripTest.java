@@ -97,6 +97,27 @@ class KvEngineRoundTripTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"h2-most", "h2-most-device"})
+    void h2OnMostGetsADeviceForMvStoresGrowthAndReportsItsUse(String name) {
+        KvDataset data = new KvDataset(RECORDS, FORMAT, 42);
+        KvEngineType type = KvEngines.registry().get(name);
+        long device = type.deviceBytes(data, PAGE_SIZE);
+        assertEquals(0, device % PAGE_SIZE);
+        assertTrue(device >= H2MostEngines.FILE_GROWTH_BOUND * data.bytes(), device + " bytes for " + data.bytes());
+        assertTrue(device > KvEngines.registry().get("most").deviceBytes(data, PAGE_SIZE));
+        try (Opened opened = open(name, data)) {
+            opened.engine.load(data);
+            Map<String, Object> config = opened.engine.describe();
+            assertEquals(H2MostEngines.RETENTION_MS, config.get("retention_ms"));
+            long used = (Long) config.get("volume_used_bytes");
+            long peak = (Long) config.get("volume_peak_used_bytes");
+            assertTrue(used > (Long) config.get("file_bytes") / 2, used + " bytes in use for " + config.get("file_bytes"));
+            assertTrue(peak >= used, "peak " + peak + " < used " + used);
+            assertTrue(peak <= device, "peak " + peak + " > device " + device);
+        }
+    }
+
     private static void checkAll(KvEngine engine, TreeMap<String, byte[]> reference) {
         byte[] into = new byte[FORMAT.recordBytes()];
         for (Map.Entry<String, byte[]> e : reference.entrySet()) {
@@ -123,9 +144,8 @@ class KvEngineRoundTripTest {
             return new Opened(type.open(new KvSetup(dir, DRAM, PAGE_SIZE, data, true, Optional.empty())), null, null);
         }
         PageHierarchy hierarchy = (PageHierarchy) Hierarchies.registry().get("dram-ssd");
-        long pages = 2 * MostKvEngine.plannedPages(data, PAGE_SIZE);
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        OpenHierarchy open = hierarchy.open(new Hierarchy.Options(pages * PAGE_SIZE, PAGE_SIZE, dir,
+        OpenHierarchy open = hierarchy.open(new Hierarchy.Options(type.deviceBytes(data, PAGE_SIZE), PAGE_SIZE, dir,
                 OptionalLong.of(DRAM), OptionalLong.empty(), true), quiet);
         Policy.Target<PageTarget> target = Policies.get(Layer.PAGE, "spitfire-lazy")
                 .attach(open, new Policy.Settings(Duration.ofSeconds(1)));

@@ -15,6 +15,7 @@ final class BlockAllocator {
     private final BitSet pending = new BitSet();
     private long cursor;
     private long usedCount;
+    private long peakUsedCount;
     private long pendingCount;
 
     BlockAllocator(long blockCount) {
@@ -27,6 +28,7 @@ final class BlockAllocator {
         if (!used.get((int) block)) {
             used.set((int) block);
             usedCount++;
+            peakUsedCount = Math.max(peakUsedCount, usedCount);
         }
     }
 
@@ -55,6 +57,7 @@ final class BlockAllocator {
         }
         used.set((int) block);
         usedCount++;
+        peakUsedCount = Math.max(peakUsedCount, usedCount);
         cursor = block + 1;
         return block;
     }
@@ -100,6 +103,11 @@ final class BlockAllocator {
     /** Number of blocks in use. */
     synchronized long usedBlocks() {
         return usedCount;
+    }
+
+    /** The most blocks in use at once since the volume opened: what a device for this use must hold. */
+    synchronized long peakUsedBlocks() {
+        return peakUsedCount;
     }
 
     private OutOfSpaceException full() {

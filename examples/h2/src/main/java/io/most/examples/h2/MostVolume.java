@@ -107,6 +107,14 @@ public final class MostVolume implements AutoCloseable {
         return allocator.usedBlocks();
     }
 
+    /**
+     * The most blocks in use at once since the volume opened (metadata included): how large a device
+     * the files' growth has needed so far, e.g. to size a device for a database that appends.
+     */
+    public long peakUsedBlocks() {
+        return allocator.peakUsedBlocks();
+    }
+
     /** What the volume is on, e.g. {@code "block device h2.most (4096-byte blocks, ...)"}. */
     public String describe() {
         return space.describe();

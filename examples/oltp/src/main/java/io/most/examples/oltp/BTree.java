@@ -30,8 +30,8 @@ import java.util.UUID;
  * latch, with the before-image); every structure change is one {@link StructureChange}.
  */
 final class BTree {
-    private static final long RESTART = -2;
-    private static final long AT_LEAF = -3;
+    static final long RESTART = -2;
+    static final long AT_LEAF = -3;
 
     /** Logs one key change on a leaf while it is latched; returns the record's LSN. */
     @FunctionalInterface
@@ -97,29 +97,40 @@ final class BTree {
 
     /** The value of {@code key}, or null. */
     byte[] get(byte[] key) {
+        NodeReads reads = NodeReads.forThisThread();
         while (true) {
-            long leaf = findLeaf(key);
-            Object[] result = store.readOptimistic(leaf, p -> {
-                if (Node.type(p) != Node.LEAF || !Node.covers(p, key)) {
-                    return null;
-                }
-                return new Object[] {Node.leafGet(p, key)};
-            });
-            if (result != null) {
-                return (byte[]) result[0];
+            if (reads.leafValue(store, findLeaf(key, reads), key, null)) {
+                return reads.value;
+            }
+        }
+    }
+
+    /**
+     * Copies the value of {@code key} into {@code into} (as much of it as fits) without allocating.
+     *
+     * @return the value's length (which may exceed {@code into.length}), or -1 if there is no such key
+     */
+    int get(byte[] key, byte[] into) {
+        NodeReads reads = NodeReads.forThisThread();
+        while (true) {
+            if (reads.leafValue(store, findLeaf(key, reads), key, into)) {
+                return reads.length;
             }
         }
     }
 
     /** The leaf whose range holds {@code key}, found optimistically (it may change before it is used). */
     long findLeaf(byte[] key) {
+        return findLeaf(key, NodeReads.forThisThread());
+    }
+
+    private long findLeaf(byte[] key, NodeReads reads) {
         restart:
         while (true) {
             long id = MetaPage.ROOT;
             int expected = -1;
             while (true) {
-                int want = expected;
-                long r = store.readOptimistic(id, p -> probe(p, key, want));
+                long r = reads.probe(store, id, key, expected);
                 if (r == RESTART) {
                     Thread.onSpinWait();
                     continue restart;
@@ -133,7 +144,11 @@ final class BTree {
         }
     }
 
-    private static long probe(MemorySegment p, byte[] key, int expectedLevel) {
+    /**
+     * One step of a descent: {@link #AT_LEAF}, {@link #RESTART}, or the child to follow with its level
+     * plus one in the top 16 bits.
+     */
+    static long probe(MemorySegment p, byte[] key, int expectedLevel) {
         byte type = Node.type(p);
         int level = Node.level(p);
         if ((type != Node.LEAF && type != Node.INNER) || (expectedLevel >= 0 && level != expectedLevel)
@@ -207,6 +222,36 @@ final class BTree {
             leaf.close();
         }
         return putWithSplits(key, value, logger);
+    }
+
+    /**
+     * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place,
+     * under the leaf's latch alone: the value keeps its length, so the leaf never splits and its cell
+     * does not move. Logged as a key change with the whole before- and after-images (what redo and undo
+     * replay).
+     *
+     * @return the previous value, or null if there is no such key (then nothing is logged or changed)
+     * @throws IllegalArgumentException if the range is outside the value
+     */
+    byte[] update(byte[] key, int offset, byte[] bytes, KeyChangeLogger logger) {
+        try (Page leaf = latchLeaf(key)) {
+            MemorySegment p = leaf.payload();
+            int i = Node.search(p, key);
+            if (i < 0) {
+                return null;
+            }
+            byte[] before = Node.value(p, i);
+            if (offset < 0 || offset > before.length - bytes.length) {
+                throw new IllegalArgumentException("cannot write " + bytes.length + " bytes at offset " + offset
+                        + " of a " + before.length + "-byte value: the range must lie within the value");
+            }
+            byte[] after = before.clone();
+            System.arraycopy(bytes, 0, after, offset, bytes.length);
+            leaf.markDirty(logger.log(leaf.id(), key, after, before));
+            MemorySegment.copy(bytes, 0, p, java.lang.foreign.ValueLayout.JAVA_BYTE, Node.valueOffset(p, i) + offset,
+                    bytes.length);
+            return before;
+        }
     }
 
     /** Removes {@code key}; returns the previous value or null (then nothing is logged). */

@@ -14,7 +14,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -55,9 +54,6 @@ public final class KvDatabase implements AutoCloseable {
      * before that point is then in a dirty page the checkpoint flushes, never in a page it skips.
      */
     private final ReentrantReadWriteLock changes = new ReentrantReadWriteLock();
-    /** Transactions that changed the tree and have not finished, and how many such ever began. */
-    private final AtomicInteger activeWriters = new AtomicInteger();
-    private final AtomicLong writersBegun = new AtomicLong();
     private final Object checkpointLock = new Object();
     private final AtomicBoolean checkpointRunning = new AtomicBoolean();
     private volatile long lastCheckpointLsn;
@@ -240,16 +236,18 @@ public final class KvDatabase implements AutoCloseable {
 
     /**
      * The value of {@code key} or null: a committed value, as a one-operation transaction would read it.
-     * While no transaction that writes is running it reads without a transaction or a lock.
+     * While nobody holds an exclusive lock in the key's stripe of the lock table it reads without a
+     * transaction or a lock.
      */
     public byte[] get(byte[] key) {
         checkKey(key);
-        // no writer was active from before the read to after it: the tree held only committed data, so
-        // the shared lock a transaction would take could not have waited for anyone
-        long begun = writersBegun.get();
-        if (activeWriters.get() == 0) {
+        // no exclusive lock in the key's stripe from before the read to after it: the key held committed
+        // data, so the shared lock a transaction would take could not have waited for anyone
+        int stripe = LockManager.stripeIndex(key);
+        long stamp = locks.readStamp(stripe);
+        if (stamp >= 0) {
             byte[] value = tree.get(key);
-            if (activeWriters.get() == 0 && writersBegun.get() == begun) {
+            if (locks.validate(stripe, stamp)) {
                 return value;
             }
         }
@@ -257,6 +255,47 @@ public final class KvDatabase implements AutoCloseable {
             byte[] v = tx.get(key);
             tx.commit();
             return v;
+        }
+    }
+
+    /**
+     * {@link #get(byte[])} into a caller's buffer: copies the committed value of {@code key} into
+     * {@code into} (as much of it as fits). Read without a lock (as {@link #get(byte[])}), it allocates
+     * nothing.
+     *
+     * @return the value's length (larger than {@code into.length} if it did not fit), or -1 if absent
+     */
+    public int get(byte[] key, byte[] into) {
+        checkKey(key);
+        Objects.requireNonNull(into, "into");
+        int stripe = LockManager.stripeIndex(key);
+        long stamp = locks.readStamp(stripe);
+        if (stamp >= 0) {
+            int length = tree.get(key, into);
+            if (locks.validate(stripe, stamp)) {
+                return length;
+            }
+        }
+        byte[] value = get(key);
+        if (value == null) {
+            return -1;
+        }
+        System.arraycopy(value, 0, into, 0, Math.min(value.length, into.length));
+        return value.length;
+    }
+
+    /**
+     * {@link Transaction#update} in a one-operation transaction: overwrites bytes {@code [offset,
+     * offset + bytes.length)} of the value of {@code key} in place.
+     *
+     * @return false if there is no such key (nothing changed)
+     * @throws IllegalArgumentException if the range is outside the value
+     */
+    public boolean update(byte[] key, int offset, byte[] bytes) {
+        try (Transaction tx = begin()) {
+            boolean found = tx.update(key, offset, bytes);
+            tx.commit();
+            return found;
         }
     }
 
@@ -349,8 +388,8 @@ public final class KvDatabase implements AutoCloseable {
     }
 
     static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {
-        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.append(LogRecord.COMPENSATION, tx,
-                LogRecord.encodeKeyChange(new LogRecord.KeyChange(pageId, k, after, null, undoNext)));
+        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.appendKeyChange(LogRecord.COMPENSATION, tx,
+                new LogRecord.KeyChange(pageId, k, after, null, undoNext));
         if (before == null) {
             tree.delete(key, clr);
         } else {
@@ -360,17 +399,6 @@ public final class KvDatabase implements AutoCloseable {
 
     void ended(Transaction tx) {
         active.remove(tx.id());
-    }
-
-    /** A transaction is about to change the tree for the first time (before its lock and change). */
-    void writerStarted() {
-        activeWriters.incrementAndGet(); // before the count of begun writers: see get
-        writersBegun.incrementAndGet();
-    }
-
-    /** A transaction that changed the tree has ended: committed, or rolled back and compensated. */
-    void writerEnded() {
-        activeWriters.decrementAndGet();
     }
 
     void checkKey(byte[] key) {

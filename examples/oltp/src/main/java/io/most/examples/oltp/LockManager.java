@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,63 +17,187 @@ import java.util.TreeMap;
  * {@link TransactionConflictException}. Keys are kept in order, so a scan can find the keys in its range
  * that other transactions hold exclusively (including keys they deleted).
  *
- * <p>One monitor guards the table: lock operations are short, and one lock keeps deadlock detection
- * simple and exact.
+ * <p><b>Striped.</b> The table is {@value #STRIPES} ordered maps chosen by the key's hash, each behind
+ * its own monitor, so transactions on different keys rarely meet (one monitor for all keys was the
+ * engine's bottleneck for updates). A waiter waits on its key's stripe, and a release wakes the stripes
+ * of the keys it releases. Deadlock detection walks other stripes' entries without their monitors: a
+ * waiter publishes what it waits for ({@link Txn#waitingFor}, volatile) <em>before</em> it looks for a
+ * cycle, and an entry's holders are an immutable array replaced under the monitor and published
+ * through a volatile field, so of two transactions that close a cycle at once at
+ * least one sees the other's wait and aborts (both may: a conservative false positive, as before).
  */
 final class LockManager {
     /** Lock modes. */
     enum Mode { SHARED, EXCLUSIVE }
 
+    static final int STRIPES = 64;
+
+    /** One holder of a key's lock. */
+    private record Holder(Txn txn, Mode mode) {
+    }
+
+    private static final Holder[] NONE = new Holder[0];
+
+    /**
+     * One key's lock: its holders (usually one; an immutable array, replaced under the stripe's monitor
+     * and read without it by deadlock detection) and how many wait for it (under the monitor).
+     */
     private static final class Entry {
-        final Map<Txn, Mode> holders = new HashMap<>(4);
+        volatile Holder[] holders = NONE;
         int waiters;
+
+        Mode modeOf(Txn tx) {
+            for (Holder h : holders) {
+                if (h.txn == tx) {
+                    return h.mode;
+                }
+            }
+            return null;
+        }
+
+        void grant(Txn tx, Mode mode) {
+            Holder[] now = holders;
+            for (int i = 0; i < now.length; i++) {
+                if (now[i].txn == tx) {
+                    Holder[] next = now.clone();
+                    next[i] = new Holder(tx, mode);
+                    holders = next;
+                    return;
+                }
+            }
+            Holder[] next = Arrays.copyOf(now, now.length + 1);
+            next[now.length] = new Holder(tx, mode);
+            holders = next;
+        }
+
+        /** Removes {@code tx}'s hold; returns the mode it held, or null. */
+        Mode release(Txn tx) {
+            Holder[] now = holders;
+            for (int i = 0; i < now.length; i++) {
+                if (now[i].txn == tx) {
+                    Holder[] next = new Holder[now.length - 1];
+                    System.arraycopy(now, 0, next, 0, i);
+                    System.arraycopy(now, i + 1, next, i, now.length - i - 1);
+                    holders = next.length == 0 ? NONE : next;
+                    return now[i].mode;
+                }
+            }
+            return null;
+        }
+
+        boolean heldExclusivelyByOtherThan(Txn tx) {
+            for (Holder h : holders) {
+                if (h.txn != tx && h.mode == Mode.EXCLUSIVE) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** A lock owner: a transaction, and what it is waiting for (for deadlock detection). */
     static final class Txn {
         final long id;
         final List<byte[]> held = new ArrayList<>();
-        Entry waitingFor;
+        volatile Entry waitingFor;
 
         Txn(long id) {
             this.id = id;
         }
     }
 
-    private final TreeMap<byte[], Entry> table = new TreeMap<>(Arrays::compareUnsigned);
+    /**
+     * One stripe of the table: its monitor guards its map and its entries' waiter counts. Its two
+     * counters of exclusive locks are written under the monitor and read without it by
+     * {@link #readStamp} / {@link #validate}.
+     */
+    private static final class Stripe {
+        final TreeMap<byte[], Entry> table = new TreeMap<>(Arrays::compareUnsigned);
+        /** Exclusive locks held in this stripe now. */
+        volatile int exclusiveHeld;
+        /** Exclusive locks ever granted in this stripe (upgrades included). */
+        volatile long exclusiveGrants;
+    }
+
+    private final Stripe[] stripes = new Stripe[STRIPES];
     private final long timeoutNanos;
 
     LockManager(Duration timeout) {
         this.timeoutNanos = timeout.toNanos();
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe();
+        }
+    }
+
+    private Stripe stripeOf(byte[] key) {
+        return stripes[stripeIndex(key)];
+    }
+
+    /** The stripe of {@code key}, for {@link #readStamp} and {@link #validate}. */
+    static int stripeIndex(byte[] key) {
+        return (Arrays.hashCode(key) & 0x7fffffff) % STRIPES;
+    }
+
+    /**
+     * Starts a read without a lock of a key in stripe {@code stripe}: a stamp to {@link #validate}
+     * after the read, or -1 if someone holds an exclusive lock in the stripe now (then take a lock).
+     */
+    long readStamp(int stripe) {
+        Stripe st = stripes[stripe];
+        long grants = st.exclusiveGrants;
+        return st.exclusiveHeld == 0 ? grants : -1;
+    }
+
+    /**
+     * Whether no exclusive lock was held in {@code stripe} at any time since {@link #readStamp} returned
+     * {@code stamp}: then nobody could change a key of the stripe meanwhile, so what the read saw was
+     * committed (a writer changes a key only under its exclusive lock, and releases it only once its
+     * change is committed or undone). A writer's grant is counted before its change, so a read that saw
+     * the change sees the count too.
+     */
+    boolean validate(int stripe, long stamp) {
+        Stripe st = stripes[stripe];
+        return stamp >= 0 && st.exclusiveHeld == 0 && st.exclusiveGrants == stamp;
     }
 
     /** Acquires (or upgrades to) {@code mode} on {@code key} for {@code tx}, waiting if needed. */
-    synchronized void lock(Txn tx, byte[] key, Mode mode) {
-        Entry e = table.get(key);
+    void lock(Txn tx, byte[] key, Mode mode) {
+        Stripe stripe = stripeOf(key);
+        synchronized (stripe) {
+            lock(stripe, tx, key, mode);
+        }
+    }
+
+    private void lock(Stripe stripe, Txn tx, byte[] key, Mode mode) {
+        Entry e = stripe.table.get(key);
+        byte[] stored = null;
         if (e == null) {
             e = new Entry();
-            table.put(key.clone(), e);
+            stored = key.clone(); // never changed: the table and the holder's list share it
+            stripe.table.put(stored, e);
         }
-        Mode held = e.holders.get(tx);
+        Mode held = e.modeOf(tx);
         if (held == Mode.EXCLUSIVE || held == mode) {
             return;
         }
         long deadline = System.nanoTime() + timeoutNanos;
         while (!compatible(e, tx, mode)) {
+            tx.waitingFor = e; // published before the cycle check: see the class comment
             if (deadlocks(tx, e)) {
+                tx.waitingFor = null;
                 throw new TransactionConflictException("transaction " + tx.id + " would deadlock on key "
                         + printable(key) + " (" + mode + "); abort and retry it");
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
+                tx.waitingFor = null;
                 throw new TransactionConflictException("transaction " + tx.id + " waited "
                         + Duration.ofNanos(timeoutNanos) + " for " + mode + " lock on key " + printable(key)
                         + "; abort and retry it");
             }
-            tx.waitingFor = e;
             e.waiters++;
             try {
-                wait(Math.max(1, left / 1_000_000));
+                stripe.wait(Math.max(1, left / 1_000_000));
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
                 throw new TransactionConflictException("transaction " + tx.id + " was interrupted waiting for a lock");
@@ -84,14 +207,18 @@ final class LockManager {
             }
         }
         if (held == null) {
-            tx.held.add(key.clone());
+            tx.held.add(stored != null ? stored : key.clone());
         }
-        e.holders.put(tx, mode);
+        if (mode == Mode.EXCLUSIVE) {
+            stripe.exclusiveHeld++; // under the monitor (one writer at a time); before the grant counter: see validate
+            stripe.exclusiveGrants++;
+        }
+        e.grant(tx, mode);
     }
 
     private static boolean compatible(Entry e, Txn tx, Mode mode) {
-        for (Map.Entry<Txn, Mode> h : e.holders.entrySet()) {
-            if (h.getKey() != tx && (mode == Mode.EXCLUSIVE || h.getValue() == Mode.EXCLUSIVE)) {
+        for (Holder h : e.holders) {
+            if (h.txn != tx && (mode == Mode.EXCLUSIVE || h.mode == Mode.EXCLUSIVE)) {
                 return false;
             }
         }
@@ -106,17 +233,19 @@ final class LockManager {
     private static boolean deadlocks(Txn tx, Entry e) {
         Set<Txn> seen = new HashSet<>();
         ArrayDeque<Txn> frontier = new ArrayDeque<>();
-        for (Txn h : e.holders.keySet()) {
-            if (h != tx) {
-                frontier.add(h);
+        for (Holder h : e.holders) {
+            if (h.txn != tx) {
+                frontier.add(h.txn);
             }
         }
         while (!frontier.isEmpty()) {
             Txn t = frontier.poll();
-            if (!seen.add(t) || t.waitingFor == null) {
+            Entry waits = t.waitingFor; // read once: another stripe's waiter may stop waiting meanwhile
+            if (!seen.add(t) || waits == null) {
                 continue;
             }
-            for (Txn next : t.waitingFor.holders.keySet()) {
+            for (Holder h : waits.holders) {
+                Txn next = h.txn;
                 if (next == tx) {
                     return true;
                 }
@@ -129,40 +258,52 @@ final class LockManager {
     }
 
     /** Whether {@code tx} is waiting for a lock. */
-    synchronized boolean isWaiting(Txn tx) {
+    boolean isWaiting(Txn tx) {
         return tx.waitingFor != null;
     }
 
-    /** Releases every lock of {@code tx} (at commit or after abort). */
-    synchronized void releaseAll(Txn tx) {
+    /** Releases every lock of {@code tx} (at commit or after abort), waking the waiters of each key's stripe. */
+    void releaseAll(Txn tx) {
         for (byte[] key : tx.held) {
-            Entry e = table.get(key);
-            if (e != null) {
-                e.holders.remove(tx);
-                if (e.holders.isEmpty() && e.waiters == 0) {
-                    table.remove(key);
+            Stripe stripe = stripeOf(key);
+            synchronized (stripe) {
+                Entry e = stripe.table.get(key);
+                if (e != null) {
+                    if (e.release(tx) == Mode.EXCLUSIVE) {
+                        stripe.exclusiveHeld--;
+                    }
+                    if (e.holders.length == 0 && e.waiters == 0) {
+                        stripe.table.remove(key);
+                    }
+                    if (e.waiters > 0) {
+                        stripe.notifyAll();
+                    }
                 }
             }
         }
         tx.held.clear();
-        notifyAll();
     }
 
-    /** Keys in [from, to) (to null = unbounded) that transactions other than {@code tx} hold exclusively. */
-    synchronized List<byte[]> exclusiveKeys(byte[] from, byte[] to, Txn tx) {
+    /**
+     * Keys in [from, to) (to null = unbounded) that transactions other than {@code tx} hold exclusively,
+     * ascending (each stripe is read under its monitor; the result is a snapshot per stripe).
+     */
+    List<byte[]> exclusiveKeys(byte[] from, byte[] to, Txn tx) {
         List<byte[]> out = new ArrayList<>();
         if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
             return out;
         }
-        var range = to == null ? table.tailMap(from, true) : table.subMap(from, true, to, false);
-        for (Map.Entry<byte[], Entry> en : range.entrySet()) {
-            for (Map.Entry<Txn, Mode> h : en.getValue().holders.entrySet()) {
-                if (h.getKey() != tx && h.getValue() == Mode.EXCLUSIVE) {
-                    out.add(en.getKey().clone());
-                    break;
+        for (Stripe stripe : stripes) {
+            synchronized (stripe) {
+                var range = to == null ? stripe.table.tailMap(from, true) : stripe.table.subMap(from, true, to, false);
+                for (Map.Entry<byte[], Entry> en : range.entrySet()) {
+                    if (en.getValue().heldExclusivelyByOtherThan(tx)) {
+                        out.add(en.getKey().clone());
+                    }
                 }
             }
         }
+        out.sort(Arrays::compareUnsigned);
         return out;
     }
 

@@ -39,14 +39,17 @@ record LogRecord(long lsn, byte type, long txId, long prevLsn, byte[] body) {
     record Checkpoint(long redoStart, long nextTxId) {
     }
 
-    static byte[] encodeKeyChange(KeyChange c) {
-        int n = 8 + 4 + c.key().length + optionalSize(c.after()) + optionalSize(c.before()) + 8;
-        ByteBuffer b = ByteBuffer.allocate(n);
+    /** The bytes of {@code c}'s body. */
+    static int keyChangeSize(KeyChange c) {
+        return 8 + 4 + c.key().length + optionalSize(c.after()) + optionalSize(c.before()) + 8;
+    }
+
+    /** Writes {@code c}'s body at {@code b}'s position (the log appends it in place, without a copy). */
+    static void putKeyChange(ByteBuffer b, KeyChange c) {
         b.putLong(c.pageId()).putInt(c.key().length).put(c.key());
         putOptional(b, c.after());
         putOptional(b, c.before());
         b.putLong(c.undoNext());
-        return b.array();
     }
 
     KeyChange keyChange() {

@@ -138,9 +138,18 @@ final class Node {
     }
 
     static byte[] value(MemorySegment p, int i) {
+        return bytes(p, valueOffset(p, i), valueLength(p, i));
+    }
+
+    /** Where the value of leaf entry {@code i} starts in the page. */
+    static int valueOffset(MemorySegment p, int i) {
         int cell = cellOffset(p, i);
-        int keyLength = u16(p, cell);
-        return bytes(p, cell + 4 + keyLength, u16(p, cell + 2));
+        return cell + 4 + u16(p, cell);
+    }
+
+    /** The length of the value of leaf entry {@code i}. */
+    static int valueLength(MemorySegment p, int i) {
+        return u16(p, cellOffset(p, i) + 2);
     }
 
     /** Child {@code c} of an inner node, 0 (the link) to {@link #count}. */

@@ -3,6 +3,7 @@ package io.most.examples.oltp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -30,12 +31,14 @@ public final class Transaction implements AutoCloseable {
     private record Undo(long lsn, byte[] key, byte[] before) {
     }
 
+    /** The empty body of commit and end records. */
+    private static final byte[] NO_BYTES = new byte[0];
+
     private final KvDatabase db;
     final TxnState log;
     final LockManager.Txn locks;
     private final List<Undo> undo = new ArrayList<>();
     private State state = State.ACTIVE;
-    private boolean writer;
 
     Transaction(KvDatabase db, long id) {
         this.db = db;
@@ -66,7 +69,6 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         db.checkKey(key);
         db.checkValue(value);
-        startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
@@ -76,11 +78,31 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /**
+     * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place (the
+     * value keeps its length): one latched leaf and one log record, where a get and a put would descend
+     * twice and copy the value twice. Takes an exclusive lock on the key.
+     *
+     * @return false if there is no such key (nothing changed)
+     * @throws IllegalArgumentException if the range is outside the value
+     */
+    public boolean update(byte[] key, int offset, byte[] bytes) {
+        checkActive();
+        db.checkKey(key);
+        Objects.requireNonNull(bytes, "bytes");
+        db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
+        db.beginChange();
+        try {
+            return db.tree.update(key, offset, bytes, this::logUpdate) != null;
+        } finally {
+            db.endChange();
+        }
+    }
+
     /** Removes {@code key} if present; returns whether it was. Takes an exclusive lock on the key. */
     public boolean delete(byte[] key) {
         checkActive();
         db.checkKey(key);
-        startWriting();
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
@@ -139,8 +161,7 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long logUpdate(long pageId, byte[] key, byte[] after, byte[] before) {
-        long lsn = db.wal.append(LogRecord.UPDATE, log,
-                LogRecord.encodeKeyChange(new LogRecord.KeyChange(pageId, key, after, before, 0)));
+        long lsn = db.wal.appendKeyChange(LogRecord.UPDATE, log, new LogRecord.KeyChange(pageId, key, after, before, 0));
         undo.add(new Undo(lsn, key, before));
         return lsn;
     }
@@ -153,7 +174,7 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         try {
             if (!undo.isEmpty()) {
-                long lsn = db.wal.append(LogRecord.COMMIT, log, new byte[0]);
+                long lsn = db.wal.append(LogRecord.COMMIT, log, NO_BYTES);
                 if (db.syncCommit) {
                     db.wal.force(lsn);
                 }
@@ -184,7 +205,7 @@ public final class Transaction implements AutoCloseable {
             db.compensate(log, u.key(), u.before(), undoNext);
         }
         if (!undo.isEmpty()) {
-            db.wal.append(LogRecord.END, log, new byte[0]);
+            db.wal.append(LogRecord.END, log, NO_BYTES);
         }
         finish();
     }
@@ -192,17 +213,6 @@ public final class Transaction implements AutoCloseable {
     private void finish() {
         db.locks.releaseAll(locks);
         db.ended(this);
-        if (writer) {
-            db.writerEnded();
-        }
-    }
-
-    /** Counts this transaction among the running writers (lock-free reads wait for none of them). */
-    private void startWriting() {
-        if (!writer) {
-            writer = true;
-            db.writerStarted();
-        }
     }
 
     /** Whether the transaction has neither committed nor aborted. */

@@ -217,7 +217,20 @@ final class WriteAheadLog implements AutoCloseable {
      * checkpoint sees a consistent picture. Returns its LSN; it is durable after {@link #force}.
      */
     long append(byte type, TxnState tx, byte[] body) {
-        int length = RECORD_HEADER + body.length;
+        return append(type, tx, body.length, body, null);
+    }
+
+    /**
+     * {@link #append} of a key change's body, encoded straight into the log buffer (no body array per
+     * record: this is every update's record).
+     */
+    long appendKeyChange(byte type, TxnState tx, LogRecord.KeyChange change) {
+        return append(type, tx, LogRecord.keyChangeSize(change), null, change);
+    }
+
+    /** Appends a record whose body is {@code body}, or else {@code change} encoded in place. */
+    private long append(byte type, TxnState tx, int bodyLength, byte[] body, LogRecord.KeyChange change) {
+        int length = RECORD_HEADER + bodyLength;
         lock.lock();
         try {
             checkUsable();
@@ -225,7 +238,12 @@ final class WriteAheadLog implements AutoCloseable {
             long prev = tx == null ? 0 : tx.lastLsn;
             ensureRoom(align(length));
             int pos = buffer.position();
-            buffer.putInt(length).putInt(0).putLong(lsn).put(type).putLong(tx == null ? 0 : tx.id).putLong(prev).put(body);
+            buffer.putInt(length).putInt(0).putLong(lsn).put(type).putLong(tx == null ? 0 : tx.id).putLong(prev);
+            if (body != null) {
+                buffer.put(body);
+            } else {
+                LogRecord.putKeyChange(buffer, change);
+            }
             buffer.putInt(pos + 4, crc(buffer.array(), pos + 8, length - 8));
             buffer.position(pos + align(length));
             end = lsn + align(length);
