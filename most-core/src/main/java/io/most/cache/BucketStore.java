@@ -146,25 +146,34 @@ final class BucketStore {
     }
 
     /**
-     * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy; makes room by
-     * dropping expired items, then the oldest ones.
+     * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy, and returns
+     * true; makes room by dropping expired items first. If live items would still have to go, a
+     * bucket that may {@code evict} drops its oldest ones; one that may not stores nothing and returns
+     * false, leaving any older copy of the key in place (the caller overflows the item elsewhere and
+     * then removes that copy, so that a concurrent reader never finds neither).
      */
-    void put(byte[] key, long hash, ValueSource value, long deadline, long now) {
+    boolean put(byte[] key, long hash, ValueSource value, long deadline, long now, boolean evict) {
         int need = BucketLayout.itemBytes(key.length, value.size());
         if (need > pagePayload() - BucketLayout.HEADER_BYTES) {
             throw new IllegalStateException("an item of " + need + " bytes was routed to a bucket page of "
                     + pagePayload() + " bytes"); // the cache checks sizes first: a bug if reached
         }
         long bucket = KeyHash.bucket(hash, buckets);
-        mutate(bucket, page -> {
+        Boolean stored = mutate(bucket, page -> {
+            // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
+            if (room(page, key) < need) {
+                dropped = dropExpired(page, now);
+            }
+            if (room(page, key) < need && !evict) {
+                if (dropped) {
+                    filters.rebuild(bucket, page);
+                }
+                return null; // only expired items went, if any: mutate keeps the page clean if none did
+            }
             int existing = BucketLayout.find(page, key);
             if (existing >= 0) {
                 BucketLayout.remove(page, existing);
-                dropped = true;
-            }
-            if (BucketLayout.free(page) < need) {
-                dropped |= dropExpired(page, now);
             }
             while (BucketLayout.free(page) < need) {
                 BucketLayout.remove(page, BucketLayout.HEADER_BYTES);
@@ -187,6 +196,14 @@ final class BucketStore {
             }
             return Boolean.TRUE;
         });
+        return stored != null;
+    }
+
+    /** Bytes an item of {@code key} could take: the free end plus its current copy's bytes. */
+    private static int room(MemorySegment page, byte[] key) {
+        int existing = BucketLayout.find(page, key);
+        int own = existing < 0 ? 0 : BucketLayout.itemBytes(key.length, BucketLayout.valueLength(page, existing));
+        return BucketLayout.free(page) + own;
     }
 
     /** Removes {@code key}; returns whether a live value was removed. */

@@ -97,6 +97,7 @@ final class MostCacheEngine implements CacheEngine {
         fields.put("cache_large_item_hits", now.largeItemHits() - base.largeItemHits());
         fields.put("cache_filter_rejects", now.filterRejects() - base.filterRejects());
         fields.put("cache_evictions", now.evictions() - base.evictions());
+        fields.put("cache_bucket_overflows", now.bucketOverflows() - base.bucketOverflows());
         fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
         fields.put("cache_entries", now.entries());
     }

@@ -148,6 +148,7 @@ final class InfoReport {
         line(out, "most_evictions", c.evictions());
         line(out, "most_expirations", c.expirations());
         line(out, "most_reinsertions", c.reinsertions());
+        line(out, "most_bucket_overflows", c.bucketOverflows());
         line(out, "most_corrupt_items", c.corruptItems());
         line(out, "most_entries", c.entries());
         line(out, "most_small_item_entries", c.smallItemEntries());
