@@ -162,16 +162,17 @@ final class BucketStore {
         Boolean stored = mutate(bucket, page -> {
             // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
-            if (room(page, key) < need) {
-                dropped = dropExpired(page, now);
+            int existing = BucketLayout.find(page, key);
+            if (room(page, key, existing) < need && dropExpired(page, now)) {
+                dropped = true;
+                existing = BucketLayout.find(page, key); // the items moved (or the copy expired)
             }
-            if (room(page, key) < need && !evict) {
+            if (room(page, key, existing) < need && !evict) {
                 if (dropped) {
                     filters.rebuild(bucket, page);
                 }
                 return null; // only expired items went, if any: mutate keeps the page clean if none did
             }
-            int existing = BucketLayout.find(page, key);
             if (existing >= 0) {
                 BucketLayout.remove(page, existing);
             }
@@ -199,9 +200,8 @@ final class BucketStore {
         return stored != null;
     }
 
-    /** Bytes an item of {@code key} could take: the free end plus its current copy's bytes. */
-    private static int room(MemorySegment page, byte[] key) {
-        int existing = BucketLayout.find(page, key);
+    /** Bytes an item of {@code key} could take: the free end plus its current copy's (at {@code existing}). */
+    private static int room(MemorySegment page, byte[] key, int existing) {
         int own = existing < 0 ? 0 : BucketLayout.itemBytes(key.length, BucketLayout.valueLength(page, existing));
         return BucketLayout.free(page) + own;
     }

@@ -1,5 +1,6 @@
 package io.most.examples.cacheserver;
 
+import io.netty.util.ResourceLeakDetector;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,6 +108,11 @@ public final class CacheServerMain implements Callable<Integer> {
 
     /** Entry point of the executable jar. */
     public static void main(String[] args) {
+        // Netty samples buffers for leak tracking by default (a stack trace per sample, on every read
+        // path): the tests keep it, the server runs without unless asked (-Dio.netty.leakDetection.level)
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         CommandLine cli = new CommandLine(new CacheServerMain());
         File properties = configFile(args);
         if (properties != null) {

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pipeline of a client connection: client limit, idle timeout, RESP2 decoding with inline commands,
- * the request guard (limits before anything is buffered), the bulk-string and array aggregators, the
+ * the request guard (limits before anything is buffered), the bulk-string and array aggregators (with
+ * {@link WholeBulkStrings} taking the common case of an argument read whole off the first), the
  * command handler; the RESP encoder for replies.
  */
 public final class RespChannelInitializer extends ChannelInitializer<SocketChannel> {
@@ -48,6 +49,7 @@ public final class RespChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast("encoder", new RedisEncoder());
         p.addLast("guard", new RequestGuard(settings.maxArrayLength(), settings.maxBulkBytes(),
                 settings.maxRequestBytes()));
+        p.addLast("whole", new WholeBulkStrings());
         p.addLast("bulk", new RedisBulkStringAggregator());
         p.addLast("array", new RedisArrayAggregator());
         p.addLast("commands", new CommandHandler(commands, new Session(nextClientId.incrementAndGet(), server)));
