@@ -163,6 +163,12 @@ final class BucketStore {
             // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
             int existing = BucketLayout.find(page, key);
+            if (existing >= 0 && !evict && BucketLayout.valueLength(page, existing) == value.size()) {
+                // a value of the same size is written over the old one: no items move. Only a bucket that
+                // never evicts may do so, since it keeps the key at its old (older) place in the FIFO
+                overwrite(bucket, page, existing, value, deadline);
+                return Boolean.TRUE;
+            }
             if (room(page, key, existing) < need && dropExpired(page, now)) {
                 dropped = true;
                 existing = BucketLayout.find(page, key); // the items moved (or the copy expired)
@@ -198,6 +204,19 @@ final class BucketStore {
             return Boolean.TRUE;
         });
         return stored != null;
+    }
+
+    /** Writes {@code value} and {@code deadline} into the item at {@code item}, whose value has its size. */
+    private void overwrite(long bucket, MemorySegment page, int item, ValueSource value, long deadline) {
+        try {
+            value.writeTo(page.asSlice(BucketLayout.valueOffset(page, item), value.size()));
+        } catch (RuntimeException | Error e) {
+            // never leave a half-encoded value behind: it would be returned as if it were written
+            BucketLayout.remove(page, item);
+            filters.rebuild(bucket, page);
+            throw e;
+        }
+        BucketLayout.setDeadline(page, item, deadline);
     }
 
     /** Bytes an item of {@code key} could take: the free end plus its current copy's (at {@code existing}). */
@@ -328,7 +347,8 @@ final class BucketStore {
 
     /**
      * Runs {@code change} on {@code bucket}'s page under its exclusive latch and marks the page dirty
-     * unless the change returns null (nothing changed); keeps the entry count.
+     * unless the change returns null and the item count is the same (nothing changed); keeps the entry
+     * count, even when the change throws.
      */
     private <R> R mutate(long bucket, Function<MemorySegment, R> change) {
         for (int attempt = 0; ; attempt++) {
@@ -338,13 +358,18 @@ final class BucketStore {
                     throw new CorruptPageException(bucket + 1, "cache", "bucket header of an unknown format");
                 }
                 int before = BucketLayout.count(seg);
-                R result = change.apply(seg);
-                int after = BucketLayout.count(seg);
-                if (result != null || before != after) {
-                    page.markDirty(lsn.incrementAndGet());
+                R result = null;
+                try {
+                    result = change.apply(seg);
+                    return result;
+                } finally {
+                    // also when the change failed: what it dropped is gone, and must be counted and written
+                    int after = BucketLayout.count(seg);
+                    if (result != null || before != after) {
+                        page.markDirty(lsn.incrementAndGet());
+                    }
+                    entries.addAndGet(after - before);
                 }
-                entries.addAndGet(after - before);
-                return result;
             } catch (CorruptPageException e) {
                 if (attempt > 0) {
                     throw e;

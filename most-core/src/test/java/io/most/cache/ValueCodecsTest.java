@@ -82,4 +82,32 @@ class ValueCodecsTest {
             assertEquals(0, cache.size());
         }
     }
+
+    @Test
+    void aCodecThatFailsHalfWayOverAValueOfTheSameSizeLeavesNeitherValue() {
+        // the new value would be written over the old one in place: a failure must not leave a mix
+        ValueCodec<String> halfWay = new ValueCodec<>() {
+            @Override
+            public int encodedSize(String value) {
+                return value.length();
+            }
+
+            @Override
+            public void encode(String value, MemorySegment target) {
+                target.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) value.charAt(0));
+                throw new IllegalStateException("codec failure after one byte");
+            }
+
+            @Override
+            public String decode(MemorySegment source) {
+                return "decoded";
+            }
+        };
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).build())) {
+            cache.put(key(1), "abcde".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThrows(IllegalStateException.class, () -> cache.put(key(1), "xxxxx", halfWay));
+            assertNull(cache.get(key(1)), "neither the old value nor a half-written one");
+            assertEquals(0, cache.size());
+        }
+    }
 }
