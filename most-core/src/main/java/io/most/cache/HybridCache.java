@@ -69,7 +69,7 @@ final class HybridCache implements MostCache {
                             smallDeviceBytes(config.buckets() + 1, config.pageSize()));
             opened.add(smallDevice);
             PageStoreConfig.Builder pages = PageStoreConfig.builder().pageSize(config.pageSize())
-                    .dramBytes(config.dramBytes()).blockDevice(smallDevice);
+                    .dramBytes(config.dramBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
             if (config.pmBytes() > 0) {
                 pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());
             }

@@ -47,6 +47,11 @@ public final class CacheServerMain implements Callable<Integer> {
             description = "Flash for small items: bucket pages in DIR (default: ${DEFAULT-VALUE}).")
     long ssd;
 
+    @Option(names = "--dirty-ratio", defaultValue = "0.5",
+            description = "Share of the DRAM bucket pages allowed dirty before they are written back to flash, in"
+                    + " (0, 1] (default: ${DEFAULT-VALUE}).")
+    double dirtyRatio;
+
     @Option(names = "--regions", defaultValue = "256m", converter = SizeConverter.class,
             description = "Flash for large values: log-structured regions in DIR, 0 for none (default: ${DEFAULT-VALUE}).")
     long regions;
@@ -76,6 +81,7 @@ public final class CacheServerMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ServerSettings.Builder b = ServerSettings.builder(dir)
                 .bind(bind).port(port).dramBytes(dram).pmBytes(pm).ssdBytes(ssd).regionBytes(regions)
+                .dirtyRatio(dirtyRatio)
                 .maxClients(maxClients).idleTimeout(Duration.ofSeconds(timeoutSeconds))
                 .maxBulkBytes(Math.toIntExact(maxBulk)).maxArrayLength(maxArgs).maxRequestBytes(maxRequest);
         if (threads != null) {

@@ -141,6 +141,7 @@ final class InfoReport {
         line(out, "most_page_dram_hits", p.dramHits());
         line(out, "most_page_pm_hits", p.pmHits());
         line(out, "most_page_device_reads", p.misses());
+        line(out, "most_page_device_writes", p.ssdWrites());
         line(out, "most_region_buffer_hits", c.regionBufferHits());
         line(out, "most_region_device_reads", c.regionDeviceReads());
         line(out, "most_puts", c.puts());
