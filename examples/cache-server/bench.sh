@@ -8,7 +8,8 @@
 #                                           # maxmemory = the budget + allkeys-lru, MOST the same DRAM + flash
 #
 # Settings (environment): DRAM (budget, default 64m), SIZE (value bytes, 100), ROUNDS (5), REQUESTS
-# (requests per test, default 2x the keyspace), CLIENTS (50), PIPELINE (16), DIR (data directory, default
+# (requests per test, default 2x the keyspace), CLIENTS (50), PIPELINE (16), DIRTY_RATIO (MOST's --dirty-ratio,
+# 0.5), DIR (data directory, default
 # a temporary one), PORT_MOST / PORT_REDIS (16379 / 16380). Build first: ./mvnw -q -pl examples/cache-server -am package -DskipTests
 # Do not run it beside other heavy work: the numbers are only as quiet as the machine.
 set -euo pipefail
@@ -55,7 +56,7 @@ redis_args=(--port "$PORT_REDIS" --bind 127.0.0.1 --save "" --appendonly no --di
 [ "$scenario" = spill ] && redis_args+=(--maxmemory "$dram_bytes" --maxmemory-policy allkeys-lru)
 redis-server "${redis_args[@]}"
 "$java" --enable-native-access=ALL-UNNAMED -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
-     --ssd "$ssd_bytes" --regions 64m > "$work/most.log" 2>&1 &
+     --ssd "$ssd_bytes" --regions 64m --dirty-ratio "${DIRTY_RATIO:-0.5}" > "$work/most.log" 2>&1 &
 for port in "$PORT_MOST" "$PORT_REDIS"; do
   for _ in $(seq 600); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
   redis-cli -p "$port" ping >/dev/null 2>&1 || { echo "no server on port $port; see $work" >&2; DIR=keep; exit 1; }
