@@ -55,7 +55,8 @@ redis_args=(--port "$PORT_REDIS" --bind 127.0.0.1 --save "" --appendonly no --di
             --logfile "$work/redis/redis.log")
 [ "$scenario" = spill ] && redis_args+=(--maxmemory "$dram_bytes" --maxmemory-policy allkeys-lru)
 redis-server "${redis_args[@]}"
-"$java" --enable-native-access=ALL-UNNAMED -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
+# Unsafe for Netty's buffers: without it Netty (on JDK >= 24) copies each argument through a fresh ByteBuffer view
+"$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
      --ssd "$ssd_bytes" --regions 64m --dirty-ratio "${DIRTY_RATIO:-0.5}" > "$work/most.log" 2>&1 &
 for port in "$PORT_MOST" "$PORT_REDIS"; do
   for _ in $(seq 600); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done

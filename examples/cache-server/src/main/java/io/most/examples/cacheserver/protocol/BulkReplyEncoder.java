@@ -46,7 +46,12 @@ final class BulkReplyEncoder extends MessageToByteEncoder<FullBulkStringRedisMes
         out.writeByte('$');
         writeDigits(out, content.readableBytes());
         out.writeShort(CRLF);
-        out.writeBytes(content, content.readerIndex(), content.readableBytes());
+        if (content.hasArray()) {
+            // straight from the array: a buffer-to-buffer copy would wrap the array in a ByteBuffer first
+            out.writeBytes(content.array(), content.arrayOffset() + content.readerIndex(), content.readableBytes());
+        } else {
+            out.writeBytes(content, content.readerIndex(), content.readableBytes());
+        }
         out.writeShort(CRLF);
     }
 
