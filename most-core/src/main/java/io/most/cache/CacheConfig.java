@@ -16,6 +16,8 @@ import java.util.Objects;
  * on the small-item device (the size bound of the small-item engine). Large items (key + value over
  * {@code largeItemThreshold}) live in {@code largeItemBytes} of log-structured regions on the
  * large-item device (its size bound; 0 disables the engine and caps values at the small-item size).
+ * A small item whose bucket is full of live items overflows to the regions, so that no key is evicted
+ * while they have room: size the regions for the overflow as well when buckets run full.
  *
  * <p><b>Files.</b> With {@link Builder#directory(Path)} the cache keeps {@value #SMALL_ITEM_FILE},
  * {@value #PM_FILE} (with PM) and {@value #LARGE_ITEM_FILE} there, opened with O_DIRECT and
