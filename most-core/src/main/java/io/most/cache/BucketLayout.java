@@ -5,7 +5,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The format of a bucket page's payload: a header and the bucket's items back to back, oldest
- * first, so that a full bucket evicts from the front (FIFO within the bucket, as CacheLib's BigHash).
+ * first, so that a full bucket of a cache without regions evicts from the front (FIFO within the
+ * bucket, as CacheLib's BigHash).
  *
  * <pre>
  * header  [0, 2)  items in the bucket (unsigned)

@@ -146,25 +146,41 @@ final class BucketStore {
     }
 
     /**
-     * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy; makes room by
-     * dropping expired items, then the oldest ones.
+     * Stores {@code value} under {@code key} with {@code deadline}, replacing any copy, and returns
+     * true; makes room by dropping expired items first. If live items would still have to go, a
+     * bucket that may {@code evict} drops its oldest ones; one that may not stores nothing and returns
+     * false, leaving any older copy of the key in place (the caller overflows the item elsewhere and
+     * then removes that copy, so that a concurrent reader never finds neither).
      */
-    void put(byte[] key, long hash, ValueSource value, long deadline, long now) {
+    boolean put(byte[] key, long hash, ValueSource value, long deadline, long now, boolean evict) {
         int need = BucketLayout.itemBytes(key.length, value.size());
         if (need > pagePayload() - BucketLayout.HEADER_BYTES) {
             throw new IllegalStateException("an item of " + need + " bytes was routed to a bucket page of "
                     + pagePayload() + " bytes"); // the cache checks sizes first: a bug if reached
         }
         long bucket = KeyHash.bucket(hash, buckets);
-        mutate(bucket, page -> {
+        Boolean stored = mutate(bucket, page -> {
+            // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
             int existing = BucketLayout.find(page, key);
+            if (existing >= 0 && !evict && BucketLayout.valueLength(page, existing) == value.size()) {
+                // a value of the same size is written over the old one: no items move. Only a bucket that
+                // never evicts may do so, since it keeps the key at its old (older) place in the FIFO
+                overwrite(bucket, page, existing, value, deadline);
+                return Boolean.TRUE;
+            }
+            if (room(page, key, existing) < need && dropExpired(page, now)) {
+                dropped = true;
+                existing = BucketLayout.find(page, key); // the items moved (or the copy expired)
+            }
+            if (room(page, key, existing) < need && !evict) {
+                if (dropped) {
+                    filters.rebuild(bucket, page);
+                }
+                return null; // only expired items went, if any: mutate keeps the page clean if none did
+            }
             if (existing >= 0) {
                 BucketLayout.remove(page, existing);
-                dropped = true;
-            }
-            if (BucketLayout.free(page) < need) {
-                dropped |= dropExpired(page, now);
             }
             while (BucketLayout.free(page) < need) {
                 BucketLayout.remove(page, BucketLayout.HEADER_BYTES);
@@ -187,6 +203,26 @@ final class BucketStore {
             }
             return Boolean.TRUE;
         });
+        return stored != null;
+    }
+
+    /** Writes {@code value} and {@code deadline} into the item at {@code item}, whose value has its size. */
+    private void overwrite(long bucket, MemorySegment page, int item, ValueSource value, long deadline) {
+        try {
+            value.writeTo(page.asSlice(BucketLayout.valueOffset(page, item), value.size()));
+        } catch (RuntimeException | Error e) {
+            // never leave a half-encoded value behind: it would be returned as if it were written
+            BucketLayout.remove(page, item);
+            filters.rebuild(bucket, page);
+            throw e;
+        }
+        BucketLayout.setDeadline(page, item, deadline);
+    }
+
+    /** Bytes an item of {@code key} could take: the free end plus its current copy's (at {@code existing}). */
+    private static int room(MemorySegment page, byte[] key, int existing) {
+        int own = existing < 0 ? 0 : BucketLayout.itemBytes(key.length, BucketLayout.valueLength(page, existing));
+        return BucketLayout.free(page) + own;
     }
 
     /** Removes {@code key}; returns whether a live value was removed. */
@@ -311,7 +347,8 @@ final class BucketStore {
 
     /**
      * Runs {@code change} on {@code bucket}'s page under its exclusive latch and marks the page dirty
-     * unless the change returns null (nothing changed); keeps the entry count.
+     * unless the change returns null and the item count is the same (nothing changed); keeps the entry
+     * count, even when the change throws.
      */
     private <R> R mutate(long bucket, Function<MemorySegment, R> change) {
         for (int attempt = 0; ; attempt++) {
@@ -321,13 +358,18 @@ final class BucketStore {
                     throw new CorruptPageException(bucket + 1, "cache", "bucket header of an unknown format");
                 }
                 int before = BucketLayout.count(seg);
-                R result = change.apply(seg);
-                int after = BucketLayout.count(seg);
-                if (result != null || before != after) {
-                    page.markDirty(lsn.incrementAndGet());
+                R result = null;
+                try {
+                    result = change.apply(seg);
+                    return result;
+                } finally {
+                    // also when the change failed: what it dropped is gone, and must be counted and written
+                    int after = BucketLayout.count(seg);
+                    if (result != null || before != after) {
+                        page.markDirty(lsn.incrementAndGet());
+                    }
+                    entries.addAndGet(after - before);
                 }
-                entries.addAndGet(after - before);
-                return result;
             } catch (CorruptPageException e) {
                 if (attempt > 0) {
                     throw e;

@@ -16,6 +16,8 @@ import java.util.Objects;
  * on the small-item device (the size bound of the small-item engine). Large items (key + value over
  * {@code largeItemThreshold}) live in {@code largeItemBytes} of log-structured regions on the
  * large-item device (its size bound; 0 disables the engine and caps values at the small-item size).
+ * A small item whose bucket is full of live items overflows to the regions, so that no key is evicted
+ * while they have room: size the regions for the overflow as well when buckets run full.
  *
  * <p><b>Files.</b> With {@link Builder#directory(Path)} the cache keeps {@value #SMALL_ITEM_FILE},
  * {@value #PM_FILE} (with PM) and {@value #LARGE_ITEM_FILE} there, opened with O_DIRECT and
@@ -38,6 +40,8 @@ import java.util.Objects;
  * @param expireAfterWrite   default lifetime of an entry after it is written, or null for none
  * @param expireAfterAccess  lifetime of an entry after its last read or write, or null for none
  * @param clock              the time source of expiry (default the system clock; tests inject one)
+ * @param dirtyRatio         share of the DRAM bucket pages allowed dirty before the page store's
+ *                           background cleaner writes them back (default 0.5, the page store's)
  */
 public record CacheConfig(
         Path directory,
@@ -54,7 +58,8 @@ public record CacheConfig(
         int maxValueBytes,
         Duration expireAfterWrite,
         Duration expireAfterAccess,
-        InstantSource clock) {
+        InstantSource clock,
+        double dirtyRatio) {
 
     /** The small-item (bucket page) file in the directory. */
     public static final String SMALL_ITEM_FILE = "small-items.most";
@@ -71,6 +76,8 @@ public record CacheConfig(
     static final int PAGE_RESERVE = 64;
     /** The region header and one item header: what a region holds besides one item's bytes. */
     static final int REGION_RESERVE = RegionLayout.REGION_HEADER_BYTES + RegionLayout.ITEM_HEADER_BYTES;
+    /** The dirty share of DRAM bucket pages at which write-back starts, unless set: the page store's default. */
+    public static final double DEFAULT_DIRTY_RATIO = 0.5;
     /** The largest key: keys are stored with a 16-bit length. */
     public static final int MAX_KEY_LIMIT = 32 * 1024;
 
@@ -116,6 +123,7 @@ public record CacheConfig(
         private Duration expireAfterWrite;
         private Duration expireAfterAccess;
         private InstantSource clock = InstantSource.system();
+        private double dirtyRatio = DEFAULT_DIRTY_RATIO;
 
         private Builder() {
         }
@@ -204,6 +212,17 @@ public record CacheConfig(
             return this;
         }
 
+        /**
+         * The share (0, 1] of DRAM bucket pages allowed dirty before the background cleaner writes pages
+         * back (default 0.5). A cache promises durability only at {@code flush()}: a higher ratio writes
+         * back less of what is rewritten soon anyway, at the price of more dirty pages to write when
+         * DRAM must make room or at a flush.
+         */
+        public Builder dirtyRatio(double ratio) {
+            this.dirtyRatio = ratio;
+            return this;
+        }
+
         /** The time source of expiry. */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -268,6 +287,10 @@ public record CacheConfig(
                 throw new ConfigurationException("maxValueBytes " + maxValueBytes + " must be within 0.." + valueLimit
                         + " (what fits " + (largeItemBytes > 0 ? "a region" : "a bucket page") + " beside the largest key)");
             }
+            if (!(dirtyRatio > 0 && dirtyRatio <= 1)) {
+                throw new ConfigurationException("dirtyRatio " + dirtyRatio + " must be within (0, 1] (default "
+                        + DEFAULT_DIRTY_RATIO + ")");
+            }
             checkPositive("expireAfterWrite", expireAfterWrite);
             checkPositive("expireAfterAccess", expireAfterAccess);
             if (expireAfterWrite != null && expireAfterAccess != null) {
@@ -276,7 +299,7 @@ public record CacheConfig(
             }
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
-                    expireAfterAccess, clock);
+                    expireAfterAccess, clock, dirtyRatio);
         }
 
         private static void checkPositive(String name, Duration d) {

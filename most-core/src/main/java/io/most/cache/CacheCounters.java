@@ -14,6 +14,7 @@ final class CacheCounters {
     final LongAdder evictions = new LongAdder();
     final LongAdder expirations = new LongAdder();
     final LongAdder reinsertions = new LongAdder();
+    final LongAdder bucketOverflows = new LongAdder();
     final LongAdder corruptItems = new LongAdder();
     final LongAdder regionBufferHits = new LongAdder();
     final LongAdder regionDeviceReads = new LongAdder();

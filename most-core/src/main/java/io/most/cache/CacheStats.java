@@ -18,9 +18,12 @@ import io.most.PageStoreStats;
  * @param filterRejects      small-item misses the per-bucket DRAM filter answered without a page read
  * @param puts               values written (put, putIfAbsent, replace, compute, putAll)
  * @param removals           entries removed by a caller
- * @param evictions          live entries dropped to make room (full bucket, reclaimed region)
+ * @param evictions          live entries dropped to make room: a reclaimed region's cold items (the
+ *                           regions are full), or a full bucket's oldest items in a cache without regions
  * @param expirations        entries dropped because their lifetime had passed
  * @param reinsertions       hot large items copied forward when their region was reclaimed
+ * @param bucketOverflows    small items written to the regions because their bucket was full of live
+ *                           items (instead of evicting one of them)
  * @param corruptItems       items or bucket pages found corrupt (dropped, never returned)
  * @param regionBufferHits   large-item hits served from the region being filled (DRAM)
  * @param regionDeviceReads  large-item reads from the large-item device
@@ -40,6 +43,7 @@ public record CacheStats(
         long evictions,
         long expirations,
         long reinsertions,
+        long bucketOverflows,
         long corruptItems,
         long regionBufferHits,
         long regionDeviceReads,

@@ -69,7 +69,7 @@ final class HybridCache implements MostCache {
                             smallDeviceBytes(config.buckets() + 1, config.pageSize()));
             opened.add(smallDevice);
             PageStoreConfig.Builder pages = PageStoreConfig.builder().pageSize(config.pageSize())
-                    .dramBytes(config.dramBytes()).blockDevice(smallDevice);
+                    .dramBytes(config.dramBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
             if (config.pmBytes() > 0) {
                 pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());
             }
@@ -261,11 +261,17 @@ final class HybridCache implements MostCache {
         checkOpen();
         long h = KeyHash.of(key);
         long now = now();
+        long deadline = liveDeadline(key, h, now);
+        return deadline < 0 ? null : deadline == 0 ? FOREVER : Duration.ofMillis(deadline - now);
+    }
+
+    /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
+    private long liveDeadline(byte[] key, long h, long now) {
         long deadline = small.deadline(key, h, now);
         if (deadline < 0 && large != null) {
             deadline = large.deadline(new ByteKey(key, h), now);
         }
-        return deadline < 0 ? null : deadline == 0 ? FOREVER : Duration.ofMillis(deadline - now);
+        return deadline;
     }
 
     @Override
@@ -390,7 +396,11 @@ final class HybridCache implements MostCache {
                 return null;
             }
             checkItem(key, after.length);
-            write(key, h, ValueSource.of(after), deadline(null, now), now);
+            // an update keeps the entry's lifetime (as Redis's INCR and APPEND do); only expire after
+            // access starts it again, since the update is an access
+            long deadline = before != null && config.expireAfterAccess() == null ? liveDeadline(key, h, now)
+                    : deadline(null, now);
+            write(key, h, ValueSource.of(after), deadline, now);
             return after;
         });
     }
@@ -430,14 +440,21 @@ final class HybridCache implements MostCache {
         });
     }
 
-    /** Writes the item to the engine its size belongs to, then drops any copy in the other one. */
+    /**
+     * Writes the item to the engine its size belongs to, then drops any copy in the other one. A small
+     * item whose bucket is full of live items overflows to the regions instead of evicting a neighbour:
+     * the bucket's hash, not the cache's capacity, ran out, and the regions are searched on every
+     * small-item miss anyway. Only without regions does a full bucket evict.
+     */
     private void write(byte[] key, long h, ValueSource value, long deadline, long now) {
-        if (isSmall(key.length, value.size())) {
-            small.put(key, h, value, deadline, now);
+        if (isSmall(key.length, value.size()) && small.put(key, h, value, deadline, now, large == null)) {
             if (large != null) {
                 large.remove(new ByteKey(key, h), now);
             }
         } else {
+            if (isSmall(key.length, value.size())) {
+                counters.bucketOverflows.increment();
+            }
             large.put(new ByteKey(key, h), value, deadline);
             small.remove(key, h, now);
         }
@@ -506,7 +523,7 @@ final class HybridCache implements MostCache {
         return new CacheStats(counters.hits.sum(), counters.misses.sum(), counters.smallItemHits.sum(),
                 counters.largeItemHits.sum(), counters.filterRejects.sum(), counters.puts.sum(),
                 counters.removals.sum(), counters.evictions.sum(), counters.expirations.sum(),
-                counters.reinsertions.sum(), counters.corruptItems.sum(), counters.regionBufferHits.sum(),
+                counters.reinsertions.sum(), counters.bucketOverflows.sum(), counters.corruptItems.sum(), counters.regionBufferHits.sum(),
                 counters.regionDeviceReads.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
                 store.stats());
     }

@@ -10,7 +10,9 @@ import java.util.function.UnaryOperator;
 /**
  * A hybrid DRAM / PM / flash key-value cache of bytes, after CacheLib's two flash engines: small
  * items in hashed bucket pages of a MOST {@link io.most.PageStore} (the DRAM-PM-device hierarchy
- * decides where each bucket lives; a full bucket evicts its oldest items; a per-bucket DRAM filter
+ * decides where each bucket lives; an item whose bucket is full overflows to the regions, so no key
+ * is evicted while they have room, and only a cache without regions evicts a full bucket's oldest
+ * items; a per-bucket DRAM filter
  * answers most misses without a page read), large items in log-structured regions on a
  * {@link io.most.device.BlockDevice} with an index in memory (the oldest region is reclaimed when
  * space runs out, and items read since they were written are copied forward).
@@ -121,7 +123,9 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
 
     /**
      * Atomically replaces the value of {@code key} by {@code update} applied to it (null if absent);
-     * an update returning null removes the key. Returns the new value (null if removed). The
+     * an update returning null removes the key. Returns the new value (null if removed). An updated
+     * entry keeps its remaining lifetime (with {@link CacheConfig#expireAfterAccess()} the update
+     * renews it, as any access does); a new one gets the configured lifetime. The
      * function runs under the key's lock: keep it short and do not touch the cache from it.
      */
     byte[] compute(byte[] key, UnaryOperator<byte[]> update);

@@ -114,6 +114,8 @@ public final class MostCacheMetrics extends CacheMeterBinder<MostCache> {
         counter(registry, "cache.expirations", tags, "entries dropped after their lifetime", s -> s.expirations());
         counter(registry, "cache.reinsertions", tags, "hot large items copied forward from a reclaimed region",
                 s -> s.reinsertions());
+        counter(registry, "cache.bucket.overflows", tags, "small items written to the regions because their bucket"
+                + " was full", s -> s.bucketOverflows());
         counter(registry, "cache.corrupt.items", tags, "items or bucket pages found corrupt and dropped",
                 s -> s.corruptItems());
         counter(registry, "cache.filter.rejects", tags, "misses answered by a bucket filter without a page read",

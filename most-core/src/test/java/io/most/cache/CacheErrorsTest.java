@@ -40,6 +40,9 @@ class CacheErrorsTest {
         assertConfig("maxValueBytes", b -> b.maxValueBytes(10 << 20));
         assertConfig("expireAfterWrite", b -> b.expireAfterWrite(Duration.ZERO));
         assertConfig("not both", b -> b.expireAfterWrite(Duration.ofSeconds(1)).expireAfterAccess(Duration.ofSeconds(1)));
+        assertConfig("dirtyRatio", b -> b.dirtyRatio(0));
+        assertConfig("dirtyRatio", b -> b.dirtyRatio(1.5));
+        assertConfig("dirtyRatio", b -> b.dirtyRatio(Double.NaN));
     }
 
     private void assertConfig(String named, UnaryOperator<CacheConfig.Builder> change) {

@@ -56,6 +56,38 @@ class CacheExpiryTest {
 
     @ParameterizedTest
     @ValueSource(ints = {100, 5000})
+    void computeKeepsTheLifetimeOfTheEntryItUpdates(int size) {
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).clock(clock)
+                .expireAfterWrite(Duration.ofSeconds(100)).build())) {
+            cache.put(key(1), value(1, size), Duration.ofSeconds(10));
+            cache.put(key(2), value(2, size), MostCache.FOREVER);
+            clock.advance(4_000);
+            assertArrayEquals(value(3, size), cache.compute(key(1), old -> value(3, size)));
+            assertEquals(Duration.ofSeconds(6), cache.timeToLive(key(1)), "the 10 s lifetime goes on, not restarted");
+            cache.compute(key(2), old -> value(4, size));
+            assertEquals(MostCache.FOREVER, cache.timeToLive(key(2)), "an entry without a deadline keeps none");
+            cache.compute(key(3), old -> value(5, size));
+            assertEquals(Duration.ofSeconds(100), cache.timeToLive(key(3)), "a new entry gets the configured one");
+            clock.advance(6_000);
+            assertNull(cache.get(key(1)), "the updated entry expired at its original deadline");
+            assertArrayEquals(value(4, size), cache.get(key(2)));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {100, 5000})
+    void computeRenewsAnEntryThatExpiresAfterAccess(int size) {
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).clock(clock)
+                .expireAfterAccess(Duration.ofSeconds(10)).build())) {
+            cache.put(key(1), value(1, size));
+            clock.advance(8_000);
+            cache.compute(key(1), old -> value(2, size));
+            assertEquals(Duration.ofSeconds(10), cache.timeToLive(key(1)), "an update is an access");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {100, 5000})
     void perEntryLifetimesAndExpireOverrideTheDefaultAndSurviveARestart(int size) {
         CacheConfig config = CacheFixture.config(dir, 16, 4).clock(clock).build();
         try (MostCache cache = MostCache.open(config)) {

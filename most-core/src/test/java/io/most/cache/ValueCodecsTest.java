@@ -58,7 +58,31 @@ class ValueCodecsTest {
 
     @Test
     void aCodecThatFailsWhileEncodingLeavesNoValueBehind() {
-        ValueCodec<String> failing = new ValueCodec<>() {
+        ValueCodec<String> failing = failingCodec(false);
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).build())) {
+            assertThrows(IllegalStateException.class, () -> cache.put(key(1), "small", failing));
+            assertThrows(IllegalStateException.class, () -> cache.put(key(2), "L".repeat(3000), failing));
+            assertNull(cache.get(key(1)));
+            assertNull(cache.get(key(2)));
+            assertEquals(0, cache.size());
+        }
+    }
+
+    @Test
+    void aCodecThatFailsHalfWayOverAValueOfTheSameSizeLeavesNeitherValue() {
+        // the new value would be written over the old one in place: a failure must not leave a mix
+        ValueCodec<String> halfWay = failingCodec(true);
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).build())) {
+            cache.put(key(1), "abcde".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThrows(IllegalStateException.class, () -> cache.put(key(1), "xxxxx", halfWay));
+            assertNull(cache.get(key(1)), "neither the old value nor a half-written one");
+            assertEquals(0, cache.size());
+        }
+    }
+
+    /** A codec whose encode throws, after writing the first byte of the value if {@code halfWay}. */
+    private static ValueCodec<String> failingCodec(boolean halfWay) {
+        return new ValueCodec<>() {
             @Override
             public int encodedSize(String value) {
                 return value.length();
@@ -66,6 +90,9 @@ class ValueCodecsTest {
 
             @Override
             public void encode(String value, MemorySegment target) {
+                if (halfWay) {
+                    target.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) value.charAt(0));
+                }
                 throw new IllegalStateException("codec failure");
             }
 
@@ -74,12 +101,5 @@ class ValueCodecsTest {
                 return "decoded";
             }
         };
-        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 4).build())) {
-            assertThrows(IllegalStateException.class, () -> cache.put(key(1), "small", failing));
-            assertThrows(IllegalStateException.class, () -> cache.put(key(2), "L".repeat(3000), failing));
-            assertNull(cache.get(key(1)));
-            assertNull(cache.get(key(2)));
-            assertEquals(0, cache.size());
-        }
     }
 }

@@ -34,17 +34,30 @@ class CacheCrashTest {
 
     /** Each key's value (version) as of the last completed flush, or as read after the last restart. */
     private final Map<Integer, Long> durable = new HashMap<>();
+    /** Over the restarts: small values found in the regions (overflowed from a full bucket). */
+    private long overflowedFound;
 
     @Test
     void flushedStateSurvivesKillsAndNothingTornOrRemovedComesBack() throws Exception {
-        SplittableRandom random = new SplittableRandom(1414);
+        killAndCheck(CacheCrashWorkload.BUCKETS, KILLS, 1414);
+    }
+
+    /** Four buckets for 300 keys: most small items overflow to the regions, and moves between engines abound. */
+    @Test
+    void itemsOverflowingFullBucketsSurviveKillsTheSameWay() throws Exception {
+        killAndCheck(4, KILLS / 2, 1616);
+        assertTrue(overflowedFound > 0, "small items were found in the regions after restarts");
+    }
+
+    private void killAndCheck(int buckets, int kills, long seed) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
         int flushes = 0;
         int recovered = 0;
-        for (int generation = 1; generation <= KILLS; generation++) {
+        for (int generation = 1; generation <= kills; generation++) {
             String where = "generation " + generation;
             List<String> lines;
             try (ForkedJvm child = ForkedJvm.start(WriterKills.CHILD_JVM_OPTIONS, CacheWriterMain.class,
-                    List.of(dir.toString(), String.valueOf(generation)))) {
+                    List.of(dir.toString(), String.valueOf(generation), String.valueOf(buckets)))) {
                 if (random.nextBoolean()) {
                     // at a random moment: mostly in the middle of a round
                     child.awaitLine("READY"::equals, WriterKills.PATIENCE);
@@ -62,9 +75,9 @@ class CacheCrashTest {
             }
             int completed = (int) lines.stream().filter(l -> l.startsWith("FLUSHED ")).count();
             flushes += completed;
-            recovered += verify(generation, completed, where);
+            recovered += verify(generation, completed, buckets, where);
         }
-        assertTrue(flushes > KILLS, "the children completed too few flushes to mean anything: " + flushes);
+        assertTrue(flushes > kills, "the children completed too few flushes to mean anything: " + flushes);
         assertTrue(recovered > 0, "no value ever survived a kill");
     }
 
@@ -72,7 +85,7 @@ class CacheCrashTest {
      * Applies the completed rounds to the model, allows the round in flight any of its outcomes, then
      * checks the reopened cache key by key; the state read becomes the model of the next generation.
      */
-    private int verify(int generation, int completedRounds, String where) {
+    private int verify(int generation, int completedRounds, int buckets, String where) {
         for (int round = 0; round < completedRounds; round++) {
             for (CacheCrashWorkload.Op op : CacheCrashWorkload.round(generation, round)) {
                 durable.put(op.key(), op.isRemove() ? ABSENT : op.version());
@@ -89,8 +102,9 @@ class CacheCrashTest {
             }
         }
         int present = 0;
+        int largeValues = 0;
         List<String> problems = new ArrayList<>();
-        try (MostCache cache = MostCache.open(CacheCrashWorkload.config(dir))) {
+        try (MostCache cache = MostCache.open(CacheCrashWorkload.config(dir, buckets))) {
             for (int key = 0; key < CacheCrashWorkload.KEYS; key++) {
                 byte[] value = cache.get(CacheCrashWorkload.key(key));
                 long expected = durable.getOrDefault(key, ABSENT);
@@ -108,7 +122,11 @@ class CacheCrashTest {
                 }
                 durable.put(key, version);
                 present++;
+                if (value.length > CacheCrashWorkload.LARGE_ITEM_THRESHOLD) {
+                    largeValues++;
+                }
             }
+            overflowedFound += Math.max(0, cache.stats().largeItemEntries() - largeValues);
         }
         if (!problems.isEmpty()) {
             fail(where + ", " + completedRounds + " rounds flushed: " + problems.size() + " wrong keys, first: "

@@ -27,16 +27,24 @@ final class CacheCrashWorkload {
     private CacheCrashWorkload() {
     }
 
-    /** A small cache in {@code dir}: buckets that evict and regions that are reclaimed during the run. */
-    static CacheConfig config(Path dir) {
+    /** Key + value bytes above which an item goes to the regions; the workload's values are far from it. */
+    static final int LARGE_ITEM_THRESHOLD = 300;
+    /** Buckets of the default crash run: most small items fit their bucket. */
+    static final int BUCKETS = 64;
+
+    /**
+     * A small cache in {@code dir} of {@code buckets} bucket pages: regions that are reclaimed during the
+     * run and, with few buckets, full buckets whose items overflow to the regions.
+     */
+    static CacheConfig config(Path dir, int buckets) {
         return CacheConfig.builder()
                 .directory(dir)
                 .pageSize(4096)
                 .dramBytes(16L * 4096)
-                .smallItemBytes(64L * 4096)
+                .smallItemBytes((long) buckets * 4096)
                 .largeItemBytes(8L * 64 * 1024)
                 .regionSize(64 * 1024)
-                .largeItemThreshold(300)
+                .largeItemThreshold(LARGE_ITEM_THRESHOLD)
                 .maxKeyBytes(32)
                 .build();
     }

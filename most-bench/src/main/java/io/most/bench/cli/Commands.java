@@ -92,7 +92,10 @@ final class Commands {
             new Opt("records", "N", "YCSB workloads: records loaded before the run (default 250000, about 4x the"
                     + " default 64m DRAM at 1 KB records)"),
             new Opt("fields", "N", "YCSB workloads: fields per record (default 10)"),
-            new Opt("field-length", "N", "YCSB workloads: bytes per field (default 100)"));
+            new Opt("field-length", "N", "YCSB workloads: bytes per field (default 100)"),
+            new Opt("restart-window", "D", "cache-zipf: after the measured run, close each cache cleanly, reopen it"
+                    + " on its files and report the hit ratio over the first D of load after the reopen"
+                    + " (restart_hit_ratio; the run's hit_ratio is the steady state), e.g. 10s"));
 
     private static final List<Opt> REPRODUCE = List.of(
             new Opt("out", "DIR", "where the files go (default repro-out; created if missing)"),

@@ -145,22 +145,35 @@ final class EngineRuns {
         }
     }
 
-    /** One cache engine, opened empty in its directory, driven by the cache workload (its warm-up fills it). */
+    /**
+     * One cache engine, opened empty in its directory, driven by the cache workload (its warm-up fills it);
+     * with {@code --restart-window}, then closed cleanly, reopened and driven again for the window.
+     */
     private RunResult runCache(RunSpec spec, PageHierarchy hierarchy, CacheEngines.CacheEngineType type,
                                CacheSetup setup, LoadShape shape, Progress progress) {
-        CacheEngine engine = type.open(setup);
+        CacheEngine[] engine = {type.open(setup)};
         try {
-            CacheZipfWorkload workload = (CacheZipfWorkload) spec.workload();
-            Workload.Session session = workload.start(new CacheTarget(type.name(), engine, setup),
-                    new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), Optional.empty()));
-            Measurement m = new LoadDriver(shape, progress).drive(session,
-                    type.name() + " " + spec.workload().name() + " on " + hierarchy.name());
-            warnOfErrors(type.name(), m);
-            return RunResult.of("-", spec.workload().name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m,
-                    session);
+            RunResult steady = driveCache(spec, hierarchy, type.name(), engine[0], setup, shape, progress);
+            if (spec.kv().orElseThrow().restartWindowNanos().isEmpty()) {
+                return steady;
+            }
+            long window = spec.kv().orElseThrow().restartWindowNanos().getAsLong();
+            return WarmRestart.measure(steady, engine, window, reopened -> driveCache(spec, hierarchy, type.name(),
+                    reopened, setup, new LoadShape(shape.threads(), 0, window, shape.rate()), progress));
         } finally {
-            closeAll(engine);
+            closeAll(engine[0]);
         }
+    }
+
+    private RunResult driveCache(RunSpec spec, PageHierarchy hierarchy, String name, CacheEngine engine,
+                                 CacheSetup setup, LoadShape shape, Progress progress) {
+        CacheZipfWorkload workload = (CacheZipfWorkload) spec.workload();
+        Workload.Session session = workload.start(new CacheTarget(name, engine, setup),
+                new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), Optional.empty()));
+        Measurement m = new LoadDriver(shape, progress).drive(session,
+                name + " " + workload.name() + " on " + hierarchy.name());
+        warnOfErrors(name, m);
+        return RunResult.of("-", workload.name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m, session);
     }
 
     private void warnOfErrors(String engine, Measurement m) {
@@ -217,7 +230,11 @@ final class EngineRuns {
     /** The console table: one row per engine, throughput relative to the first engine of the run. */
     static String table(List<RunResult> results) {
         boolean hits = results.stream().anyMatch(r -> !Double.isNaN(r.number("hit_ratio")));
-        TextTable table = hits
+        boolean restart = results.stream().anyMatch(r -> !Double.isNaN(r.number("restart_hit_ratio")));
+        TextTable table = restart
+                ? new TextTable("engine", "workload", "hierarchy", "threads", "keys", "DRAM", "ops/s", "vs first",
+                "hit ratio", "after restart", "mean us", "p50 us", "p99 us", "errors")
+                : hits
                 ? new TextTable("engine", "workload", "hierarchy", "threads", "keys", "DRAM", "ops/s", "vs first",
                 "hit ratio", "mean us", "p50 us", "p99 us", "errors")
                 : new TextTable("engine", "workload", "hierarchy", "threads", "records", "DRAM", "ops/s",
@@ -228,8 +245,11 @@ final class EngineRuns {
                     r.text("threads"), r.text("record_count"), Units.formatBytes((long) r.number("dram_bytes")),
                     RunResult.cell(r.number("throughput_ops"), 0),
                     RunResult.cell(r.number("throughput_ops") / first, 2)));
-            if (hits) {
+            if (hits || restart) {
                 row.add(RunResult.cell(r.number("hit_ratio"), 3));
+            }
+            if (restart) {
+                row.add(RunResult.cell(r.number("restart_hit_ratio"), 3));
             }
             row.addAll(List.of(RunResult.cell(r.number("mean_us"), 1), RunResult.cell(r.number("p50_us"), 1),
                     RunResult.cell(r.number("p99_us"), 1), r.text("measured_errors")));

@@ -14,6 +14,7 @@ import io.most.bench.workload.Workloads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -22,8 +23,10 @@ import java.util.Set;
  * @param engines engine names, run in this order on the same records and request sequence
  * @param records records loaded before the run ({@code --records})
  * @param format  fields per record and bytes per field ({@code --fields}, {@code --field-length})
+ * @param restartWindowNanos cache workloads: after the measured run, reopen each cache and measure its hit
+ *                ratio over this long ({@code --restart-window}); empty for no restart
  */
-record KvSpec(List<String> engines, long records, RecordFormat format) {
+record KvSpec(List<String> engines, long records, RecordFormat format, OptionalLong restartWindowNanos) {
     /** About 4x the default 64m DRAM pool of the page hierarchies at 1 KB records. */
     static final long DEFAULT_RECORDS = 250_000;
     /** Keys of cache-zipf: about 4x the default 64m DRAM budget at its ~4.3 KB mean value. */
@@ -33,8 +36,11 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
     static final int MAX_FIELDS = 1024;
     static final int MAX_FIELD_LENGTH = 1 << 20;
 
-    /** The options only YCSB workloads take. */
-    static final Set<String> OPTIONS = Set.of("engines", "records", "fields", "field-length");
+    /** The options only the cache workload takes. */
+    static final Set<String> CACHE_OPTIONS = Set.of("restart-window");
+
+    /** The options only YCSB and cache workloads take. */
+    static final Set<String> OPTIONS = Set.of("engines", "records", "fields", "field-length", "restart-window");
 
     /**
      * The YCSB options of {@code line}, or empty for a workload of another kind (which must not be
@@ -68,8 +74,17 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
                     CacheEngines.registry());
             long keys = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
                     .orElse(DEFAULT_CACHE_KEYS);
+            OptionalLong restart = line.value("restart-window")
+                    .map(v -> OptionalLong.of(Units.parseDurationNanos("--restart-window", v, false)))
+                    .orElse(OptionalLong.empty());
             return Optional.of(new KvSpec(engines, keys, new RecordFormat(RecordFormat.DEFAULT_FIELDS,
-                    RecordFormat.DEFAULT_FIELD_LENGTH)));
+                    RecordFormat.DEFAULT_FIELD_LENGTH), restart));
+        }
+        for (String option : CACHE_OPTIONS) {
+            if (line.value(option).isPresent()) {
+                throw new UsageException("--" + option + " is an option of the cache workload (reopen each cache"
+                        + " after the run); workload '" + workload.name() + "' takes none");
+            }
         }
         List<String> engines = parseEngines(line.value("engines").orElse(KvEngines.DEFAULT), KvEngines.registry());
         long records = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
@@ -81,7 +96,7 @@ record KvSpec(List<String> engines, long records, RecordFormat format) {
         RecordFormat format = new RecordFormat((int) fields, (int) length);
         // the hashed record engines need a record in a page: say so now, not after loading
         new RecordPageLayout(pageSize - MostKvEngine.PAYLOAD_RESERVE, format);
-        return Optional.of(new KvSpec(engines, records, format));
+        return Optional.of(new KvSpec(engines, records, format, OptionalLong.empty()));
     }
 
     private static List<String> parseEngines(String text, Registry<?> registry) {

@@ -193,7 +193,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
 
     /** This spec with one engine or policy of {@link #items()}, run once in this JVM (a forked child's run). */
     RunSpec only(String item) {
-        Optional<KvSpec> oneEngine = kv.map(k -> new KvSpec(List.of(item), k.records(), k.format()));
+        Optional<KvSpec> oneEngine = kv.map(k -> new KvSpec(List.of(item), k.records(), k.format(), k.restartWindowNanos()));
         List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
         return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
                 blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmCost, chart, workingSet,

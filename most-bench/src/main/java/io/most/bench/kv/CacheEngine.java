@@ -29,6 +29,18 @@ public interface CacheEngine extends AutoCloseable {
     default void report(Map<String, Object> fields) {
     }
 
+    /**
+     * Closes this engine cleanly and opens it again on the same files: a warm restart for an engine
+     * that persists (what survives is the engine's business), an empty engine for one that does not.
+     * This engine must not be used afterwards; the returned one is closed by the caller.
+     */
+    CacheEngine reopen();
+
+    /** Entries the engine holds now, or -1 if it cannot count them cheaply. */
+    default long entries() {
+        return -1;
+    }
+
     /** Releases files, memory and threads; the run's directory is deleted afterwards. */
     @Override
     void close();

@@ -70,6 +70,18 @@ final class CaffeineCacheEngine implements CacheEngine {
         return c;
     }
 
+    /** An on-heap cache keeps nothing across a restart: the new one is empty. */
+    @Override
+    public CacheEngine reopen() {
+        close();
+        return new CaffeineCacheEngine(setup);
+    }
+
+    @Override
+    public long entries() {
+        return cache.estimatedSize();
+    }
+
     @Override
     public void close() {
         cache.invalidateAll();

@@ -21,16 +21,24 @@ final class EhcacheCacheEngine implements CacheEngine {
     private final PersistentCacheManager manager;
     private final Cache<String, byte[]> cache;
 
-    private EhcacheCacheEngine(CacheSetup setup) {
-        this.directory = setup.directory().resolve("ehcache").toFile();
-        long meanEntry = setup.keySpaceBytes() / Math.max(1, setup.keys()) + HEAP_ENTRY_OVERHEAD;
-        this.tiers = EhcacheTiers.of(setup.dramBytes(), meanEntry, 2 * setup.keySpaceBytes());
+    private EhcacheCacheEngine(File directory, EhcacheTiers tiers) {
+        this.directory = directory;
+        this.tiers = tiers;
         this.manager = tiers.open(directory, CACHE, byte[].class);
         this.cache = manager.getCache(CACHE, String.class, byte[].class);
     }
 
     static EhcacheCacheEngine open(CacheSetup setup) {
-        return new EhcacheCacheEngine(setup);
+        long meanEntry = setup.keySpaceBytes() / Math.max(1, setup.keys()) + HEAP_ENTRY_OVERHEAD;
+        return new EhcacheCacheEngine(setup.directory().resolve("ehcache").toFile(),
+                EhcacheTiers.of(setup.dramBytes(), meanEntry, 2 * setup.keySpaceBytes()));
+    }
+
+    /** Closes the manager (its disk tier persists) and opens the same tiers on the same directory. */
+    @Override
+    public CacheEngine reopen() {
+        close();
+        return new EhcacheCacheEngine(directory, tiers);
     }
 
     @Override

@@ -40,13 +40,14 @@ final class MostCacheEngine implements CacheEngine {
     private final MostCache cache;
     private volatile CacheStats baseline;
 
-    private MostCacheEngine(CacheSetup setup) {
+    /** A cache on {@code setup}'s files (created empty, or reopened), its PM file in {@code pmDirectory} if any. */
+    private MostCacheEngine(CacheSetup setup, Path pmDirectory) {
         this.setup = setup;
         long smallBytes = roundUp(Math.max(64L * PAGE_SIZE,
                 SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())), PAGE_SIZE);
         long largeBytes = roundUp(Math.max(4L * REGION_SIZE, setup.largeBytes() + setup.largeBytes() / 4), REGION_SIZE);
         long pmBytes = setup.pmBytes() / PAGE_SIZE * PAGE_SIZE;
-        this.pmDirectory = pmBytes > 0 ? pmDirectory() : null;
+        this.pmDirectory = pmDirectory;
         Path smallFile = create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE));
         Path largeFile = create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE));
         this.config = CacheConfig.builder()
@@ -66,7 +67,19 @@ final class MostCacheEngine implements CacheEngine {
     }
 
     static MostCacheEngine open(CacheSetup setup) {
-        return new MostCacheEngine(setup);
+        return new MostCacheEngine(setup, setup.pmBytes() >= PAGE_SIZE ? pmDirectory() : null);
+    }
+
+    /** A clean close (the region index saved, the buckets flushed) and an open of the same files and PM file. */
+    @Override
+    public CacheEngine reopen() {
+        cache.close();
+        return new MostCacheEngine(setup, pmDirectory);
+    }
+
+    @Override
+    public long entries() {
+        return cache.size();
     }
 
     @Override
@@ -98,6 +111,7 @@ final class MostCacheEngine implements CacheEngine {
         fields.put("cache_large_item_hits", now.largeItemHits() - base.largeItemHits());
         fields.put("cache_filter_rejects", now.filterRejects() - base.filterRejects());
         fields.put("cache_evictions", now.evictions() - base.evictions());
+        fields.put("cache_bucket_overflows", now.bucketOverflows() - base.bucketOverflows());
         fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
         fields.put("cache_entries", now.entries());
     }

@@ -58,6 +58,32 @@ class CacheZipfTest {
     }
 
     @Test
+    void restartWindowReopensEachCacheAndReportsItsHitRatioAfterTheReopen(@TempDir Path dir) {
+        Cli cli = Cli.run("run", "--workload", "cache-zipf", "--hierarchy", "dram-file", "--engines",
+                "most-cache,ehcache,caffeine", "--records", "300", "--dram", "1m", "--threads", "1",
+                "--warmup", "0s", "--duration", "1s", "--restart-window", "500ms", "--dir", dir.toString(),
+                "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = MiniJson.array(MiniJson.object(MiniJson.parse(cli.out())).get("runs"))
+                .stream().map(MiniJson::object).toList();
+        assertEquals(3, runs.size());
+        for (Map<String, Object> run : runs) {
+            String what = run.get("engine") + ": " + run;
+            assertEquals(0.5, run.get("restart_window_s"), what);
+            assertEquals(0.0, run.get("restart_errors"), "every hit after the reopen was its key's value: " + what);
+            double ratio = ((Number) run.get("restart_hit_ratio")).doubleValue();
+            assertTrue(ratio >= 0 && ratio <= 1, what);
+            assertTrue(((Number) run.get("restart_get_ops")).doubleValue() > 0, what);
+            double steady = ((Number) run.get("hit_ratio")).doubleValue();
+            assertEquals(ratio / steady, ((Number) run.get("restart_vs_steady")).doubleValue(), 1e-3, what);
+        }
+        // what each engine brought back: MOST's cache its entries (a warm restart), Caffeine nothing
+        assertTrue(((Number) runs.get(0).get("restart_entries")).doubleValue() > 0, runs.get(0).toString());
+        assertTrue(!runs.get(1).containsKey("restart_entries"), "Ehcache does not count its entries cheaply");
+        assertEquals(0.0, runs.get(2).get("restart_entries"), "an on-heap cache restarts empty");
+    }
+
+    @Test
     void cacheRunsRefuseRecordOptionsAndRecordEngines() {
         Cli.assertUsageError("a record option", List.of("run", "--workload", "cache-zipf", "--hierarchy", "dram-file",
                 "--field-length", "10"),
@@ -65,6 +91,9 @@ class CacheZipfTest {
         Cli.assertUsageError("a record engine", List.of("run", "--workload", "cache-zipf", "--hierarchy",
                 "dram-file", "--engines", "rocksdb"),
                 List.of("rocksdb", "most-cache"));
+        Cli.assertUsageError("a restart of a record engine", List.of("run", "--workload", "ycsb-c", "--hierarchy",
+                "dram-file", "--restart-window", "10s"),
+                List.of("--restart-window", "ycsb-c"));
     }
 
     @Test

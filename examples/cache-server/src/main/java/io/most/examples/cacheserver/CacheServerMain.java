@@ -1,5 +1,6 @@
 package io.most.examples.cacheserver;
 
+import io.netty.util.ResourceLeakDetector;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,11 @@ public final class CacheServerMain implements Callable<Integer> {
             description = "Flash for small items: bucket pages in DIR (default: ${DEFAULT-VALUE}).")
     long ssd;
 
+    @Option(names = "--dirty-ratio", defaultValue = "0.5",
+            description = "Share of the DRAM bucket pages allowed dirty before they are written back to flash, in"
+                    + " (0, 1] (default: ${DEFAULT-VALUE}).")
+    double dirtyRatio;
+
     @Option(names = "--regions", defaultValue = "256m", converter = SizeConverter.class,
             description = "Flash for large values: log-structured regions in DIR, 0 for none (default: ${DEFAULT-VALUE}).")
     long regions;
@@ -75,6 +81,7 @@ public final class CacheServerMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ServerSettings.Builder b = ServerSettings.builder(dir)
                 .bind(bind).port(port).dramBytes(dram).pmBytes(pm).ssdBytes(ssd).regionBytes(regions)
+                .dirtyRatio(dirtyRatio)
                 .maxClients(maxClients).idleTimeout(Duration.ofSeconds(timeoutSeconds))
                 .maxBulkBytes(Math.toIntExact(maxBulk)).maxArrayLength(maxArgs).maxRequestBytes(maxRequest);
         if (threads != null) {
@@ -107,6 +114,11 @@ public final class CacheServerMain implements Callable<Integer> {
 
     /** Entry point of the executable jar. */
     public static void main(String[] args) {
+        // Netty samples buffers for leak tracking by default (a stack trace per sample, on every read
+        // path): the tests keep it, the server runs without unless asked (-Dio.netty.leakDetection.level)
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         CommandLine cli = new CommandLine(new CacheServerMain());
         File properties = configFile(args);
         if (properties != null) {

@@ -25,11 +25,13 @@ import java.util.Objects;
  * @param maxInlineBytes   the longest inline command line ({@code PING\r\n} typed by hand)
  * @param writeBufferLow   bytes of unsent replies below which a paused connection reads again
  * @param writeBufferHigh  bytes of unsent replies above which the connection stops reading (back-pressure)
+ * @param dirtyRatio       share of the DRAM bucket pages allowed dirty before they are written back
+ *                         ({@link CacheConfig.Builder#dirtyRatio}; default {@value CacheConfig#DEFAULT_DIRTY_RATIO})
  */
 public record ServerSettings(String bind, int port, Path dataDirectory, long dramBytes, long pmBytes, long ssdBytes,
                              long regionBytes, int threads, int maxClients, Duration idleTimeout, int maxBulkBytes,
                              int maxArrayLength, long maxRequestBytes, int maxInlineBytes, int writeBufferLow,
-                             int writeBufferHigh) {
+                             int writeBufferHigh, double dirtyRatio) {
 
     /** Redis's default port. */
     public static final int DEFAULT_PORT = 6379;
@@ -68,6 +70,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
                 .pmBytes(pmBytes)
                 .smallItemBytes(ssdBytes)
                 .largeItemBytes(regionBytes)
+                .dirtyRatio(dirtyRatio)
                 .build();
     }
 
@@ -95,6 +98,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         private int maxInlineBytes = 64 << 10;
         private int writeBufferLow = 256 << 10;
         private int writeBufferHigh = 1 << 20;
+        private double dirtyRatio = CacheConfig.DEFAULT_DIRTY_RATIO;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -122,6 +126,12 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
 
         public Builder ssdBytes(long bytes) {
             this.ssdBytes = bytes;
+            return this;
+        }
+
+        /** The share of DRAM bucket pages allowed dirty before write-back (the cache checks it). */
+        public Builder dirtyRatio(double ratio) {
+            this.dirtyRatio = ratio;
             return this;
         }
 
@@ -176,7 +186,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         public ServerSettings build() {
             return new ServerSettings(bind, port, dataDirectory, dramBytes, pmBytes, ssdBytes, regionBytes, threads,
                     maxClients, idleTimeout, maxBulkBytes, maxArrayLength, maxRequestBytes, maxInlineBytes,
-                    writeBufferLow, writeBufferHigh);
+                    writeBufferLow, writeBufferHigh, dirtyRatio);
         }
     }
 }

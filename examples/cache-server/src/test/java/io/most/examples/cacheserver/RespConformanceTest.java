@@ -59,6 +59,8 @@ class RespConformanceTest {
         // connection
         s.add(Step.exact("PING"));
         s.add(Step.exact("ping", "hello"));
+        s.add(Step.exact("Ping", "mixed case"));
+        s.add(Step.exact("eCHo", "mixed case"));
         s.add(Step.exact("PING", "a", "b"));
         s.add(Step.exact("ECHO", "hi there"));
         s.add(Step.exact("ECHO"));

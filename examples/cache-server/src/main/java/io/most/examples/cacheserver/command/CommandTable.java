@@ -6,6 +6,7 @@ import io.netty.handler.codec.redis.RedisMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,9 +25,18 @@ public final class CommandTable {
     private static final int ECHO_LIMIT = 128;
 
     private final Map<String, CommandSpec> commands;
+    /**
+     * The commands by their lower- and upper-case names: clients send one or the other, and a request's
+     * name is then found without lower-casing it (a second string per request).
+     */
+    private final Map<String, CommandSpec> byExactName = new HashMap<>();
 
     private CommandTable(Map<String, CommandSpec> commands) {
         this.commands = Collections.unmodifiableMap(commands);
+        commands.forEach((name, spec) -> {
+            byExactName.put(name, spec);
+            byExactName.put(name.toUpperCase(Locale.ROOT), spec);
+        });
     }
 
     /** Every command this server implements. */
@@ -64,7 +74,10 @@ public final class CommandTable {
     public RedisMessage execute(Session session, List<byte[]> args) {
         session.server().stats().commandProcessed();
         try {
-            CommandSpec spec = commands.get(lowerName(args.get(0)));
+            CommandSpec spec = byExactName.get(new String(args.get(0), StandardCharsets.ISO_8859_1));
+            if (spec == null) {
+                spec = commands.get(lowerName(args.get(0))); // mixed case: "Get"
+            }
             if (spec == null) {
                 throw unknownCommand(args);
             }

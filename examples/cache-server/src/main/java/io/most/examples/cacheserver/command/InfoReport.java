@@ -141,6 +141,7 @@ final class InfoReport {
         line(out, "most_page_dram_hits", p.dramHits());
         line(out, "most_page_pm_hits", p.pmHits());
         line(out, "most_page_device_reads", p.misses());
+        line(out, "most_page_device_writes", p.ssdWrites());
         line(out, "most_region_buffer_hits", c.regionBufferHits());
         line(out, "most_region_device_reads", c.regionDeviceReads());
         line(out, "most_puts", c.puts());
@@ -148,6 +149,7 @@ final class InfoReport {
         line(out, "most_evictions", c.evictions());
         line(out, "most_expirations", c.expirations());
         line(out, "most_reinsertions", c.reinsertions());
+        line(out, "most_bucket_overflows", c.bucketOverflows());
         line(out, "most_corrupt_items", c.corruptItems());
         line(out, "most_entries", c.entries());
         line(out, "most_small_item_entries", c.smallItemEntries());

@@ -106,25 +106,14 @@ public final class Keyspace {
 
     /**
      * Replaces the value of {@code key} by {@code update} applied to it (null if absent), keeping the
-     * key's lifetime as Redis's {@code INCR} and {@code APPEND} do; returns the new value. The update
-     * runs under the cache's key lock and may throw a {@link CommandException} (nothing changes then).
+     * key's lifetime as Redis's {@code INCR} and {@code APPEND} do (the cache's compute keeps it);
+     * returns the new value. The update runs under the cache's key lock and may throw a
+     * {@link CommandException} (nothing changes then).
      */
     public byte[] update(byte[] key, UnaryOperator<byte[]> update) {
         byte[] ck = cacheKey(key);
-        return locked(key, () -> {
-            // the cache's compute writes with the default lifetime: read the lifetime first and put it
-            // back after, under the server's key lock so that no other command sees the gap
-            long ttl = ttlMillis(key);
-            boolean[] existed = new boolean[1];
-            byte[] after = cache.compute(ck, before -> {
-                existed[0] = before != null;
-                return update.apply(before);
-            });
-            if (existed[0] && after != null && ttl >= 0) {
-                cache.expire(ck, Duration.ofMillis(Math.max(1, ttl)));
-            }
-            return after;
-        });
+        // the server's lock as well: other commands on the key take several cache calls under it
+        return locked(key, () -> cache.compute(ck, update));
     }
 
     /** Keys stored (expired ones the cache has not dropped yet included, as Redis's {@code DBSIZE}). */

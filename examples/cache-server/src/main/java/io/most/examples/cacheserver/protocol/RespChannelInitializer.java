@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pipeline of a client connection: client limit, idle timeout, RESP2 decoding with inline commands,
- * the request guard (limits before anything is buffered), the bulk-string and array aggregators, the
- * command handler; the RESP encoder for replies.
+ * the request guard (limits before anything is buffered), the bulk-string and array aggregators (with
+ * {@link WholeBulkStrings} taking the common case of an argument read whole off the first), the
+ * command handler; the RESP encoder for replies, with {@link BulkReplyEncoder} writing a bulk-string
+ * reply as one buffer.
  */
 public final class RespChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ServerContext server;
@@ -46,8 +48,10 @@ public final class RespChannelInitializer extends ChannelInitializer<SocketChann
         // true: inline commands ("PING\r\n" typed by hand) as Redis accepts them
         p.addLast("decoder", new RedisDecoder(settings.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true));
         p.addLast("encoder", new RedisEncoder());
+        p.addLast("bulk-reply", new BulkReplyEncoder());
         p.addLast("guard", new RequestGuard(settings.maxArrayLength(), settings.maxBulkBytes(),
                 settings.maxRequestBytes()));
+        p.addLast("whole", new WholeBulkStrings());
         p.addLast("bulk", new RedisBulkStringAggregator());
         p.addLast("array", new RedisArrayAggregator());
         p.addLast("commands", new CommandHandler(commands, new Session(nextClientId.incrementAndGet(), server)));
