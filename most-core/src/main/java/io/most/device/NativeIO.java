@@ -47,6 +47,11 @@ final class NativeIO {
     private final MethodHandle flock;
     private final StructLayout captureLayout;
     private final VarHandle errnoHandle;
+    /**
+     * Each thread's errno capture buffer for the I/O calls, allocated once: a confined arena per
+     * pread/pwrite cost a native allocation and a free on every page read and write.
+     */
+    private final ThreadLocal<MemorySegment> ioCallState;
 
     private NativeIO(int oDirect) {
         this.oDirect = oDirect;
@@ -55,6 +60,7 @@ final class NativeIO {
         Linker.Option errno = Linker.Option.captureCallState("errno");
         captureLayout = Linker.Option.captureStateLayout();
         errnoHandle = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        ioCallState = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(captureLayout));
         ValueLayout.OfInt i = ValueLayout.JAVA_INT;
         ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
@@ -140,8 +146,8 @@ final class NativeIO {
     }
 
     private void transferFully(boolean read, int fd, MemorySegment buffer, long offset) throws NativeException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(captureLayout);
+        MemorySegment state = ioCallState.get();
+        try {
             long done = 0;
             long length = buffer.byteSize();
             while (done < length) {
