@@ -57,6 +57,7 @@ public final class SpitfireBufferManager implements PageStore {
     private final ReentrantLock[] pageLocks = new ReentrantLock[LOCK_STRIPES];
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
+    private final OptimisticStamp stamps;
     private final WriteSequence writeSeq;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
     private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
@@ -87,7 +88,9 @@ public final class SpitfireBufferManager implements PageStore {
             throw new ConfigurationException("cannot allocate a DRAM pool of " + config.dramBytes()
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
-        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE);
+        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE,
+                config.evictionPolicy() == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new
+                        : ClockReplacement::new);
         this.dramFrameOf = new AtomicIntegerArray(pages);
         for (int i = 0; i < pages; i++) {
             dramFrameOf.set(i, -1);
@@ -118,6 +121,7 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
+        this.stamps = new OptimisticStamp(Math.max(dram.frames, pm == null ? 0 : pm.frames));
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.recoveredPmPages = recovered;
         this.discardedPmFrames = discarded;
@@ -344,8 +348,13 @@ public final class SpitfireBufferManager implements PageStore {
         lock.lock();
         try {
             int f = allocateDramFrame();
-            dram.frame(f).fill((byte) 0);
-            ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
+            try {
+                dram.frame(f).fill((byte) 0);
+                ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
+            } catch (RuntimeException e) {
+                dram.release(f); // the empty frame would otherwise stay latched for good
+                throw e;
+            }
             dram.setPage(f, pageId);
             dram.setDirty(f, true); // a fresh page must reach storage even if never written
             dram.setLsn(f, 0);
@@ -636,69 +645,96 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     @Override
-    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
+    public long tryOptimisticRead(long pageId) {
         checkOpen();
         int i = checkedIndex(pageId);
-        // first attempt on a DRAM-resident page: small enough to be inlined into the caller
         int f = dramFrameOf.get(i);
         if (f >= 0) {
-            long stamp = dram.optimisticStamp(f);
-            if (stamp != -1 && dram.pageOf(f) == pageId) {
-                R result;
-                try {
-                    result = reader.read(dram.payload(f, false));
-                } catch (RuntimeException e) {
-                    return readOptimisticSlow(pageId, reader);
-                }
-                if (dram.validate(f, stamp) && dramFrameOf.get(i) == f) {
-                    dram.touch(f);
-                    counters.dramHits.increment();
-                    return result;
-                }
+            long version = dram.optimisticVersion(f);
+            // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
+            if (version >= 0 && dram.pageOf(f) == pageId) {
+                dram.touch(f);
+                counters.dramHits.increment();
+                return stamps.encode(false, f, version);
             }
+            return 0;
         }
-        return readOptimisticSlow(pageId, reader);
+        return pm == null ? 0 : tryOptimisticReadInPm(pageId, i);
     }
 
-    private <R> R readOptimisticSlow(long pageId, PageReader<R> reader) {
-        checkAllocated(pageId);
-        checkNotLost(pageId);
-        int i = (int) pageId;
+    /**
+     * The PM half of {@link #tryOptimisticRead}. After the stamp is taken the DRAM mapping is read
+     * again: a PM->DRAM migration sets it before it releases the PM frame's latch, so a page that moved
+     * to DRAM before this stamp is seen here (its DRAM copy may be newer), and one that moves after
+     * bumps the PM frame's version and fails validation.
+     */
+    private long tryOptimisticReadInPm(long pageId, int i) {
+        int m = pmFrameOf.get(i);
+        if (m < 0) {
+            return 0;
+        }
+        long version = pm.optimisticVersion(m);
+        if (version < 0 || pm.pageOf(m) != pageId || dramFrameOf.get(i) >= 0) {
+            return 0;
+        }
+        pm.touch(m);
+        counters.pmHits.increment();
+        pmCost.load(Math.min(4096, pageSize));
+        return stamps.encode(true, m, version);
+    }
+
+    @Override
+    public MemorySegment optimisticPayload(long stamp) {
+        return poolOf(stamp).payload(frameOf(stamp), false);
+    }
+
+    @Override
+    public boolean validate(long stamp) {
+        if (stamp == 0) {
+            return false;
+        }
+        FramePool pool = poolOf(stamp);
+        return stamps.sameVersion(stamp, pool.versionAfterReads(frameOf(stamp)));
+    }
+
+    private FramePool poolOf(long stamp) {
+        if (!OptimisticStamp.isStamp(stamp) || (OptimisticStamp.isPm(stamp) && pm == null)) {
+            throw badStamp(stamp);
+        }
+        return OptimisticStamp.isPm(stamp) ? pm : dram;
+    }
+
+    private int frameOf(long stamp) {
+        int f = stamps.frame(stamp);
+        if (f >= (OptimisticStamp.isPm(stamp) ? pm.frames : dram.frames)) {
+            throw badStamp(stamp);
+        }
+        return f;
+    }
+
+    private static IllegalArgumentException badStamp(long stamp) {
+        return new IllegalArgumentException(stamp == 0
+                ? "stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead"
+                : "0x" + Long.toHexString(stamp) + " is not a stamp of this store's tryOptimisticRead");
+    }
+
+    @Override
+    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-            FramePool pool = dram;
-            int f = dramFrameOf.get(i);
-            if (f < 0) {
-                f = pm == null ? -1 : pmFrameOf.get(i);
-                pool = pm;
-                if (f < 0) {
-                    break;
-                }
-            }
-            long stamp = pool.optimisticStamp(f);
-            if (stamp == -1 || pool.pageOf(f) != pageId) {
-                counters.optimisticRetries.increment();
-                FramePool.backOff(attempt);
-                continue;
+            long stamp = tryOptimisticRead(pageId);
+            if (stamp == 0) {
+                break; // not buffered or being written: the latch loads or waits
             }
             R result = null;
             RuntimeException failure = null;
             try {
-                result = reader.read(pool.payload(f, false));
+                result = reader.read(optimisticPayload(stamp));
             } catch (RuntimeException e) {
-                failure = e;
+                failure = e; // thrown by an inconsistent read? only validation can tell
             }
-            boolean stillMapped = pool == dram ? dramFrameOf.get(i) == f
-                    : pmFrameOf.get(i) == f && dramFrameOf.get(i) < 0;
-            if (pool.validate(f, stamp) && pool.pageOf(f) == pageId && stillMapped) {
+            if (validate(stamp)) {
                 if (failure != null) {
                     throw failure;
-                }
-                pool.touch(f);
-                if (pool == dram) {
-                    counters.dramHits.increment();
-                } else {
-                    counters.pmHits.increment();
-                    pmCost.load(Math.min(4096, pageSize));
                 }
                 return result;
             }
@@ -782,7 +818,7 @@ public final class SpitfireBufferManager implements PageStore {
             if (f >= 0) {
                 return f;
             }
-            f = dram.clockVictim();
+            f = dram.victim();
             if (f >= 0) {
                 long victim = dram.pageOf(f);
                 ReentrantLock lock = lockOf(victim);
@@ -798,13 +834,13 @@ public final class SpitfireBufferManager implements PageStore {
                         dram.setDirty(f, false);
                         return f;
                     } catch (RuntimeException e) {
-                        dram.unlatchExclusive(f);
+                        dram.keep(f);
                         throw e;
                     } finally {
                         lock.unlock();
                     }
                 }
-                dram.unlatchExclusive(f);
+                dram.keep(f);
             }
             if (attempt > 1000) {
                 throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
@@ -838,13 +874,13 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock[] locks = new ReentrantLock[PM_EVICTION_BATCH];
         int n = 0;
         for (int tries = 0; n < PM_EVICTION_BATCH && tries < 2 * PM_EVICTION_BATCH; tries++) {
-            int m = pm.clockVictim();
+            int m = pm.victim();
             if (m < 0) {
                 break;
             }
             ReentrantLock lock = lockOf(pm.pageOf(m));
             if (!lock.tryLock()) {
-                pm.unlatchExclusive(m);
+                pm.keep(m);
                 continue;
             }
             victims[n] = m;
@@ -876,7 +912,7 @@ public final class SpitfireBufferManager implements PageStore {
         } finally {
             for (int k = 0; k < n; k++) {
                 if (victims[k] >= 0) {
-                    pm.unlatchExclusive(victims[k]);
+                    pm.keep(victims[k]);
                 }
                 locks[k].unlock();
             }
