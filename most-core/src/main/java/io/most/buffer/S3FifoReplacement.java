@@ -81,24 +81,32 @@ final class S3FifoReplacement implements Replacement {
     public int victim() {
         lock.lock();
         try {
-            // every queued frame can be looked at a few times (moved, decremented, rotated) before giving up
-            long budget = 4L * (MAX_FREQUENCY + 1) * pool.frames;
+            // frames found latched in a row, per queue: once a whole queue was, the other one is tried
+            int busySmall = 0;
+            int busyMain = 0;
+            long budget = 4L * (MAX_FREQUENCY + 1) * pool.frames; // each frame is moved a few times at most
             for (long step = 0; step < budget; step++) {
-                if (size[SMALL] + size[MAIN] == 0) {
-                    return -1;
-                }
                 byte q = size[SMALL] > smallTarget || size[MAIN] == 0 ? SMALL : MAIN;
+                if ((q == SMALL ? busySmall : busyMain) >= size[q]) {
+                    q = q == SMALL ? MAIN : SMALL;
+                    if ((q == SMALL ? busySmall : busyMain) >= size[q]) {
+                        return -1; // every queued frame is latched (or there are none)
+                    }
+                }
                 int f = tail[q];
                 long frequency = pool.frequency(f);
                 // the load itself counted one access: "accessed again" is a frequency of 2 or more
                 if (q == SMALL && frequency > 1) {
                     pool.setFrequency(f, 0);
                     moveToHead(MAIN, f);
+                    busySmall = 0;
+                    busyMain = 0;
                     continue;
                 }
                 if (q == MAIN && frequency > 0) {
                     pool.setFrequency(f, frequency - 1);
                     moveToHead(MAIN, f);
+                    busyMain = 0;
                     continue;
                 }
                 if (pool.tryLatchExclusive(f)) {
@@ -114,6 +122,11 @@ final class S3FifoReplacement implements Replacement {
                     continue;
                 }
                 moveToHead(q, f); // a user holds it: look at the next one
+                if (q == SMALL) {
+                    busySmall++;
+                } else {
+                    busyMain++;
+                }
             }
             return -1;
         } finally {
