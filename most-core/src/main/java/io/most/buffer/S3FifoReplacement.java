@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>A loaded page enters the small queue, or the main queue if it is a ghost (it was dropped
  *       recently, so it is coming back: not a one-hit wonder).</li>
- *   <li>Evicting from the small queue (while it holds more than its share): its oldest page moves to
+ *   <li>Evicting from the small queue (while it holds its share or more): its oldest page moves to
  *       the main queue if it was accessed again after its load, else it is evicted and becomes a
  *       ghost. So a page touched once (a scan, the zipfian tail) costs one small-queue slot for a
  *       short while and never displaces the main queue's pages.</li>
@@ -86,7 +86,7 @@ final class S3FifoReplacement implements Replacement {
             int busyMain = 0;
             long budget = 4L * (MAX_FREQUENCY + 1) * pool.frames; // each frame is moved a few times at most
             for (long step = 0; step < budget; step++) {
-                byte q = size[SMALL] > smallTarget || size[MAIN] == 0 ? SMALL : MAIN;
+                byte q = size[SMALL] >= smallTarget || size[MAIN] == 0 ? SMALL : MAIN;
                 if ((q == SMALL ? busySmall : busyMain) >= size[q]) {
                     q = q == SMALL ? MAIN : SMALL;
                     if ((q == SMALL ? busySmall : busyMain) >= size[q]) {
