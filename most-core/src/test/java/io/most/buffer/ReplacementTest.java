@@ -17,7 +17,11 @@ class ReplacementTest {
     private static final int FRAMES = 20;
 
     private static FramePool pool(Function<FramePool, Replacement> policy) {
-        return new FramePool("test", Arena.ofAuto().allocate(FRAMES * 64L), 64, 0, policy);
+        return pool(FRAMES, policy);
+    }
+
+    private static FramePool pool(int frames, Function<FramePool, Replacement> policy) {
+        return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 0, policy);
     }
 
     /** Loads {@code pageId} into a free frame or a victim's, as the buffer manager does; returns the frame. */
@@ -84,9 +88,9 @@ class ReplacementTest {
 
     @Test
     void s3FifoReadmitsARecentlyEvictedPageToItsMainQueue() {
-        FramePool pool = pool(S3FifoReplacement::new);
+        FramePool pool = pool(100, S3FifoReplacement::new); // 5 small-queue frames, 9 ghosts
         S3FifoReplacement s3 = (S3FifoReplacement) replacementOf(pool);
-        for (long p = 0; p < FRAMES + 1; p++) {
+        for (long p = 0; p < 101; p++) {
             load(pool, p); // page 0, read once, leaves the small queue as a ghost
         }
         assertEquals(-1, frameOf(pool, 0));
