@@ -437,17 +437,39 @@ public final class SpitfireBufferManager implements PageStore {
         return allocations.isAllocated(pageId);
     }
 
+    /*
+     * read() and write() pin a frame (access(), which returns the frame as a long) and wrap it in a
+     * handle here, in a method small enough to inline into the caller: so escape analysis can drop the
+     * handle of a Page that the caller closes in the same method, and a hit on either tier allocates
+     * nothing. The handle never reaches code that is not inlined on a hit (see release()).
+     */
+
     @Override
     public Page read(long pageId) {
-        return access(pageId, false);
+        return handle(access(pageId, false), pageId, false);
     }
 
     @Override
     public Page write(long pageId) {
-        return access(pageId, true);
+        return handle(access(pageId, true), pageId, true);
     }
 
-    private Page access(long pageId, boolean exclusive) {
+    private static final long PINNED_IN_PM = 1L << 62;
+    private static final int FRAME_BITS = 0x7FFF_FFFF;
+
+    /** A pinned frame as one long: bit 62 the pool (PM), bits 31-61 the frame, bits 0-30 the frame worked on. */
+    private static long pinned(boolean inPm, int frame, int target) {
+        return (inPm ? PINNED_IN_PM : 0) | (long) frame << 31 | target;
+    }
+
+    private Page handle(long pinned, long pageId, boolean exclusive) {
+        FramePool pool = (pinned & PINNED_IN_PM) != 0 ? pm : dram;
+        return new LatchedPage(this, pool, (int) (pinned >>> 31) & FRAME_BITS, (int) pinned & FRAME_BITS, pageId,
+                exclusive);
+    }
+
+    /** Pins the page's frame under a shared or exclusive latch, loading the page if needed; see {@link #pinned}. */
+    private long access(long pageId, boolean exclusive) {
         checkOpen();
         int i = checkedIndex(pageId);
         // a page mapped in DRAM is allocated and intact: the bitmap and corruption checks can wait
@@ -462,48 +484,52 @@ public final class SpitfireBufferManager implements PageStore {
                 if (dram.pageOf(f) == pageId && dramFrameOf.get(i) == f) {
                     dram.touch(f);
                     counters.dramHits.increment();
-                    return new LatchedPage(this, dram, f, f, pageId, exclusive);
+                    return pinned(false, f, f);
                 }
                 unlatch(dram, f, exclusive);
                 continue;
             }
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && !draw(exclusive ? policy.dw() : policy.dr())) {
-                Page page = accessInPm(pageId, m, exclusive);
-                if (page != null) {
-                    return page;
+                long pinned = pinInPm(pageId, m, exclusive);
+                if (pinned >= 0) {
+                    return pinned;
                 }
                 continue;
             }
-            Page page = load(pageId, exclusive);
-            if (page != null) {
-                return page;
+            long loaded = load(pageId, exclusive);
+            if (loaded >= 0) {
+                return loaded;
             }
             // the PM copy could not be migrated (a writer holds it): wait for it without the page lock
             m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && dramFrameOf.get(i) < 0) {
-                page = accessInPm(pageId, m, exclusive);
-                if (page != null) {
-                    return page;
+                long pinned = pinInPm(pageId, m, exclusive);
+                if (pinned >= 0) {
+                    return pinned;
                 }
             }
         }
     }
 
-    /** Serves the page from its PM frame {@code m}, or returns null if the mapping changed meanwhile. */
-    private Page accessInPm(long pageId, int m, boolean exclusive) {
+    /**
+     * Latches the page's PM frame {@code m} for the caller; returns it {@link #pinned} with the frame the
+     * caller works on (the same frame, or a private copy for a write of a frame that holds the only
+     * durable copy of its version), or -1 if the mapping changed meanwhile.
+     */
+    private long pinInPm(long pageId, int m, boolean exclusive) {
         int i = (int) pageId;
         latch(pm, m, exclusive);
         if (pm.pageOf(m) != pageId || pmFrameOf.get(i) != m || dramFrameOf.get(i) >= 0) {
             unlatch(pm, m, exclusive);
-            return null;
+            return -1;
         }
         pm.touch(m);
         counters.pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
         if (!exclusive || !pm.isDirty(m)) {
             // reads, and writes of a frame equal to the block device's copy, work in place
-            return new LatchedPage(this, pm, m, m, pageId, exclusive);
+            return pinned(true, m, m);
         }
         // the frame is the only durable copy of its version: write a private copy, swapped in on close
         int copy;
@@ -515,29 +541,30 @@ public final class SpitfireBufferManager implements PageStore {
         }
         copyPayload(pm.frame(m), pm.frame(copy));
         pmCost.load(pageSize);
-        return new LatchedPage(this, pm, m, copy, pageId, true);
+        return pinned(true, m, copy);
     }
 
     /**
      * Under the page lock: migrates the page from PM to DRAM, or loads it from the block device into
-     * DRAM and/or PM as the policy draws. Returns null when the caller should retry the fast path.
+     * DRAM and/or PM as the policy draws; returns the frame {@link #pinned}, or -1 when the caller should
+     * retry the fast path.
      */
-    private Page load(long pageId, boolean exclusive) {
+    private long load(long pageId, boolean exclusive) {
         int i = (int) pageId;
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
             if (dramFrameOf.get(i) >= 0) {
-                return null;
+                return -1;
             }
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0) {
                 int f = migrateToDram(pageId, m);
                 if (f < 0) {
-                    return null;
+                    return -1;
                 }
                 counters.pmHits.increment();
-                return installed(dram, f, pageId, exclusive);
+                return installed(dram, f, exclusive);
             }
             counters.misses.increment();
             boolean toPm = pm != null && (exclusive ? !draw(policy.dw()) : draw(policy.nr()));
@@ -547,7 +574,7 @@ public final class SpitfireBufferManager implements PageStore {
                 dram.setPage(f, pageId);
                 dramFrameOf.set(i, f);
                 counters.migrated(MigrationPath.SSD_TO_DRAM);
-                return installed(dram, f, pageId, exclusive);
+                return installed(dram, f, exclusive);
             }
             m = allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
@@ -563,21 +590,21 @@ public final class SpitfireBufferManager implements PageStore {
                 } finally {
                     pm.unlatchExclusive(m);
                 }
-                return installed(dram, f, pageId, false);
+                return installed(dram, f, false);
             }
-            return installed(pm, m, pageId, exclusive);
+            return installed(pm, m, exclusive);
         } finally {
             lock.unlock();
         }
     }
 
     /** Hands out a frame this thread holds exclusively and has just filled. */
-    private Page installed(FramePool pool, int f, long pageId, boolean exclusive) {
+    private long installed(FramePool pool, int f, boolean exclusive) {
         pool.touch(f);
         if (!exclusive) {
             pool.downgrade(f);
         }
-        return new LatchedPage(this, pool, f, f, pageId, exclusive);
+        return pinned(pool == pm, f, f);
     }
 
     /**
@@ -761,14 +788,12 @@ public final class SpitfireBufferManager implements PageStore {
             dram.unlatchExclusive(f);
             return;
         }
-        releasePmWrite(page);
+        releasePmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
     }
 
     /** Seals and persists a PM write (WAL first), swapping in the private copy if there is one. */
-    private void releasePmWrite(LatchedPage page) {
-        int m = page.frame;
-        int target = page.target;
-        if (!page.dirtied) {
+    private void releasePmWrite(int m, int target, long pageId, boolean dirtied, long lsn) {
+        if (!dirtied) {
             if (target != m) {
                 pm.release(target);
             }
@@ -776,9 +801,9 @@ public final class SpitfireBufferManager implements PageStore {
             return;
         }
         try {
-            config.walHook().flushUpTo(page.lsn);
+            config.walHook().flushUpTo(lsn);
             ensureAllocationsDurable();
-            pmArea.sealDurably(target, pm.frame(target), page.pageId, page.lsn, writeSeq.next());
+            pmArea.sealDurably(target, pm.frame(target), pageId, lsn, writeSeq.next());
             pmCost.store(pageSize);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
@@ -790,17 +815,17 @@ public final class SpitfireBufferManager implements PageStore {
         }
         if (target == m) {
             pm.setDirty(m, true);
-            pm.setLsn(m, page.lsn);
+            pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;
         }
-        ReentrantLock lock = lockOf(page.pageId);
+        ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            pm.setPage(target, page.pageId);
+            pm.setPage(target, pageId);
             pm.setDirty(target, true);
-            pm.setLsn(target, page.lsn);
-            pmFrameOf.set((int) page.pageId, target);
+            pm.setLsn(target, lsn);
+            pmFrameOf.set((int) pageId, target);
         } finally {
             lock.unlock();
         }
@@ -811,7 +836,7 @@ public final class SpitfireBufferManager implements PageStore {
 
     // ---- frame allocation and eviction -------------------------------------------------------------
 
-    /** A DRAM frame for a new page, exclusively latched: free, or evicted by CLOCK. */
+    /** A DRAM frame for a new page, exclusively latched: free, or evicted by the replacement policy. */
     private int allocateDramFrame() {
         for (int attempt = 0; ; attempt++) {
             int f = dram.takeFree();
