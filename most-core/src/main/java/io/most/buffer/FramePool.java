@@ -103,6 +103,7 @@ final class FramePool {
      * {@link #NO_PAGE}) enters the replacement policy as a newly loaded one.
      */
     void setPage(int f, long pageId) {
+        assert isLatchedExclusively(f) : tier + " frame " + f + " changes its page without the exclusive latch";
         META.setVolatile(meta, f * STRIDE + PAGE, pageId);
         if (pageId != NO_PAGE) {
             setFrequency(f, 0);
@@ -262,6 +263,7 @@ final class FramePool {
 
     /** Returns an exclusively latched frame to the free list and releases the latch. */
     void release(int f) {
+        assert isLatchedExclusively(f) : tier + " frame " + f + " released without the exclusive latch";
         replacement.removed(f);
         int r = f * STRIDE;
         META.setVolatile(meta, r + PAGE, NO_PAGE);

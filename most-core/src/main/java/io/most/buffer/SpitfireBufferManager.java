@@ -615,6 +615,7 @@ public final class SpitfireBufferManager implements PageStore {
      * exclusively latched and mapped.
      */
     private int migrateToDram(long pageId, int m) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "migration of page " + pageId + " without its page lock";
         boolean latched = false;
         for (int spins = 0; spins < 64 && !latched; spins++) {
             latched = pm.tryLatchExclusive(m);
@@ -637,6 +638,8 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** The copy of {@link #migrateToDram} for a caller that holds the PM frame exclusively. */
     private int copyToDram(long pageId, int m) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "copy of page " + pageId + " without its page lock";
+        assert pm.isLatchedExclusively(m) : "copy of page " + pageId + " from an unlatched PM frame";
         int f = allocateDramFrame();
         MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
         pmCost.load(pageSize);
@@ -649,6 +652,8 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     private void readFromSsd(long pageId, FramePool pool, int f) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "load of page " + pageId + " without its page lock";
+        assert pool.isLatchedExclusively(f) : "load of page " + pageId + " into an unlatched frame";
         MemorySegment frame = pool.frame(f);
         try {
             ssd.readPage(pageId, frame);
@@ -994,6 +999,7 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
     private void retirePmFrame(int m, long pageId) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "retiring page " + pageId + "'s PM frame without its page lock";
         discard(m);
         latchForRemoval(pm, m, pageId);
         pm.release(m);
