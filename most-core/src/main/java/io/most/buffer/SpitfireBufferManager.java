@@ -38,7 +38,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
 public final class SpitfireBufferManager implements PageStore {
-    private static final System.Logger LOG = System.getLogger(SpitfireBufferManager.class.getName());
     private static final int LOCK_STRIPES = 4096;
     private static final int OPTIMISTIC_ATTEMPTS = 8;
     private static final int PM_EVICTION_BATCH = 8;
@@ -106,16 +105,16 @@ public final class SpitfireBufferManager implements PageStore {
                 pmFrameOf.set(i, -1);
             }
             this.admissionQueue = new AdmissionQueue(pm.frames / 2);
-            long[] result;
+            PmRecovery.Result result;
             try {
-                result = recoverPm();
+                result = new PmRecovery(pm, pmArea, pmFrameOf, ssd, corruptPmPages, config.acceptDataLoss()).run();
             } catch (RuntimeException e) {
                 dramArena.close();
                 throw e;
             }
-            maxSeq = result[0];
-            recovered = result[1];
-            discarded = result[2];
+            maxSeq = result.maxSeq();
+            recovered = result.recovered();
+            discarded = result.discarded();
         } else {
             this.pm = null;
             this.pmFrameOf = null;
@@ -192,117 +191,6 @@ public final class SpitfireBufferManager implements PageStore {
         if (tuner != null) {
             tuner.start();
         }
-    }
-
-    /**
-     * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented).
-     * Verify first, then trust: a frame's page id and write sequence are read only once its header
-     * checksum verifies ({@link PageHeader.Check#DAMAGED} or better), and only fully valid frames compete for
-     * "newest copy". For each allocated page the valid image with the highest write sequence wins;
-     * unsealed, superseded and unallocated images are invalidated. A damaged frame whose header still
-     * verifies names its page and write sequence: if neither another PM frame nor the block device
-     * holds that sequence or a newer one, it held the only copy of a durable version, and the page is
-     * reported corrupt rather than silently rolled back. A frame too damaged to name its page stops
-     * the open ({@link DataLossException}) unless the configuration accepts the loss. Returns {max
-     * sequence, recovered pages, discarded frames}.
-     */
-    private long[] recoverPm() {
-        long maxSeq = 0;
-        long recovered = 0;
-        long discarded = 0;
-        java.util.List<Integer> damaged = new java.util.ArrayList<>();
-        java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
-        for (int m = 0; m < pm.frames; m++) {
-            MemorySegment frame = pm.frame(m);
-            PageHeader.Check check = PageHeader.check(frame);
-            switch (check) {
-                case NEVER_WRITTEN, UNSEALED -> {
-                    continue; // free: never written, invalidated, or a seal that never completed
-                }
-                case UNIDENTIFIABLE -> {
-                    unidentifiable.add(m);
-                    continue;
-                }
-                default -> {
-                }
-            }
-            long pageId = PageHeader.pageId(frame);
-            if (!allocations.isAllocated(pageId)) {
-                discard(m);
-                discarded++;
-                continue;
-            }
-            if (check == PageHeader.Check.DAMAGED) {
-                damaged.add(m);
-                continue;
-            }
-            long seq = PageHeader.seq(frame);
-            maxSeq = Math.max(maxSeq, seq);
-            int other = pmFrameOf.get((int) pageId);
-            if (other >= 0) {
-                boolean keepOther = PageHeader.seq(pm.frame(other)) > seq;
-                int loser = keepOther ? m : other;
-                pm.adopt(loser, FramePool.NO_PAGE, false, 0);
-                discard(loser);
-                discarded++;
-                if (keepOther) {
-                    continue;
-                }
-            } else {
-                recovered++;
-            }
-            pmFrameOf.set((int) pageId, m);
-            // conservatively newer than the block device: written back when evicted
-            pm.adopt(m, pageId, true, PageHeader.lsn(frame));
-        }
-        if (!unidentifiable.isEmpty()) {
-            String frames = unidentifiable.size() <= 8 ? unidentifiable.toString()
-                    : unidentifiable.subList(0, 8) + " and " + (unidentifiable.size() - 8) + " more";
-            String what = unidentifiable.size() + " PM frame(s) " + frames + " of '" + config.pmPath()
-                    + "' were sealed but fail their header checksum (media damage), so the page whose"
-                    + " newest version each held cannot be named";
-            DataLoss.refuseUnlessAccepted(config.acceptDataLoss(), what, "restore the PM file",
-                    "discard them (those pages revert to their block-device copies)");
-            for (int m : unidentifiable) {
-                discard(m);
-                discarded++;
-            }
-        }
-        for (int m : damaged) {
-            long pageId = PageHeader.pageId(pm.frame(m));
-            long seq = PageHeader.seq(pm.frame(m));
-            maxSeq = Math.max(maxSeq, seq);
-            int winner = pmFrameOf.get((int) pageId);
-            boolean superseded = (winner >= 0 && PageHeader.seq(pm.frame(winner)) >= seq) || ssdSeqAtLeast(pageId, seq);
-            if (!superseded) {
-                corruptPmPages.put(pageId, "its PM frame " + m + " fails its checksum ("
-                        + PageHeader.describeCorruption(pm.frame(m)) + ") and held write sequence " + seq
-                        + ", newer than any other copy");
-            }
-            discard(m);
-            discarded++;
-        }
-        pm.rebuildFreeList();
-        if (recovered > 0 || discarded > 0 || !corruptPmPages.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "PM buffer recovered: {0} pages, {1} torn or stale frames discarded,"
-                    + " {2} pages lost to PM corruption", recovered, discarded, corruptPmPages.size());
-        }
-        return new long[] {maxSeq, recovered, discarded};
-    }
-
-    /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */
-    private boolean ssdSeqAtLeast(long pageId, long seq) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment image = ssd.device().allocate(arena, pageSize);
-            ssd.readPage(pageId, image);
-            return PageHeader.check(image) == PageHeader.Check.VALID && PageHeader.pageId(image) == pageId
-                    && PageHeader.seq(image) >= seq;
-        }
-    }
-
-    private void discard(int m) {
-        PageHeader.invalidate(pm.frame(m));
-        pmArea.persistHeader(m);
     }
 
     // ---- PageStore -------------------------------------------------------------------------------
@@ -415,7 +303,7 @@ public final class SpitfireBufferManager implements PageStore {
             }
             if (m >= 0) {
                 pmFrameOf.set(i, -1);
-                discard(m);
+                pmArea.invalidate(m);
                 pm.release(m);
             }
         } finally {
@@ -669,7 +557,7 @@ public final class SpitfireBufferManager implements PageStore {
             pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
         } catch (RuntimeException e) {
             if (pool == pm) {
-                discard(f); // it may hold another page's image, which must not look valid after a crash
+                pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
             }
             pool.release(f);
             throw e;
@@ -835,7 +723,7 @@ public final class SpitfireBufferManager implements PageStore {
             lock.unlock();
         }
         pm.unlatchExclusive(target);
-        discard(m);
+        pmArea.invalidate(m);
         pm.release(m);
     }
 
@@ -935,7 +823,7 @@ public final class SpitfireBufferManager implements PageStore {
                 int m = victims[k];
                 long pageId = pm.pageOf(m);
                 pmFrameOf.compareAndSet((int) pageId, m, -1);
-                discard(m);
+                pmArea.invalidate(m);
                 pm.release(m);
                 victims[k] = -1;
             }
@@ -1000,7 +888,7 @@ public final class SpitfireBufferManager implements PageStore {
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
     private void retirePmFrame(int m, long pageId) {
         assert lockOf(pageId).isHeldByCurrentThread() : "retiring page " + pageId + "'s PM frame without its page lock";
-        discard(m);
+        pmArea.invalidate(m);
         latchForRemoval(pm, m, pageId);
         pm.release(m);
     }
