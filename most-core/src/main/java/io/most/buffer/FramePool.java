@@ -235,6 +235,22 @@ final class FramePool {
         return optimisticVersion(f);
     }
 
+    /**
+     * Latches frame {@code f} exclusively to remove page {@code pageId} from it (free, retirement of a
+     * superseded PM frame): only stale optimistic readers or a closing handle can hold it, so this
+     * spins, and names the misuse if it stays latched.
+     *
+     * @throws IllegalStateException if a caller still holds the page
+     */
+    void latchForRemoval(int f, long pageId) {
+        for (int spins = 0; !tryLatchExclusive(f); spins++) {
+            if (spins > 10_000) {
+                throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
+            }
+            backOff(spins);
+        }
+    }
+
     static void backOff(int spins) {
         if (spins < 64) {
             Thread.onSpinWait();

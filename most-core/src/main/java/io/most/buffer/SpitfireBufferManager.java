@@ -2,10 +2,8 @@ package io.most.buffer;
 
 import io.most.ConfigurationException;
 import io.most.CorruptPageException;
-import io.most.DataLossException;
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
-import io.most.OutOfSpaceException;
 import io.most.Page;
 import io.most.PageReader;
 import io.most.PageStore;
@@ -20,8 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Spitfire's three-tier buffer manager (SIGMOD '21, sections 3-5): a DRAM frame pool and an optional
  * PM frame pool over a block device, with a unified mapping table from page id to the DRAM and PM
- * frames holding the page, CLOCK replacement in each pool, and the data migration policy
- * {@code <Dr, Dw, Nr, Nw>} drawn per operation.
+ * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK in DRAM, CLOCK in PM),
+ * and the data migration policy {@code <Dr, Dw, Nr, Nw>} drawn per operation.
+ *
+ * <p><b>Pieces.</b> This class maps pages, serves hits (latched and optimistic), loads and migrates
+ * pages, and commits PM writes; {@link PmRecovery} rebuilds the PM mapping at open, {@link Evictor}
+ * makes room and writes dirty pages back, {@link FramePool} holds frames and latches, {@link PageLocks}
+ * the page locks. The package documentation gives the lock order and the PM persistence rules.
  *
  * <p><b>Locking.</b> Each frame has a latch word ({@link FramePool}); each page a striped page lock
  * that serializes changes of its mapping (loads, migrations, write-backs, evictions). Rule that keeps
@@ -38,9 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
 public final class SpitfireBufferManager implements PageStore {
-    private static final int LOCK_STRIPES = 4096;
     private static final int OPTIMISTIC_ATTEMPTS = 8;
-    private static final int PM_EVICTION_BATCH = 8;
 
     private final PageStoreConfig config;
     private final int pageSize;
@@ -53,11 +54,12 @@ public final class SpitfireBufferManager implements PageStore {
     private final PmCost pmCost;
     private final AtomicIntegerArray dramFrameOf;
     private final AtomicIntegerArray pmFrameOf;
-    private final ReentrantLock[] pageLocks = new ReentrantLock[LOCK_STRIPES];
+    private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
     private final OptimisticStamp stamps;
     private final WriteSequence writeSeq;
+    private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
     private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
     private final long recoveredPmPages;
@@ -74,9 +76,6 @@ public final class SpitfireBufferManager implements PageStore {
         this.allocations = ssd.allocations();
         this.policy = config.policy();
         this.pmCost = PmCost.of(config.pmProfile());
-        for (int i = 0; i < LOCK_STRIPES; i++) {
-            pageLocks[i] = new ReentrantLock();
-        }
         int pages = (int) ssd.pageCount();
         this.dramArena = Arena.ofShared();
         MemorySegment dramMemory;
@@ -122,6 +121,8 @@ public final class SpitfireBufferManager implements PageStore {
         }
         this.stamps = new OptimisticStamp(Math.max(dram.frames, pm == null ? 0 : pm.frames));
         this.writeSeq = new WriteSequence(ssd, maxSeq);
+        this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
+                admissionQueue, counters, writeSeq, this::policy);
         this.recoveredPmPages = recovered;
         this.discardedPmFrames = discarded;
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
@@ -235,7 +236,7 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            int f = allocateDramFrame();
+            int f = evictor.allocateDramFrame();
             try {
                 dram.frame(f).fill((byte) 0);
                 ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
@@ -267,11 +268,11 @@ public final class SpitfireBufferManager implements PageStore {
             int f = dramFrameOf.get(i);
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (f >= 0) {
-                latchForRemoval(dram, f, pageId);
+                dram.latchForRemoval(f, pageId);
             }
             try {
                 if (m >= 0) {
-                    latchForRemoval(pm, m, pageId);
+                    pm.latchForRemoval(m, pageId);
                 }
             } catch (RuntimeException e) {
                 if (f >= 0) {
@@ -308,15 +309,6 @@ public final class SpitfireBufferManager implements PageStore {
             }
         } finally {
             lock.unlock();
-        }
-    }
-
-    private static void latchForRemoval(FramePool pool, int f, long pageId) {
-        for (int spins = 0; !pool.tryLatchExclusive(f); spins++) {
-            if (spins > 10_000) {
-                throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
-            }
-            FramePool.backOff(spins);
         }
     }
 
@@ -422,12 +414,12 @@ public final class SpitfireBufferManager implements PageStore {
         // the frame is the only durable copy of its version: write a private copy, swapped in on close
         int copy;
         try {
-            copy = allocatePmFrame(pageId);
+            copy = evictor.allocatePmFrame(pageId);
         } catch (RuntimeException e) {
             pm.unlatchExclusive(m);
             throw e;
         }
-        copyPayload(pm.frame(m), pm.frame(copy));
+        PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
         pmCost.load(pageSize);
         return pinned(true, m, copy);
     }
@@ -457,14 +449,14 @@ public final class SpitfireBufferManager implements PageStore {
             counters.misses.increment();
             boolean toPm = pm != null && (exclusive ? !draw(policy.dw()) : draw(policy.nr()));
             if (!toPm) {
-                int f = allocateDramFrame();
+                int f = evictor.allocateDramFrame();
                 readFromSsd(pageId, dram, f);
                 dram.setPage(f, pageId);
                 dramFrameOf.set(i, f);
                 counters.migrated(MigrationPath.SSD_TO_DRAM);
                 return installed(dram, f, exclusive);
             }
-            m = allocatePmFrame(pageId);
+            m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
             pmCost.store(pageSize);
             pm.setPage(m, pageId);
@@ -528,7 +520,7 @@ public final class SpitfireBufferManager implements PageStore {
     private int copyToDram(long pageId, int m) {
         assert lockOf(pageId).isHeldByCurrentThread() : "copy of page " + pageId + " without its page lock";
         assert pm.isLatchedExclusively(m) : "copy of page " + pageId + " from an unlatched PM frame";
-        int f = allocateDramFrame();
+        int f = evictor.allocateDramFrame();
         MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
         pmCost.load(pageSize);
         dram.setPage(f, pageId);
@@ -695,7 +687,7 @@ public final class SpitfireBufferManager implements PageStore {
         }
         try {
             config.walHook().flushUpTo(lsn);
-            ensureAllocationsDurable();
+            evictor.ensureAllocationsDurable();
             pmArea.sealDurably(target, pm.frame(target), pageId, lsn, writeSeq.next());
             pmCost.store(pageSize);
             counters.pmWrites.increment();
@@ -727,240 +719,18 @@ public final class SpitfireBufferManager implements PageStore {
         pm.release(m);
     }
 
-    // ---- frame allocation and eviction -------------------------------------------------------------
-
-    /** A DRAM frame for a new page, exclusively latched: free, or evicted by the replacement policy. */
-    private int allocateDramFrame() {
-        for (int attempt = 0; ; attempt++) {
-            int f = dram.takeFree();
-            if (f >= 0) {
-                return f;
-            }
-            f = dram.victim();
-            if (f >= 0) {
-                long victim = dram.pageOf(f);
-                ReentrantLock lock = lockOf(victim);
-                if (lock.tryLock()) {
-                    try {
-                        if (dramFrameOf.get((int) victim) == f) {
-                            if (dram.isDirty(f)) {
-                                writeBack(victim, f);
-                            }
-                            dramFrameOf.set((int) victim, -1);
-                        }
-                        dram.setPage(f, FramePool.NO_PAGE);
-                        dram.setDirty(f, false);
-                        return f;
-                    } catch (RuntimeException e) {
-                        dram.keep(f);
-                        throw e;
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-                dram.keep(f);
-            }
-            if (attempt > 1000) {
-                throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
-                        + " are latched; close pages sooner or configure a larger DRAM pool");
-            }
-            FramePool.backOff(attempt);
-        }
-    }
-
-    /**
-     * A PM frame for {@code forPage}, exclusively latched. When none is free, evicts a batch of
-     * victims: writes the dirty ones to the block device, forces once, invalidates them durably.
-     */
-    private int allocatePmFrame(long forPage) {
-        for (int attempt = 0; ; attempt++) {
-            int m = pm.takeFree();
-            if (m >= 0) {
-                return m;
-            }
-            evictPmBatch();
-            if (attempt > 1000) {
-                throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
-                        + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
-            }
-            FramePool.backOff(attempt);
-        }
-    }
-
-    private void evictPmBatch() {
-        int[] victims = new int[PM_EVICTION_BATCH];
-        ReentrantLock[] locks = new ReentrantLock[PM_EVICTION_BATCH];
-        int n = 0;
-        for (int tries = 0; n < PM_EVICTION_BATCH && tries < 2 * PM_EVICTION_BATCH; tries++) {
-            int m = pm.victim();
-            if (m < 0) {
-                break;
-            }
-            ReentrantLock lock = lockOf(pm.pageOf(m));
-            if (!lock.tryLock()) {
-                pm.keep(m);
-                continue;
-            }
-            victims[n] = m;
-            locks[n++] = lock;
-        }
-        try {
-            boolean wrote = false;
-            for (int k = 0; k < n; k++) {
-                int m = victims[k];
-                long pageId = pm.pageOf(m);
-                if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
-                    ssd.writePage(pageId, pm.frame(m));
-                    counters.ssdWrites.increment();
-                    counters.migrated(MigrationPath.PM_TO_SSD);
-                    wrote = true;
-                }
-            }
-            if (wrote) {
-                ssd.force();
-            }
-            for (int k = 0; k < n; k++) {
-                int m = victims[k];
-                long pageId = pm.pageOf(m);
-                pmFrameOf.compareAndSet((int) pageId, m, -1);
-                pmArea.invalidate(m);
-                pm.release(m);
-                victims[k] = -1;
-            }
-        } finally {
-            for (int k = 0; k < n; k++) {
-                if (victims[k] >= 0) {
-                    pm.keep(victims[k]);
-                }
-                locks[k].unlock();
-            }
-        }
-    }
-
-    /**
-     * Writes the dirty DRAM frame {@code f} of {@code pageId} to PM or the block device as the policy
-     * draws (paths DRAM->PM, DRAM->SSD). Needs the page lock and at least a shared latch on {@code f}.
-     * A PM copy that the write makes stale is invalidated only after the new copy is durable.
-     */
-    private void writeBack(long pageId, int f) {
-        assert lockOf(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
-        int i = (int) pageId;
-        long lsn = dram.lsn(f);
-        config.walHook().flushUpTo(lsn);
-        ensureAllocationsDurable();
-        int old = pm == null ? -1 : pmFrameOf.get(i);
-        if (pm != null && admitToPm(pageId)) {
-            int m = allocatePmFrame(pageId);
-            copyPayload(dram.frame(f), pm.frame(m));
-            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
-            pmCost.store(pageSize);
-            pm.setPage(m, pageId);
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            old = pmFrameOf.getAndSet(i, m);
-            pm.unlatchExclusive(m);
-            counters.pmWrites.increment();
-            counters.migrated(MigrationPath.DRAM_TO_PM);
-        } else {
-            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
-            ssd.writePage(pageId, dram.frame(f));
-            counters.ssdWrites.increment();
-            counters.migrated(MigrationPath.DRAM_TO_SSD);
-            if (old >= 0) {
-                ssd.force();
-                pmFrameOf.set(i, -1);
-            }
-        }
-        if (old >= 0) {
-            retirePmFrame(old, pageId);
-        }
-        dram.setDirty(f, false);
-    }
-
-    /**
-     * Copies a page's payload into a fresh PM frame, leaving the frame's header unsealed (its magic
-     * was cleared when the frame was freed) until {@link PmArea#sealDurably}.
-     */
-    private void copyPayload(MemorySegment from, MemorySegment to) {
-        MemorySegment.copy(from, PageHeader.SIZE, to, PageHeader.SIZE, pageSize - PageHeader.SIZE);
-    }
-
-    /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
-    private void retirePmFrame(int m, long pageId) {
-        assert lockOf(pageId).isHeldByCurrentThread() : "retiring page " + pageId + "'s PM frame without its page lock";
-        pmArea.invalidate(m);
-        latchForRemoval(pm, m, pageId);
-        pm.release(m);
-    }
-
-    private boolean admitToPm(long pageId) {
-        MigrationPolicy p = policy;
-        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : draw(p.nw());
-    }
-
-    /** The allocation of every page reaches storage before the page does. */
-    private void ensureAllocationsDurable() {
-        if (allocations.isDirty()) {
-            ssd.persistAllocationsIfChanged();
-        }
-    }
-
     // ---- flush, checkpoint, close ----------------------------------------------------------------
 
     @Override
     public void flush() {
         checkOpen();
-        writeBackDirty(Integer.MAX_VALUE);
+        evictor.writeBackDirty(Integer.MAX_VALUE);
         ssd.force();
     }
 
-    /**
-     * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
-     * background cleaner.
-     */
+    /** Writes back up to {@code limit} dirty DRAM pages; returns how many (for the background cleaner). */
     int writeBackDirty(int limit) {
-        int written = 0;
-        for (int f = 0; f < dram.frames && written < limit; f++) {
-            long pageId = dram.pageOf(f);
-            if (dram.isDirty(f) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, f)) {
-                written++;
-            }
-        }
-        return written;
-    }
-
-    /**
-     * Writes back DRAM frame {@code f} if it still holds {@code pageId} dirty. Takes the page lock
-     * first and only tries the frame latch under it (the lock order of the class comment); while a
-     * writer holds the frame, waits for its latch with no page lock held, then tries again. Waiting for
-     * the page lock while holding the latch would deadlock with {@link #free}, which holds the page
-     * lock and needs the latch.
-     */
-    private boolean writeBackFrame(long pageId, int f) {
-        ReentrantLock lock = lockOf(pageId);
-        while (true) {
-            lock.lock();
-            try {
-                if (dramFrameOf.get((int) pageId) != f || !dram.isDirty(f)) {
-                    return false;
-                }
-                if (dram.tryLatchShared(f)) {
-                    try {
-                        boolean stillDirty = dram.pageOf(f) == pageId && dram.isDirty(f);
-                        if (stillDirty) {
-                            writeBack(pageId, f);
-                        }
-                        return stillDirty;
-                    } finally {
-                        dram.unlatchShared(f);
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-            dram.latchShared(f);
-            dram.unlatchShared(f);
-        }
+        return evictor.writeBackDirty(limit);
     }
 
     @Override
@@ -1043,7 +813,8 @@ public final class SpitfireBufferManager implements PageStore {
 
     // ---- helpers ------------------------------------------------------------------------------
 
-    private static boolean draw(double probability) {
+    /** Whether an event of {@code probability} happens this time (drawn per call, per thread). */
+    static boolean draw(double probability) {
         return probability >= 1 || (probability > 0 && ThreadLocalRandom.current().nextDouble() < probability);
     }
 
@@ -1064,7 +835,7 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     private ReentrantLock lockOf(long pageId) {
-        return pageLocks[(int) (pageId * 0x9E3779B97F4A7C15L >>> 52) & (LOCK_STRIPES - 1)];
+        return pageLocks.of(pageId);
     }
 
     private void checkOpen() {

@@ -46,7 +46,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code offHeapBaseline}: {@code MemorySegment.get} at the tuple's address in one off-heap
  *       segment laid out like the page frames.</li>
- *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.</li>
+ *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.
+ *       {@code dramWriteHit}: the same with {@link PageStore#write} (exclusive latch).</li>
  *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate (a capturing
  *       lambda per call).</li>
  *   <li>{@code dramHitStamp}: {@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload},
@@ -502,6 +503,18 @@ public class PageReadBenchmark {
         }
         try (Page p = store.read(page)) {
             return p.payload().get(LONG, offset);
+        }
+    }
+
+    /**
+     * {@link PageStore#write} (exclusive latch), read, close: the latching cost of a write hit, and its
+     * allocation (none). No {@code markDirty}, so pages stay clean and the cleaner idle.
+     */
+    @Benchmark
+    public long dramWriteHit(DramStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.write(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
         }
     }
 
