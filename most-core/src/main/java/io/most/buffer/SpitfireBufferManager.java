@@ -236,6 +236,7 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
+            dropRacingLoad(pageId);
             int f = evictor.allocateDramFrame();
             try {
                 dram.frame(f).fill((byte) 0);
@@ -254,6 +255,30 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Between the bitmap's allocation of {@code pageId} and the page lock, a reader of that id (a misuse
+     * race: the id was not handed out yet) may have loaded the page's old image from PM or the block
+     * device and mapped it; that copy must go before the fresh page replaces it, or it would linger as
+     * a frame holding the page that no mapping names. Needs the page lock.
+     */
+    private void dropRacingLoad(long pageId) {
+        assert lockOf(pageId).isHeldByCurrentThread();
+        int i = (int) pageId;
+        int f = dramFrameOf.get(i);
+        if (f >= 0) {
+            dram.latchForRemoval(f, pageId);
+            dramFrameOf.set(i, -1);
+            dram.release(f);
+        }
+        int m = pm == null ? -1 : pmFrameOf.get(i);
+        if (m >= 0) {
+            pm.latchForRemoval(m, pageId);
+            pmFrameOf.set(i, -1);
+            pmArea.invalidate(m);
+            pm.release(m);
         }
     }
 
@@ -437,6 +462,9 @@ public final class SpitfireBufferManager implements PageStore {
             if (dramFrameOf.get(i) >= 0) {
                 return -1;
             }
+            // free() and allocate() change the bitmap under this lock: checked before it, a caller racing a
+            // free() would load the freed page's old image and map it, and allocate() would then orphan it
+            checkAllocated(pageId);
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0) {
                 int f = migrateToDram(pageId, m);

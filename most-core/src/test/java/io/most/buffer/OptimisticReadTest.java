@@ -277,7 +277,7 @@ class OptimisticReadTest {
                         assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
                                 + " returned bytes that are not that page's");
                         assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written");
+                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp) + ")");
                     }
                     return null;
                 }));
