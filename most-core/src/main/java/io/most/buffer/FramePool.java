@@ -308,6 +308,11 @@ final class FramePool {
         return replacement.victim();
     }
 
+    /** The replacement policy (for tests and statistics). */
+    Replacement replacement() {
+        return replacement;
+    }
+
     /** Gives back a {@link #victim()} that was not evicted after all: it stays cached, and unlatched. */
     void keep(int f) {
         replacement.kept(f);

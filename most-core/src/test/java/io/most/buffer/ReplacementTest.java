@@ -89,7 +89,7 @@ class ReplacementTest {
     @Test
     void s3FifoReadmitsARecentlyEvictedPageToItsMainQueue() {
         FramePool pool = pool(100, S3FifoReplacement::new); // 5 small-queue frames, 9 ghosts
-        S3FifoReplacement s3 = (S3FifoReplacement) replacementOf(pool);
+        S3FifoReplacement s3 = (S3FifoReplacement) pool.replacement();
         for (long p = 0; p < 101; p++) {
             load(pool, p); // page 0, read once, leaves the small queue as a ghost
         }
@@ -127,7 +127,7 @@ class ReplacementTest {
     @Test
     void aReleasedFrameLeavesThePolicy() {
         FramePool pool = pool(S3FifoReplacement::new);
-        S3FifoReplacement s3 = (S3FifoReplacement) replacementOf(pool);
+        S3FifoReplacement s3 = (S3FifoReplacement) pool.replacement();
         for (long p = 0; p < 3; p++) {
             load(pool, p);
         }
@@ -150,15 +150,5 @@ class ReplacementTest {
         assertEquals(false, ghosts.remove(12), "remove forgets");
         assertTrue(ghosts.remove(14));
         assertThrows(IllegalArgumentException.class, () -> new GhostSet(0));
-    }
-
-    private static Replacement replacementOf(FramePool pool) {
-        try {
-            java.lang.reflect.Field field = FramePool.class.getDeclaredField("replacement");
-            field.setAccessible(true);
-            return (Replacement) field.get(pool);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
     }
 }
