@@ -102,9 +102,59 @@ public interface PageStore extends AutoCloseable {
     /**
      * Reads a page without taking a latch when it is buffered: runs {@code reader} on the payload,
      * then validates that no writer or eviction intervened, and runs it again if one did. Falls back
-     * to a shared latch after repeated conflicts or when the page must be loaded.
+     * to a shared latch after repeated conflicts or when the page must be loaded. A convenience over
+     * {@link #tryOptimisticRead}, {@link #optimisticPayload} and {@link #validate}; a hot loop that
+     * must not allocate (a capturing lambda does) uses those directly.
      */
     <R> R readOptimistic(long pageId, PageReader<R> reader);
+
+    /**
+     * Starts a latch-free read of a buffered page, as {@link java.util.concurrent.locks.StampedLock#tryOptimisticRead()}
+     * does for a lock: returns a nonzero stamp if the page is in DRAM or PM and no writer holds it,
+     * else 0 (not buffered, not allocated, or being written: use {@link #read(long)}, which loads,
+     * waits or throws). Takes no latch, allocates nothing, and counts a buffer hit.
+     *
+     * <pre>{@code
+     * long stamp = store.tryOptimisticRead(pageId);
+     * if (stamp != 0) {
+     *     long value = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG, offset);
+     *     if (store.validate(stamp)) {
+     *         return value;               // the page's own bytes, as of one instant
+     *     }
+     * }
+     * try (Page page = store.read(pageId)) { // missed or raced with a writer: latch
+     *     return page.payload().get(ValueLayout.JAVA_LONG, offset);
+     * }
+     * }</pre>
+     *
+     * Until {@link #validate} confirms the stamp, what was read may be torn, another version of the
+     * page, or (if the page was evicted or freed meanwhile) bytes of another page: bound every loop and
+     * index by the payload size and act on nothing before validating.
+     *
+     * @throws IllegalArgumentException if {@code pageId} is outside {@code [0, pageCapacity())}
+     * @throws IllegalStateException    if the store is closed
+     */
+    long tryOptimisticRead(long pageId);
+
+    /**
+     * The read-only payload of the frame a nonzero stamp from {@link #tryOptimisticRead} names
+     * ({@link #payloadSize()} bytes, DRAM or PM). No copy and no allocation: a view of the frame
+     * itself, whose contents count only once {@link #validate validated}.
+     *
+     * @throws IllegalArgumentException if {@code stamp} is 0 or was not issued by this store
+     */
+    java.lang.foreign.MemorySegment optimisticPayload(long stamp);
+
+    /**
+     * Whether the page of a stamp from {@link #tryOptimisticRead} is still in the same frame, unchanged,
+     * since the stamp was issued: no writer latched it, and it was not evicted, migrated or freed. If
+     * so, every read of {@link #optimisticPayload} made before this call saw that version of the page.
+     * Returns false for stamp 0. May be called several times for one stamp (e.g. at each step of a
+     * search).
+     *
+     * @throws IllegalArgumentException if {@code stamp} was not issued by this store
+     */
+    boolean validate(long stamp);
 
     /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
     void flush();

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param walHook         the engine's write-ahead log (default {@link WalHook#NONE})
  * @param dirtyRatio      fraction of DRAM frames allowed dirty before the background cleaner writes
  *                        pages back (default 0.5; 1 disables the cleaner)
+ * @param evictionPolicy  how the DRAM pool chooses pages to evict (default {@link EvictionPolicy#S3_FIFO});
+ *                        the PM pool uses CLOCK
  * @param acceptDataLoss  whether {@link PageStore#open} may discard what it cannot recover instead of
  *                        refusing with a {@link DataLossException} (default false): a missing, blank,
  *                        truncated or stale PM file, a PM frame damaged beyond identification, a
@@ -46,6 +48,7 @@ public record PageStoreConfig(
         double writeCostWeight,
         WalHook walHook,
         double dirtyRatio,
+        EvictionPolicy evictionPolicy,
         boolean acceptDataLoss) {
 
     /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
@@ -77,6 +80,7 @@ public record PageStoreConfig(
         private double writeCostWeight;
         private WalHook walHook = WalHook.NONE;
         private double dirtyRatio = 0.5;
+        private EvictionPolicy evictionPolicy = EvictionPolicy.S3_FIFO;
         private boolean acceptDataLoss;
 
         private Builder() {
@@ -137,6 +141,12 @@ public record PageStoreConfig(
             return this;
         }
 
+        /** How the DRAM pool chooses pages to evict (default {@link EvictionPolicy#S3_FIFO}). */
+        public Builder evictionPolicy(EvictionPolicy policy) {
+            this.evictionPolicy = Objects.requireNonNull(policy, "eviction policy");
+            return this;
+        }
+
         /**
          * Lets {@link PageStore#open} discard what it cannot recover (see {@link PageStoreConfig})
          * instead of refusing. Use it once, after reading the refusal's message, to open a store whose
@@ -193,7 +203,7 @@ public record PageStoreConfig(
                 throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
             }
             return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmProfile, blockDevice, policy,
-                    adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, acceptDataLoss);
+                    adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, evictionPolicy, acceptDataLoss);
         }
     }
 }

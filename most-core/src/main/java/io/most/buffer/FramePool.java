@@ -1,24 +1,43 @@
 package io.most.buffer;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A pool of equal-size page frames in one memory segment (DRAM, or a PM mapping), with one 64-bit
- * latch word per frame, the page each frame holds, CLOCK reference bits and a free list.
+ * A pool of equal-size page frames in one memory segment (DRAM, or a PM mapping), with one metadata
+ * record per frame, a free list and a {@link Replacement replacement policy}.
  *
- * <p>Latch word: bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63 are a
- * version that every exclusive release increments. An optimistic reader remembers the word, reads,
- * and validates that version and exclusive bit are unchanged (shared holders may come and go).
+ * <p><b>Metadata layout.</b> Each frame's record is {@value #STRIDE} longs (64 bytes) of one
+ * {@code long[]}: the latch word, the page id, the LSN, the dirty flag and the access frequency
+ * (the CLOCK reference bit, or the S3-FIFO counter). So an optimistic hit reads one record that spans
+ * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
+ * in the same line: a writer latching one frame does not slow readers of its neighbour (false
+ * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
+ * one line and spread a hit over five arrays.
+ *
+ * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
+ * are a version that every exclusive release increments. An optimistic reader remembers the word,
+ * reads, and validates that version and exclusive bit are unchanged (shared holders may come and go).
+ * Every change of a frame's page, contents or mapping happens under the exclusive latch, so an
+ * unchanged version proves the frame still holds what it held when the stamp was taken.
  */
 final class FramePool {
     static final long SHARED_MASK = 0xFFFF;
     static final long EXCLUSIVE = 1L << 16;
-    static final long VERSION_ONE = 1L << 17;
+    static final int VERSION_SHIFT = 17;
+    static final long VERSION_ONE = 1L << VERSION_SHIFT;
     static final long NO_PAGE = -1;
+
+    /** Longs per frame record: 64 bytes, one cache line, so neighbouring latch words never share one. */
+    static final int STRIDE = 8;
+    private static final int LATCH = 0;
+    private static final int PAGE = 1;
+    private static final int LSN = 2;
+    private static final int DIRTY = 3;
+    private static final int FREQUENCY = 4;
+    private static final VarHandle META = MethodHandles.arrayElementVarHandle(long[].class);
 
     final String tier;
     final int frameSize;
@@ -26,19 +45,19 @@ final class FramePool {
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
     private final MemorySegment[] readOnlyPayloads;
-    private final AtomicLongArray latch;
-    private final AtomicLongArray pageOf;
-    private final AtomicLongArray lsn;
-    private final AtomicIntegerArray dirty;
-    private final byte[] referenced;
-    private final AtomicInteger clockHand = new AtomicInteger();
+    private final long[] meta;
+    private final Replacement replacement;
+    /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
+    private final long maxFrequency;
     private final int[] freeStack;
     private int freeTop;
 
     /**
-     * @param headerSize bytes at the start of each frame that are not payload
+     * @param headerSize  bytes at the start of each frame that are not payload
+     * @param replacement how victims are chosen, given this pool's frame count
      */
-    FramePool(String tier, MemorySegment memory, int frameSize, int headerSize) {
+    FramePool(String tier, MemorySegment memory, int frameSize, int headerSize,
+              java.util.function.Function<FramePool, Replacement> replacement) {
         this.tier = tier;
         this.frameSize = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
@@ -50,16 +69,20 @@ final class FramePool {
             payloads[f] = frameSegments[f].asSlice(headerSize);
             readOnlyPayloads[f] = payloads[f].asReadOnly();
         }
-        this.latch = new AtomicLongArray(frames);
-        this.pageOf = new AtomicLongArray(frames);
-        this.lsn = new AtomicLongArray(frames);
-        this.dirty = new AtomicIntegerArray(frames);
-        this.referenced = new byte[frames];
+        this.meta = new long[Math.multiplyExact(frames, STRIDE)];
         this.freeStack = new int[frames];
         for (int f = frames - 1; f >= 0; f--) {
-            pageOf.set(f, NO_PAGE);
+            meta[f * STRIDE + PAGE] = NO_PAGE;
             freeStack[freeTop++] = f;
         }
+        VarHandle.releaseFence(); // the records are published with the pool
+        this.replacement = replacement.apply(this);
+        this.maxFrequency = this.replacement.maxFrequency();
+    }
+
+    /** A CLOCK pool: the PM pool and tests. */
+    FramePool(String tier, MemorySegment memory, int frameSize, int headerSize) {
+        this(tier, memory, frameSize, headerSize, ClockReplacement::new);
     }
 
     MemorySegment frame(int f) {
@@ -72,49 +95,90 @@ final class FramePool {
     }
 
     long pageOf(int f) {
-        return pageOf.get(f);
+        return (long) META.getVolatile(meta, f * STRIDE + PAGE);
     }
 
+    /**
+     * Records that frame {@code f} (exclusively latched) now holds {@code pageId}; a real page (not
+     * {@link #NO_PAGE}) enters the replacement policy as a newly loaded one.
+     */
     void setPage(int f, long pageId) {
-        pageOf.set(f, pageId);
+        assert isLatchedExclusively(f) : tier + " frame " + f + " changes its page without the exclusive latch";
+        META.setVolatile(meta, f * STRIDE + PAGE, pageId);
+        if (pageId != NO_PAGE) {
+            setFrequency(f, 0);
+            replacement.inserted(f, pageId);
+        }
     }
 
     boolean isDirty(int f) {
-        return dirty.get(f) != 0;
+        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) != 0;
     }
 
     void setDirty(int f, boolean value) {
-        dirty.set(f, value ? 1 : 0);
+        META.setVolatile(meta, f * STRIDE + DIRTY, value ? 1L : 0L);
     }
 
     long lsn(int f) {
-        return lsn.get(f);
+        return (long) META.getVolatile(meta, f * STRIDE + LSN);
     }
 
     void setLsn(int f, long value) {
-        lsn.set(f, value);
+        META.setVolatile(meta, f * STRIDE + LSN, value);
     }
 
     /** Raises the frame's LSN to {@code value} if it is higher. */
     void raiseLsn(int f, long value) {
-        lsn.accumulateAndGet(f, value, Math::max);
+        int i = f * STRIDE + LSN;
+        long current;
+        do {
+            current = (long) META.getVolatile(meta, i);
+        } while (current < value && !META.compareAndSet(meta, i, current, value));
     }
 
+    /**
+     * Records an access for the replacement policy: raises the frame's frequency up to
+     * {@link Replacement#maxFrequency()}. Racy on purpose (a lost increment costs nothing but a
+     * little precision), and it only stores while the counter is below its cap, so the hot frames'
+     * records stay clean in every core's cache instead of bouncing between readers.
+     */
     void touch(int f) {
-        if (referenced[f] == 0) {
-            referenced[f] = 1;
+        int i = f * STRIDE + FREQUENCY;
+        long n = (long) META.getOpaque(meta, i);
+        if (n < maxFrequency) {
+            META.setOpaque(meta, i, n + 1);
         }
+    }
+
+    long frequency(int f) {
+        return (long) META.getOpaque(meta, f * STRIDE + FREQUENCY);
+    }
+
+    void setFrequency(int f, long value) {
+        META.setOpaque(meta, f * STRIDE + FREQUENCY, value);
     }
 
     // ---- latches -----------------------------------------------------------------------------
 
+    private long latchWord(int f) {
+        return (long) META.getVolatile(meta, f * STRIDE + LATCH);
+    }
+
+    private boolean casLatch(int f, long expected, long next) {
+        return META.compareAndSet(meta, f * STRIDE + LATCH, expected, next);
+    }
+
+    private void addToLatch(int f, long delta) {
+        META.getAndAdd(meta, f * STRIDE + LATCH, delta);
+    }
+
     boolean tryLatchShared(int f) {
         while (true) {
-            long s = latch.get(f);
+            long s = latchWord(f);
             if ((s & EXCLUSIVE) != 0 || (s & SHARED_MASK) == SHARED_MASK) {
                 return false;
             }
-            if (latch.compareAndSet(f, s, s + 1)) {
+            if (casLatch(f, s, s + 1)) {
                 return true;
             }
         }
@@ -127,12 +191,12 @@ final class FramePool {
     }
 
     void unlatchShared(int f) {
-        latch.decrementAndGet(f);
+        addToLatch(f, -1);
     }
 
     boolean tryLatchExclusive(int f) {
-        long s = latch.get(f);
-        return (s & (EXCLUSIVE | SHARED_MASK)) == 0 && latch.compareAndSet(f, s, s | EXCLUSIVE);
+        long s = latchWord(f);
+        return (s & (EXCLUSIVE | SHARED_MASK)) == 0 && casLatch(f, s, s | EXCLUSIVE);
     }
 
     void latchExclusive(int f) {
@@ -141,25 +205,50 @@ final class FramePool {
         }
     }
 
+    /** Whether a thread holds frame {@code f} exclusively (for assertions). */
+    boolean isLatchedExclusively(int f) {
+        return (latchWord(f) & EXCLUSIVE) != 0;
+    }
+
     /** Releases an exclusive latch and bumps the version, invalidating optimistic readers. */
     void unlatchExclusive(int f) {
-        latch.addAndGet(f, VERSION_ONE - EXCLUSIVE);
+        addToLatch(f, VERSION_ONE - EXCLUSIVE);
     }
 
     /** Turns a held exclusive latch into one shared latch (bumping the version). */
     void downgrade(int f) {
-        latch.addAndGet(f, VERSION_ONE - EXCLUSIVE + 1);
+        addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
     }
 
-    /** The latch word for an optimistic read, or -1 if a writer holds the frame. */
-    long optimisticStamp(int f) {
-        long s = latch.get(f);
-        return (s & EXCLUSIVE) != 0 ? -1 : s & ~SHARED_MASK;
+    /** The frame's latch version for an optimistic read, or -1 while a writer holds the frame. */
+    long optimisticVersion(int f) {
+        long s = latchWord(f);
+        return (s & EXCLUSIVE) != 0 ? -1 : s >>> VERSION_SHIFT;
     }
 
-    /** Whether no exclusive holder came or went since {@code stamp} was taken. */
-    boolean validate(int f, long stamp) {
-        return (latch.get(f) & ~SHARED_MASK) == stamp;
+    /**
+     * {@link #optimisticVersion} again, ordered after the caller's reads of the frame: an unchanged
+     * version proves that no exclusive holder came or went while they ran.
+     */
+    long versionAfterReads(int f) {
+        VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
+        return optimisticVersion(f);
+    }
+
+    /**
+     * Latches frame {@code f} exclusively to remove page {@code pageId} from it (free, retirement of a
+     * superseded PM frame): only stale optimistic readers or a closing handle can hold it, so this
+     * spins, and names the misuse if it stays latched.
+     *
+     * @throws IllegalStateException if a caller still holds the page
+     */
+    void latchForRemoval(int f, long pageId) {
+        for (int spins = 0; !tryLatchExclusive(f); spins++) {
+            if (spins > 10_000) {
+                throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
+            }
+            backOff(spins);
+        }
     }
 
     static void backOff(int spins) {
@@ -190,10 +279,13 @@ final class FramePool {
 
     /** Returns an exclusively latched frame to the free list and releases the latch. */
     void release(int f) {
-        pageOf.set(f, NO_PAGE);
-        dirty.set(f, 0);
-        lsn.set(f, 0);
-        referenced[f] = 0;
+        assert isLatchedExclusively(f) : tier + " frame " + f + " released without the exclusive latch";
+        replacement.removed(f);
+        int r = f * STRIDE;
+        META.setVolatile(meta, r + PAGE, NO_PAGE);
+        META.setVolatile(meta, r + DIRTY, 0L);
+        META.setVolatile(meta, r + LSN, 0L);
+        setFrequency(f, 0);
         unlatchExclusive(f);
         synchronized (freeStack) {
             freeStack[freeTop++] = f;
@@ -208,27 +300,23 @@ final class FramePool {
     }
 
     /**
-     * Advances the CLOCK hand to the next frame that holds a page, was not referenced since the hand
-     * last passed, and can be latched exclusively now; returns it latched, or -1 after two sweeps.
+     * A frame that holds a page and can be evicted now, chosen by the replacement policy and returned
+     * exclusively latched, or -1 if none was found. The caller either empties the frame (sets
+     * {@link #NO_PAGE} or {@link #release}s it) or gives it back with {@link #keep}.
      */
-    int clockVictim() {
-        for (int scanned = 0; scanned < 2 * frames + 1; scanned++) {
-            int f = Math.floorMod(clockHand.getAndIncrement(), frames);
-            if (pageOf.get(f) == NO_PAGE) {
-                continue;
-            }
-            if (referenced[f] != 0) {
-                referenced[f] = 0;
-                continue;
-            }
-            if (tryLatchExclusive(f)) {
-                if (pageOf.get(f) != NO_PAGE) {
-                    return f;
-                }
-                unlatchExclusive(f);
-            }
-        }
-        return -1;
+    int victim() {
+        return replacement.victim();
+    }
+
+    /** The replacement policy (for tests and statistics). */
+    Replacement replacement() {
+        return replacement;
+    }
+
+    /** Gives back a {@link #victim()} that was not evicted after all: it stays cached, and unlatched. */
+    void keep(int f) {
+        replacement.kept(f);
+        unlatchExclusive(f);
     }
 
     /**
@@ -236,18 +324,22 @@ final class FramePool {
      * (PM recovery); call {@link #rebuildFreeList()} afterwards.
      */
     void adopt(int f, long pageId, boolean isDirty, long pageLsn) {
-        pageOf.set(f, pageId);
-        dirty.set(f, isDirty ? 1 : 0);
-        lsn.set(f, pageLsn);
+        int r = f * STRIDE;
+        META.setVolatile(meta, r + PAGE, pageId);
+        META.setVolatile(meta, r + DIRTY, isDirty ? 1L : 0L);
+        META.setVolatile(meta, r + LSN, pageLsn);
     }
 
-    /** Rebuilds the free list from the frames that hold no page. */
+    /** Rebuilds the free list from the frames that hold no page; the others enter the replacement policy. */
     void rebuildFreeList() {
         synchronized (freeStack) {
             freeTop = 0;
             for (int f = frames - 1; f >= 0; f--) {
-                if (pageOf.get(f) == NO_PAGE) {
+                long pageId = pageOf(f);
+                if (pageId == NO_PAGE) {
                     freeStack[freeTop++] = f;
+                } else {
+                    replacement.inserted(f, pageId);
                 }
             }
         }
@@ -262,7 +354,7 @@ final class FramePool {
     int dirtyCount() {
         int n = 0;
         for (int f = 0; f < frames; f++) {
-            n += dirty.get(f);
+            n += isDirty(f) ? 1 : 0;
         }
         return n;
     }

@@ -116,6 +116,14 @@ final class PageHeader {
         return Checksums.crc32c(page.asSlice(8, SIZE - 8));
     }
 
+    /**
+     * Copies a page's payload (everything after the header) into another frame of the same size,
+     * leaving the target's header alone: a PM frame stays unsealed until it is sealed.
+     */
+    static void copyPayload(MemorySegment from, MemorySegment to) {
+        MemorySegment.copy(from, SIZE, to, SIZE, from.byteSize() - SIZE);
+    }
+
     /** Makes {@code page} unrecognisable as a sealed page (the magic is cleared). */
     static void invalidate(MemorySegment page) {
         page.set(INT, 0, 0);

@@ -35,7 +35,7 @@ final class PmArea {
     final PmemDevice device;
     final int pageSize;
     final MemorySegment frames;
-    private final Path path;
+    final Path path;
     private final UUID storeId;
     private UUID pmId;
     private long frameCount;
@@ -238,6 +238,15 @@ final class PmArea {
         device.persist(offset, pageSize);
         PageHeader.commit(frame);
         device.persist(offset, PageHeader.SIZE);
+    }
+
+    /**
+     * Clears frame {@code f}'s commit word ({@link PageHeader#invalidate}) and makes that durable: from
+     * then on recovery treats the frame as free.
+     */
+    void invalidate(int f) {
+        PageHeader.invalidate(frames.asSlice((long) f * pageSize, pageSize));
+        persistHeader(f);
     }
 
     /** Makes the header of frame {@code f} durable (after {@link PageHeader#invalidate}). */

@@ -2,10 +2,8 @@ package io.most.buffer;
 
 import io.most.ConfigurationException;
 import io.most.CorruptPageException;
-import io.most.DataLossException;
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
-import io.most.OutOfSpaceException;
 import io.most.Page;
 import io.most.PageReader;
 import io.most.PageStore;
@@ -20,8 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Spitfire's three-tier buffer manager (SIGMOD '21, sections 3-5): a DRAM frame pool and an optional
  * PM frame pool over a block device, with a unified mapping table from page id to the DRAM and PM
- * frames holding the page, CLOCK replacement in each pool, and the data migration policy
- * {@code <Dr, Dw, Nr, Nw>} drawn per operation.
+ * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK in DRAM, CLOCK in PM),
+ * and the data migration policy {@code <Dr, Dw, Nr, Nw>} drawn per operation.
+ *
+ * <p><b>Pieces.</b> This class maps pages, serves hits (latched and optimistic), loads and migrates
+ * pages, and commits PM writes; {@link PmRecovery} rebuilds the PM mapping at open, {@link Evictor}
+ * makes room and writes dirty pages back, {@link FramePool} holds frames and latches, {@link PageLocks}
+ * the page locks. The package documentation gives the lock order and the PM persistence rules.
  *
  * <p><b>Locking.</b> Each frame has a latch word ({@link FramePool}); each page a striped page lock
  * that serializes changes of its mapping (loads, migrations, write-backs, evictions). Rule that keeps
@@ -38,10 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
 public final class SpitfireBufferManager implements PageStore {
-    private static final System.Logger LOG = System.getLogger(SpitfireBufferManager.class.getName());
-    private static final int LOCK_STRIPES = 4096;
     private static final int OPTIMISTIC_ATTEMPTS = 8;
-    private static final int PM_EVICTION_BATCH = 8;
 
     private final PageStoreConfig config;
     private final int pageSize;
@@ -54,10 +54,12 @@ public final class SpitfireBufferManager implements PageStore {
     private final PmCost pmCost;
     private final AtomicIntegerArray dramFrameOf;
     private final AtomicIntegerArray pmFrameOf;
-    private final ReentrantLock[] pageLocks = new ReentrantLock[LOCK_STRIPES];
+    private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
+    private final OptimisticStamp stamps;
     private final WriteSequence writeSeq;
+    private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
     private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
     private final long recoveredPmPages;
@@ -74,9 +76,6 @@ public final class SpitfireBufferManager implements PageStore {
         this.allocations = ssd.allocations();
         this.policy = config.policy();
         this.pmCost = PmCost.of(config.pmProfile());
-        for (int i = 0; i < LOCK_STRIPES; i++) {
-            pageLocks[i] = new ReentrantLock();
-        }
         int pages = (int) ssd.pageCount();
         this.dramArena = Arena.ofShared();
         MemorySegment dramMemory;
@@ -87,7 +86,9 @@ public final class SpitfireBufferManager implements PageStore {
             throw new ConfigurationException("cannot allocate a DRAM pool of " + config.dramBytes()
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
-        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE);
+        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE,
+                config.evictionPolicy() == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new
+                        : ClockReplacement::new);
         this.dramFrameOf = new AtomicIntegerArray(pages);
         for (int i = 0; i < pages; i++) {
             dramFrameOf.set(i, -1);
@@ -103,22 +104,25 @@ public final class SpitfireBufferManager implements PageStore {
                 pmFrameOf.set(i, -1);
             }
             this.admissionQueue = new AdmissionQueue(pm.frames / 2);
-            long[] result;
+            PmRecovery.Result result;
             try {
-                result = recoverPm();
+                result = new PmRecovery(pm, pmArea, pmFrameOf, ssd, corruptPmPages, config.acceptDataLoss()).run();
             } catch (RuntimeException e) {
                 dramArena.close();
                 throw e;
             }
-            maxSeq = result[0];
-            recovered = result[1];
-            discarded = result[2];
+            maxSeq = result.maxSeq();
+            recovered = result.recovered();
+            discarded = result.discarded();
         } else {
             this.pm = null;
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
+        this.stamps = new OptimisticStamp(Math.max(dram.frames, pm == null ? 0 : pm.frames));
         this.writeSeq = new WriteSequence(ssd, maxSeq);
+        this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
+                admissionQueue, counters, writeSeq, this::policy);
         this.recoveredPmPages = recovered;
         this.discardedPmFrames = discarded;
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
@@ -190,117 +194,6 @@ public final class SpitfireBufferManager implements PageStore {
         }
     }
 
-    /**
-     * Rebuilds the PM mapping from the frames' headers (paper section 5.2 leaves this unimplemented).
-     * Verify first, then trust: a frame's page id and write sequence are read only once its header
-     * checksum verifies ({@link PageHeader.Check#DAMAGED} or better), and only fully valid frames compete for
-     * "newest copy". For each allocated page the valid image with the highest write sequence wins;
-     * unsealed, superseded and unallocated images are invalidated. A damaged frame whose header still
-     * verifies names its page and write sequence: if neither another PM frame nor the block device
-     * holds that sequence or a newer one, it held the only copy of a durable version, and the page is
-     * reported corrupt rather than silently rolled back. A frame too damaged to name its page stops
-     * the open ({@link DataLossException}) unless the configuration accepts the loss. Returns {max
-     * sequence, recovered pages, discarded frames}.
-     */
-    private long[] recoverPm() {
-        long maxSeq = 0;
-        long recovered = 0;
-        long discarded = 0;
-        java.util.List<Integer> damaged = new java.util.ArrayList<>();
-        java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
-        for (int m = 0; m < pm.frames; m++) {
-            MemorySegment frame = pm.frame(m);
-            PageHeader.Check check = PageHeader.check(frame);
-            switch (check) {
-                case NEVER_WRITTEN, UNSEALED -> {
-                    continue; // free: never written, invalidated, or a seal that never completed
-                }
-                case UNIDENTIFIABLE -> {
-                    unidentifiable.add(m);
-                    continue;
-                }
-                default -> {
-                }
-            }
-            long pageId = PageHeader.pageId(frame);
-            if (!allocations.isAllocated(pageId)) {
-                discard(m);
-                discarded++;
-                continue;
-            }
-            if (check == PageHeader.Check.DAMAGED) {
-                damaged.add(m);
-                continue;
-            }
-            long seq = PageHeader.seq(frame);
-            maxSeq = Math.max(maxSeq, seq);
-            int other = pmFrameOf.get((int) pageId);
-            if (other >= 0) {
-                boolean keepOther = PageHeader.seq(pm.frame(other)) > seq;
-                int loser = keepOther ? m : other;
-                pm.adopt(loser, FramePool.NO_PAGE, false, 0);
-                discard(loser);
-                discarded++;
-                if (keepOther) {
-                    continue;
-                }
-            } else {
-                recovered++;
-            }
-            pmFrameOf.set((int) pageId, m);
-            // conservatively newer than the block device: written back when evicted
-            pm.adopt(m, pageId, true, PageHeader.lsn(frame));
-        }
-        if (!unidentifiable.isEmpty()) {
-            String frames = unidentifiable.size() <= 8 ? unidentifiable.toString()
-                    : unidentifiable.subList(0, 8) + " and " + (unidentifiable.size() - 8) + " more";
-            String what = unidentifiable.size() + " PM frame(s) " + frames + " of '" + config.pmPath()
-                    + "' were sealed but fail their header checksum (media damage), so the page whose"
-                    + " newest version each held cannot be named";
-            DataLoss.refuseUnlessAccepted(config.acceptDataLoss(), what, "restore the PM file",
-                    "discard them (those pages revert to their block-device copies)");
-            for (int m : unidentifiable) {
-                discard(m);
-                discarded++;
-            }
-        }
-        for (int m : damaged) {
-            long pageId = PageHeader.pageId(pm.frame(m));
-            long seq = PageHeader.seq(pm.frame(m));
-            maxSeq = Math.max(maxSeq, seq);
-            int winner = pmFrameOf.get((int) pageId);
-            boolean superseded = (winner >= 0 && PageHeader.seq(pm.frame(winner)) >= seq) || ssdSeqAtLeast(pageId, seq);
-            if (!superseded) {
-                corruptPmPages.put(pageId, "its PM frame " + m + " fails its checksum ("
-                        + PageHeader.describeCorruption(pm.frame(m)) + ") and held write sequence " + seq
-                        + ", newer than any other copy");
-            }
-            discard(m);
-            discarded++;
-        }
-        pm.rebuildFreeList();
-        if (recovered > 0 || discarded > 0 || !corruptPmPages.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "PM buffer recovered: {0} pages, {1} torn or stale frames discarded,"
-                    + " {2} pages lost to PM corruption", recovered, discarded, corruptPmPages.size());
-        }
-        return new long[] {maxSeq, recovered, discarded};
-    }
-
-    /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */
-    private boolean ssdSeqAtLeast(long pageId, long seq) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment image = ssd.device().allocate(arena, pageSize);
-            ssd.readPage(pageId, image);
-            return PageHeader.check(image) == PageHeader.Check.VALID && PageHeader.pageId(image) == pageId
-                    && PageHeader.seq(image) >= seq;
-        }
-    }
-
-    private void discard(int m) {
-        PageHeader.invalidate(pm.frame(m));
-        pmArea.persistHeader(m);
-    }
-
     // ---- PageStore -------------------------------------------------------------------------------
 
     @Override
@@ -343,9 +236,15 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            int f = allocateDramFrame();
-            dram.frame(f).fill((byte) 0);
-            ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
+            dropRacingLoad(pageId);
+            int f = evictor.allocateDramFrame();
+            try {
+                dram.frame(f).fill((byte) 0);
+                ssd.eraseIfReused(pageId); // before the page is reachable: nothing can write it back meanwhile
+            } catch (RuntimeException e) {
+                dram.release(f); // the empty frame would otherwise stay latched for good
+                throw e;
+            }
             dram.setPage(f, pageId);
             dram.setDirty(f, true); // a fresh page must reach storage even if never written
             dram.setLsn(f, 0);
@@ -356,6 +255,30 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Between the bitmap's allocation of {@code pageId} and the page lock, a reader of that id (a misuse
+     * race: the id was not handed out yet) may have loaded the page's old image from PM or the block
+     * device and mapped it; that copy must go before the fresh page replaces it, or it would linger as
+     * a frame holding the page that no mapping names. Needs the page lock.
+     */
+    private void dropRacingLoad(long pageId) {
+        assert lockOf(pageId).isHeldByCurrentThread();
+        int i = (int) pageId;
+        int f = dramFrameOf.get(i);
+        if (f >= 0) {
+            dram.latchForRemoval(f, pageId);
+            dramFrameOf.set(i, -1);
+            dram.release(f);
+        }
+        int m = pm == null ? -1 : pmFrameOf.get(i);
+        if (m >= 0) {
+            pm.latchForRemoval(m, pageId);
+            pmFrameOf.set(i, -1);
+            pmArea.invalidate(m);
+            pm.release(m);
         }
     }
 
@@ -370,11 +293,11 @@ public final class SpitfireBufferManager implements PageStore {
             int f = dramFrameOf.get(i);
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (f >= 0) {
-                latchForRemoval(dram, f, pageId);
+                dram.latchForRemoval(f, pageId);
             }
             try {
                 if (m >= 0) {
-                    latchForRemoval(pm, m, pageId);
+                    pm.latchForRemoval(m, pageId);
                 }
             } catch (RuntimeException e) {
                 if (f >= 0) {
@@ -406,20 +329,11 @@ public final class SpitfireBufferManager implements PageStore {
             }
             if (m >= 0) {
                 pmFrameOf.set(i, -1);
-                discard(m);
+                pmArea.invalidate(m);
                 pm.release(m);
             }
         } finally {
             lock.unlock();
-        }
-    }
-
-    private static void latchForRemoval(FramePool pool, int f, long pageId) {
-        for (int spins = 0; !pool.tryLatchExclusive(f); spins++) {
-            if (spins > 10_000) {
-                throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
-            }
-            FramePool.backOff(spins);
         }
     }
 
@@ -428,17 +342,39 @@ public final class SpitfireBufferManager implements PageStore {
         return allocations.isAllocated(pageId);
     }
 
+    /*
+     * read() and write() pin a frame (access(), which returns the frame as a long) and wrap it in a
+     * handle here, in a method small enough to inline into the caller: so escape analysis can drop the
+     * handle of a Page that the caller closes in the same method, and a hit on either tier allocates
+     * nothing. The handle never reaches code that is not inlined on a hit (see release()).
+     */
+
     @Override
     public Page read(long pageId) {
-        return access(pageId, false);
+        return handle(access(pageId, false), pageId, false);
     }
 
     @Override
     public Page write(long pageId) {
-        return access(pageId, true);
+        return handle(access(pageId, true), pageId, true);
     }
 
-    private Page access(long pageId, boolean exclusive) {
+    private static final long PINNED_IN_PM = 1L << 62;
+    private static final int FRAME_BITS = 0x7FFF_FFFF;
+
+    /** A pinned frame as one long: bit 62 the pool (PM), bits 31-61 the frame, bits 0-30 the frame worked on. */
+    private static long pinned(boolean inPm, int frame, int target) {
+        return (inPm ? PINNED_IN_PM : 0) | (long) frame << 31 | target;
+    }
+
+    private Page handle(long pinned, long pageId, boolean exclusive) {
+        FramePool pool = (pinned & PINNED_IN_PM) != 0 ? pm : dram;
+        return new LatchedPage(this, pool, (int) (pinned >>> 31) & FRAME_BITS, (int) pinned & FRAME_BITS, pageId,
+                exclusive);
+    }
+
+    /** Pins the page's frame under a shared or exclusive latch, loading the page if needed; see {@link #pinned}. */
+    private long access(long pageId, boolean exclusive) {
         checkOpen();
         int i = checkedIndex(pageId);
         // a page mapped in DRAM is allocated and intact: the bitmap and corruption checks can wait
@@ -453,94 +389,102 @@ public final class SpitfireBufferManager implements PageStore {
                 if (dram.pageOf(f) == pageId && dramFrameOf.get(i) == f) {
                     dram.touch(f);
                     counters.dramHits.increment();
-                    return new LatchedPage(this, dram, f, f, pageId, exclusive);
+                    return pinned(false, f, f);
                 }
                 unlatch(dram, f, exclusive);
                 continue;
             }
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && !draw(exclusive ? policy.dw() : policy.dr())) {
-                Page page = accessInPm(pageId, m, exclusive);
-                if (page != null) {
-                    return page;
+                long pinned = pinInPm(pageId, m, exclusive);
+                if (pinned >= 0) {
+                    return pinned;
                 }
                 continue;
             }
-            Page page = load(pageId, exclusive);
-            if (page != null) {
-                return page;
+            long loaded = load(pageId, exclusive);
+            if (loaded >= 0) {
+                return loaded;
             }
             // the PM copy could not be migrated (a writer holds it): wait for it without the page lock
             m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && dramFrameOf.get(i) < 0) {
-                page = accessInPm(pageId, m, exclusive);
-                if (page != null) {
-                    return page;
+                long pinned = pinInPm(pageId, m, exclusive);
+                if (pinned >= 0) {
+                    return pinned;
                 }
             }
         }
     }
 
-    /** Serves the page from its PM frame {@code m}, or returns null if the mapping changed meanwhile. */
-    private Page accessInPm(long pageId, int m, boolean exclusive) {
+    /**
+     * Latches the page's PM frame {@code m} for the caller; returns it {@link #pinned} with the frame the
+     * caller works on (the same frame, or a private copy for a write of a frame that holds the only
+     * durable copy of its version), or -1 if the mapping changed meanwhile.
+     */
+    private long pinInPm(long pageId, int m, boolean exclusive) {
         int i = (int) pageId;
         latch(pm, m, exclusive);
         if (pm.pageOf(m) != pageId || pmFrameOf.get(i) != m || dramFrameOf.get(i) >= 0) {
             unlatch(pm, m, exclusive);
-            return null;
+            return -1;
         }
         pm.touch(m);
         counters.pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
         if (!exclusive || !pm.isDirty(m)) {
             // reads, and writes of a frame equal to the block device's copy, work in place
-            return new LatchedPage(this, pm, m, m, pageId, exclusive);
+            return pinned(true, m, m);
         }
         // the frame is the only durable copy of its version: write a private copy, swapped in on close
         int copy;
         try {
-            copy = allocatePmFrame(pageId);
+            copy = evictor.allocatePmFrame(pageId);
         } catch (RuntimeException e) {
             pm.unlatchExclusive(m);
             throw e;
         }
-        copyPayload(pm.frame(m), pm.frame(copy));
+        PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
         pmCost.load(pageSize);
-        return new LatchedPage(this, pm, m, copy, pageId, true);
+        return pinned(true, m, copy);
     }
 
     /**
      * Under the page lock: migrates the page from PM to DRAM, or loads it from the block device into
-     * DRAM and/or PM as the policy draws. Returns null when the caller should retry the fast path.
+     * DRAM and/or PM as the policy draws; returns the frame {@link #pinned}, or -1 when the caller should
+     * retry the fast path.
      */
-    private Page load(long pageId, boolean exclusive) {
+    private long load(long pageId, boolean exclusive) {
         int i = (int) pageId;
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
             if (dramFrameOf.get(i) >= 0) {
-                return null;
+                return -1;
             }
+            // free() and allocate() change the bitmap under this lock: checked before it, a caller racing a
+            // free() would load the freed page's old image and map it, and allocate() would then orphan it
+            checkAllocated(pageId);
             int m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0) {
                 int f = migrateToDram(pageId, m);
                 if (f < 0) {
-                    return null;
+                    return -1;
                 }
                 counters.pmHits.increment();
-                return installed(dram, f, pageId, exclusive);
+                return installed(dram, f, exclusive);
             }
             counters.misses.increment();
             boolean toPm = pm != null && (exclusive ? !draw(policy.dw()) : draw(policy.nr()));
             if (!toPm) {
-                int f = allocateDramFrame();
+                int f = evictor.allocateDramFrame();
                 readFromSsd(pageId, dram, f);
                 dram.setPage(f, pageId);
                 dramFrameOf.set(i, f);
                 counters.migrated(MigrationPath.SSD_TO_DRAM);
-                return installed(dram, f, pageId, exclusive);
+                return installed(dram, f, exclusive);
             }
-            m = allocatePmFrame(pageId);
+            m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
             pmCost.store(pageSize);
             pm.setPage(m, pageId);
@@ -554,21 +498,21 @@ public final class SpitfireBufferManager implements PageStore {
                 } finally {
                     pm.unlatchExclusive(m);
                 }
-                return installed(dram, f, pageId, false);
+                return installed(dram, f, false);
             }
-            return installed(pm, m, pageId, exclusive);
+            return installed(pm, m, exclusive);
         } finally {
             lock.unlock();
         }
     }
 
     /** Hands out a frame this thread holds exclusively and has just filled. */
-    private Page installed(FramePool pool, int f, long pageId, boolean exclusive) {
+    private long installed(FramePool pool, int f, boolean exclusive) {
         pool.touch(f);
         if (!exclusive) {
             pool.downgrade(f);
         }
-        return new LatchedPage(this, pool, f, f, pageId, exclusive);
+        return pinned(pool == pm, f, f);
     }
 
     /**
@@ -579,6 +523,7 @@ public final class SpitfireBufferManager implements PageStore {
      * exclusively latched and mapped.
      */
     private int migrateToDram(long pageId, int m) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "migration of page " + pageId + " without its page lock";
         boolean latched = false;
         for (int spins = 0; spins < 64 && !latched; spins++) {
             latched = pm.tryLatchExclusive(m);
@@ -601,7 +546,9 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** The copy of {@link #migrateToDram} for a caller that holds the PM frame exclusively. */
     private int copyToDram(long pageId, int m) {
-        int f = allocateDramFrame();
+        assert lockOf(pageId).isHeldByCurrentThread() : "copy of page " + pageId + " without its page lock";
+        assert pm.isLatchedExclusively(m) : "copy of page " + pageId + " from an unlatched PM frame";
+        int f = evictor.allocateDramFrame();
         MemorySegment.copy(pm.frame(m), 0, dram.frame(f), 0, pageSize);
         pmCost.load(pageSize);
         dram.setPage(f, pageId);
@@ -613,6 +560,8 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     private void readFromSsd(long pageId, FramePool pool, int f) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "load of page " + pageId + " without its page lock";
+        assert pool.isLatchedExclusively(f) : "load of page " + pageId + " into an unlatched frame";
         MemorySegment frame = pool.frame(f);
         try {
             ssd.readPage(pageId, frame);
@@ -628,7 +577,7 @@ public final class SpitfireBufferManager implements PageStore {
             pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
         } catch (RuntimeException e) {
             if (pool == pm) {
-                discard(f); // it may hold another page's image, which must not look valid after a crash
+                pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
             }
             pool.release(f);
             throw e;
@@ -636,69 +585,96 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     @Override
-    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
+    public long tryOptimisticRead(long pageId) {
         checkOpen();
         int i = checkedIndex(pageId);
-        // first attempt on a DRAM-resident page: small enough to be inlined into the caller
         int f = dramFrameOf.get(i);
         if (f >= 0) {
-            long stamp = dram.optimisticStamp(f);
-            if (stamp != -1 && dram.pageOf(f) == pageId) {
-                R result;
-                try {
-                    result = reader.read(dram.payload(f, false));
-                } catch (RuntimeException e) {
-                    return readOptimisticSlow(pageId, reader);
-                }
-                if (dram.validate(f, stamp) && dramFrameOf.get(i) == f) {
-                    dram.touch(f);
-                    counters.dramHits.increment();
-                    return result;
-                }
+            long version = dram.optimisticVersion(f);
+            // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
+            if (version >= 0 && dram.pageOf(f) == pageId) {
+                dram.touch(f);
+                counters.dramHits.increment();
+                return stamps.encode(false, f, version);
             }
+            return 0;
         }
-        return readOptimisticSlow(pageId, reader);
+        return pm == null ? 0 : tryOptimisticReadInPm(pageId, i);
     }
 
-    private <R> R readOptimisticSlow(long pageId, PageReader<R> reader) {
-        checkAllocated(pageId);
-        checkNotLost(pageId);
-        int i = (int) pageId;
+    /**
+     * The PM half of {@link #tryOptimisticRead}. After the stamp is taken the DRAM mapping is read
+     * again: a PM->DRAM migration sets it before it releases the PM frame's latch, so a page that moved
+     * to DRAM before this stamp is seen here (its DRAM copy may be newer), and one that moves after
+     * bumps the PM frame's version and fails validation.
+     */
+    private long tryOptimisticReadInPm(long pageId, int i) {
+        int m = pmFrameOf.get(i);
+        if (m < 0) {
+            return 0;
+        }
+        long version = pm.optimisticVersion(m);
+        if (version < 0 || pm.pageOf(m) != pageId || dramFrameOf.get(i) >= 0) {
+            return 0;
+        }
+        pm.touch(m);
+        counters.pmHits.increment();
+        pmCost.load(Math.min(4096, pageSize));
+        return stamps.encode(true, m, version);
+    }
+
+    @Override
+    public MemorySegment optimisticPayload(long stamp) {
+        return poolOf(stamp).payload(frameOf(stamp), false);
+    }
+
+    @Override
+    public boolean validate(long stamp) {
+        if (stamp == 0) {
+            return false;
+        }
+        FramePool pool = poolOf(stamp);
+        return stamps.sameVersion(stamp, pool.versionAfterReads(frameOf(stamp)));
+    }
+
+    private FramePool poolOf(long stamp) {
+        if (!OptimisticStamp.isStamp(stamp) || (OptimisticStamp.isPm(stamp) && pm == null)) {
+            throw badStamp(stamp);
+        }
+        return OptimisticStamp.isPm(stamp) ? pm : dram;
+    }
+
+    private int frameOf(long stamp) {
+        int f = stamps.frame(stamp);
+        if (f >= (OptimisticStamp.isPm(stamp) ? pm.frames : dram.frames)) {
+            throw badStamp(stamp);
+        }
+        return f;
+    }
+
+    private static IllegalArgumentException badStamp(long stamp) {
+        return new IllegalArgumentException(stamp == 0
+                ? "stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead"
+                : "0x" + Long.toHexString(stamp) + " is not a stamp of this store's tryOptimisticRead");
+    }
+
+    @Override
+    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-            FramePool pool = dram;
-            int f = dramFrameOf.get(i);
-            if (f < 0) {
-                f = pm == null ? -1 : pmFrameOf.get(i);
-                pool = pm;
-                if (f < 0) {
-                    break;
-                }
-            }
-            long stamp = pool.optimisticStamp(f);
-            if (stamp == -1 || pool.pageOf(f) != pageId) {
-                counters.optimisticRetries.increment();
-                FramePool.backOff(attempt);
-                continue;
+            long stamp = tryOptimisticRead(pageId);
+            if (stamp == 0) {
+                break; // not buffered or being written: the latch loads or waits
             }
             R result = null;
             RuntimeException failure = null;
             try {
-                result = reader.read(pool.payload(f, false));
+                result = reader.read(optimisticPayload(stamp));
             } catch (RuntimeException e) {
-                failure = e;
+                failure = e; // thrown by an inconsistent read? only validation can tell
             }
-            boolean stillMapped = pool == dram ? dramFrameOf.get(i) == f
-                    : pmFrameOf.get(i) == f && dramFrameOf.get(i) < 0;
-            if (pool.validate(f, stamp) && pool.pageOf(f) == pageId && stillMapped) {
+            if (validate(stamp)) {
                 if (failure != null) {
                     throw failure;
-                }
-                pool.touch(f);
-                if (pool == dram) {
-                    counters.dramHits.increment();
-                } else {
-                    counters.pmHits.increment();
-                    pmCost.load(Math.min(4096, pageSize));
                 }
                 return result;
             }
@@ -725,14 +701,12 @@ public final class SpitfireBufferManager implements PageStore {
             dram.unlatchExclusive(f);
             return;
         }
-        releasePmWrite(page);
+        releasePmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
     }
 
     /** Seals and persists a PM write (WAL first), swapping in the private copy if there is one. */
-    private void releasePmWrite(LatchedPage page) {
-        int m = page.frame;
-        int target = page.target;
-        if (!page.dirtied) {
+    private void releasePmWrite(int m, int target, long pageId, boolean dirtied, long lsn) {
+        if (!dirtied) {
             if (target != m) {
                 pm.release(target);
             }
@@ -740,9 +714,9 @@ public final class SpitfireBufferManager implements PageStore {
             return;
         }
         try {
-            config.walHook().flushUpTo(page.lsn);
-            ensureAllocationsDurable();
-            pmArea.sealDurably(target, pm.frame(target), page.pageId, page.lsn, writeSeq.next());
+            config.walHook().flushUpTo(lsn);
+            evictor.ensureAllocationsDurable();
+            pmArea.sealDurably(target, pm.frame(target), pageId, lsn, writeSeq.next());
             pmCost.store(pageSize);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
@@ -754,200 +728,23 @@ public final class SpitfireBufferManager implements PageStore {
         }
         if (target == m) {
             pm.setDirty(m, true);
-            pm.setLsn(m, page.lsn);
+            pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;
         }
-        ReentrantLock lock = lockOf(page.pageId);
+        ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            pm.setPage(target, page.pageId);
+            pm.setPage(target, pageId);
             pm.setDirty(target, true);
-            pm.setLsn(target, page.lsn);
-            pmFrameOf.set((int) page.pageId, target);
+            pm.setLsn(target, lsn);
+            pmFrameOf.set((int) pageId, target);
         } finally {
             lock.unlock();
         }
         pm.unlatchExclusive(target);
-        discard(m);
+        pmArea.invalidate(m);
         pm.release(m);
-    }
-
-    // ---- frame allocation and eviction -------------------------------------------------------------
-
-    /** A DRAM frame for a new page, exclusively latched: free, or evicted by CLOCK. */
-    private int allocateDramFrame() {
-        for (int attempt = 0; ; attempt++) {
-            int f = dram.takeFree();
-            if (f >= 0) {
-                return f;
-            }
-            f = dram.clockVictim();
-            if (f >= 0) {
-                long victim = dram.pageOf(f);
-                ReentrantLock lock = lockOf(victim);
-                if (lock.tryLock()) {
-                    try {
-                        if (dramFrameOf.get((int) victim) == f) {
-                            if (dram.isDirty(f)) {
-                                writeBack(victim, f);
-                            }
-                            dramFrameOf.set((int) victim, -1);
-                        }
-                        dram.setPage(f, FramePool.NO_PAGE);
-                        dram.setDirty(f, false);
-                        return f;
-                    } catch (RuntimeException e) {
-                        dram.unlatchExclusive(f);
-                        throw e;
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-                dram.unlatchExclusive(f);
-            }
-            if (attempt > 1000) {
-                throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
-                        + " are latched; close pages sooner or configure a larger DRAM pool");
-            }
-            FramePool.backOff(attempt);
-        }
-    }
-
-    /**
-     * A PM frame for {@code forPage}, exclusively latched. When none is free, evicts a batch of
-     * victims: writes the dirty ones to the block device, forces once, invalidates them durably.
-     */
-    private int allocatePmFrame(long forPage) {
-        for (int attempt = 0; ; attempt++) {
-            int m = pm.takeFree();
-            if (m >= 0) {
-                return m;
-            }
-            evictPmBatch();
-            if (attempt > 1000) {
-                throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
-                        + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
-            }
-            FramePool.backOff(attempt);
-        }
-    }
-
-    private void evictPmBatch() {
-        int[] victims = new int[PM_EVICTION_BATCH];
-        ReentrantLock[] locks = new ReentrantLock[PM_EVICTION_BATCH];
-        int n = 0;
-        for (int tries = 0; n < PM_EVICTION_BATCH && tries < 2 * PM_EVICTION_BATCH; tries++) {
-            int m = pm.clockVictim();
-            if (m < 0) {
-                break;
-            }
-            ReentrantLock lock = lockOf(pm.pageOf(m));
-            if (!lock.tryLock()) {
-                pm.unlatchExclusive(m);
-                continue;
-            }
-            victims[n] = m;
-            locks[n++] = lock;
-        }
-        try {
-            boolean wrote = false;
-            for (int k = 0; k < n; k++) {
-                int m = victims[k];
-                long pageId = pm.pageOf(m);
-                if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
-                    ssd.writePage(pageId, pm.frame(m));
-                    counters.ssdWrites.increment();
-                    counters.migrated(MigrationPath.PM_TO_SSD);
-                    wrote = true;
-                }
-            }
-            if (wrote) {
-                ssd.force();
-            }
-            for (int k = 0; k < n; k++) {
-                int m = victims[k];
-                long pageId = pm.pageOf(m);
-                pmFrameOf.compareAndSet((int) pageId, m, -1);
-                discard(m);
-                pm.release(m);
-                victims[k] = -1;
-            }
-        } finally {
-            for (int k = 0; k < n; k++) {
-                if (victims[k] >= 0) {
-                    pm.unlatchExclusive(victims[k]);
-                }
-                locks[k].unlock();
-            }
-        }
-    }
-
-    /**
-     * Writes the dirty DRAM frame {@code f} of {@code pageId} to PM or the block device as the policy
-     * draws (paths DRAM->PM, DRAM->SSD). Needs the page lock and at least a shared latch on {@code f}.
-     * A PM copy that the write makes stale is invalidated only after the new copy is durable.
-     */
-    private void writeBack(long pageId, int f) {
-        assert lockOf(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
-        int i = (int) pageId;
-        long lsn = dram.lsn(f);
-        config.walHook().flushUpTo(lsn);
-        ensureAllocationsDurable();
-        int old = pm == null ? -1 : pmFrameOf.get(i);
-        if (pm != null && admitToPm(pageId)) {
-            int m = allocatePmFrame(pageId);
-            copyPayload(dram.frame(f), pm.frame(m));
-            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
-            pmCost.store(pageSize);
-            pm.setPage(m, pageId);
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            old = pmFrameOf.getAndSet(i, m);
-            pm.unlatchExclusive(m);
-            counters.pmWrites.increment();
-            counters.migrated(MigrationPath.DRAM_TO_PM);
-        } else {
-            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
-            ssd.writePage(pageId, dram.frame(f));
-            counters.ssdWrites.increment();
-            counters.migrated(MigrationPath.DRAM_TO_SSD);
-            if (old >= 0) {
-                ssd.force();
-                pmFrameOf.set(i, -1);
-            }
-        }
-        if (old >= 0) {
-            retirePmFrame(old, pageId);
-        }
-        dram.setDirty(f, false);
-    }
-
-    /**
-     * Copies a page's payload into a fresh PM frame, leaving the frame's header unsealed (its magic
-     * was cleared when the frame was freed) until {@link PmArea#sealDurably}.
-     */
-    private void copyPayload(MemorySegment from, MemorySegment to) {
-        MemorySegment.copy(from, PageHeader.SIZE, to, PageHeader.SIZE, pageSize - PageHeader.SIZE);
-    }
-
-    /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
-    private void retirePmFrame(int m, long pageId) {
-        discard(m);
-        latchForRemoval(pm, m, pageId);
-        pm.release(m);
-    }
-
-    private boolean admitToPm(long pageId) {
-        MigrationPolicy p = policy;
-        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : draw(p.nw());
-    }
-
-    /** The allocation of every page reaches storage before the page does. */
-    private void ensureAllocationsDurable() {
-        if (allocations.isDirty()) {
-            ssd.persistAllocationsIfChanged();
-        }
     }
 
     // ---- flush, checkpoint, close ----------------------------------------------------------------
@@ -955,57 +752,13 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public void flush() {
         checkOpen();
-        writeBackDirty(Integer.MAX_VALUE);
+        evictor.writeBackDirty(Integer.MAX_VALUE);
         ssd.force();
     }
 
-    /**
-     * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
-     * background cleaner.
-     */
+    /** Writes back up to {@code limit} dirty DRAM pages; returns how many (for the background cleaner). */
     int writeBackDirty(int limit) {
-        int written = 0;
-        for (int f = 0; f < dram.frames && written < limit; f++) {
-            long pageId = dram.pageOf(f);
-            if (dram.isDirty(f) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, f)) {
-                written++;
-            }
-        }
-        return written;
-    }
-
-    /**
-     * Writes back DRAM frame {@code f} if it still holds {@code pageId} dirty. Takes the page lock
-     * first and only tries the frame latch under it (the lock order of the class comment); while a
-     * writer holds the frame, waits for its latch with no page lock held, then tries again. Waiting for
-     * the page lock while holding the latch would deadlock with {@link #free}, which holds the page
-     * lock and needs the latch.
-     */
-    private boolean writeBackFrame(long pageId, int f) {
-        ReentrantLock lock = lockOf(pageId);
-        while (true) {
-            lock.lock();
-            try {
-                if (dramFrameOf.get((int) pageId) != f || !dram.isDirty(f)) {
-                    return false;
-                }
-                if (dram.tryLatchShared(f)) {
-                    try {
-                        boolean stillDirty = dram.pageOf(f) == pageId && dram.isDirty(f);
-                        if (stillDirty) {
-                            writeBack(pageId, f);
-                        }
-                        return stillDirty;
-                    } finally {
-                        dram.unlatchShared(f);
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-            dram.latchShared(f);
-            dram.unlatchShared(f);
-        }
+        return evictor.writeBackDirty(limit);
     }
 
     @Override
@@ -1088,7 +841,8 @@ public final class SpitfireBufferManager implements PageStore {
 
     // ---- helpers ------------------------------------------------------------------------------
 
-    private static boolean draw(double probability) {
+    /** Whether an event of {@code probability} happens this time (drawn per call, per thread). */
+    static boolean draw(double probability) {
         return probability >= 1 || (probability > 0 && ThreadLocalRandom.current().nextDouble() < probability);
     }
 
@@ -1109,7 +863,7 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     private ReentrantLock lockOf(long pageId) {
-        return pageLocks[(int) (pageId * 0x9E3779B97F4A7C15L >>> 52) & (LOCK_STRIPES - 1)];
+        return pageLocks.of(pageId);
     }
 
     private void checkOpen() {

@@ -32,6 +32,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -45,9 +46,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code offHeapBaseline}: {@code MemorySegment.get} at the tuple's address in one off-heap
  *       segment laid out like the page frames.</li>
- *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.</li>
- *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate.</li>
- *   <li>{@code pmHit} / {@code pmHitOptimistic}: DRAM holds 16 unrelated pages, the data lives in the
+ *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.
+ *       {@code dramWriteHit}: the same with {@link PageStore#write} (exclusive latch).</li>
+ *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate (a capturing
+ *       lambda per call).</li>
+ *   <li>{@code dramHitStamp}: {@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload},
+ *       {@link PageStore#validate}: no latch, no lambda, nothing allocated; {@code dramHitStampTwoThreads}
+ *       is the same with two threads (for the scaling target: compare its throughput, 2 / its time per
+ *       operation, with one thread's).</li>
+ *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
  * </ul>
@@ -55,7 +62,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The {@code hitPath*} benchmarks run a replica of the DRAM-hit path over the baseline's memory and
  * take one piece away at a time (counter, latch, checks and handle), to show what each costs.
  *
- * <p>Single-threaded by design: run with the default one thread.
+ * <p>Single-threaded by design (run with the default one thread), except the benchmarks whose name
+ * says otherwise.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -477,6 +485,53 @@ public class PageReadBenchmark {
         long key = c.next();
         int f = r.frameOf.get((int) (key >>> 32));
         return r.payloads[f].get(LONG, key & OFFSET_MASK);
+    }
+
+    /**
+     * The stamp API as a caller uses it: the latch-free read, and the latched read only when the page
+     * is not buffered or a writer raced (never, here).
+     */
+    static long readStamped(PageStore store, long key) {
+        long page = key >>> 32;
+        long offset = key & OFFSET_MASK;
+        long stamp = store.tryOptimisticRead(page);
+        if (stamp != 0) {
+            long value = store.optimisticPayload(stamp).get(LONG, offset);
+            if (store.validate(stamp)) {
+                return value;
+            }
+        }
+        try (Page p = store.read(page)) {
+            return p.payload().get(LONG, offset);
+        }
+    }
+
+    /**
+     * {@link PageStore#write} (exclusive latch), read, close: the latching cost of a write hit, and its
+     * allocation (none). No {@code markDirty}, so pages stay clean and the cleaner idle.
+     */
+    @Benchmark
+    public long dramWriteHit(DramStore s, Cursor c) {
+        long key = c.next();
+        try (Page page = s.store.write(key >>> 32)) {
+            return page.payload().get(LONG, key & OFFSET_MASK);
+        }
+    }
+
+    @Benchmark
+    public long dramHitStamp(DramStore s, Cursor c) {
+        return readStamped(s.store, c.next());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long dramHitStampTwoThreads(DramStore s, Cursor c) {
+        return readStamped(s.store, c.next());
+    }
+
+    @Benchmark
+    public long pmHitStamp(PmStore s, Cursor c) {
+        return readStamped(s.store, c.next());
     }
 
     @Benchmark

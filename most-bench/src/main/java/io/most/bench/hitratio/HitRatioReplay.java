@@ -1,0 +1,136 @@
+package io.most.bench.hitratio;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.most.EvictionPolicy;
+import io.most.MigrationPolicy;
+import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.PageStoreStats;
+import io.most.device.MemoryDevice;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Replays one deterministic page-request stream through MOST's page store under each DRAM eviction
+ * policy ({@link EvictionPolicy}) and through a Caffeine cache (W-TinyLFU) holding as many pages, and
+ * reports the DRAM hit ratios: the comparison a {@code caffeine-pagecache} run makes, without time.
+ *
+ * <p>The store is the real one (its {@link PageStore#read} path, replacement policy and eviction), on
+ * a block device in memory, one thread, no PM, the background cleaner off: so a run is deterministic
+ * and its hit ratio independent of the machine's load. The first {@code warmup} requests fill the
+ * pool and are not counted.
+ *
+ * <pre>
+ * java -cp most-bench/target/most-bench.jar io.most.bench.hitratio.HitRatioReplay [pages] [requests]
+ * </pre>
+ * prints one row per mix and DRAM size (1/16 .. 1x of the data) with the three hit ratios.
+ */
+public final class HitRatioReplay {
+    static final int PAGE_SIZE = 4096;
+    static final long SEED = 42;
+
+    private HitRatioReplay() {
+    }
+
+    /** One row of the comparison: DRAM hit ratios of a stream through each policy. */
+    record Row(String mix, long pages, int frames, double clock, double s3Fifo, double caffeine) {
+        String format() {
+            return String.format(Locale.ROOT, "%-16s %8d %8d  1/%-5s %8.2f%% %8.2f%% %8.2f%%", mix, pages, frames,
+                    pages % frames == 0 ? Long.toString(pages / frames) : String.format(Locale.ROOT, "%.2f",
+                            (double) pages / frames), 100 * clock, 100 * s3Fifo, 100 * caffeine);
+        }
+    }
+
+    /** Runs one mix at one DRAM size through CLOCK, S3-FIFO and Caffeine. */
+    static Row compare(RequestStream.Mix mix, double theta, long pages, int frames, long requests, long warmup) {
+        return new Row(mix.label(theta), pages, frames,
+                storeHitRatio(EvictionPolicy.CLOCK, mix, theta, pages, frames, requests, warmup),
+                storeHitRatio(EvictionPolicy.S3_FIFO, mix, theta, pages, frames, requests, warmup),
+                caffeineHitRatio(mix, theta, pages, frames, requests, warmup));
+    }
+
+    /** The DRAM hit ratio of the stream through a page store of {@code frames} DRAM frames. */
+    static double storeHitRatio(EvictionPolicy eviction, RequestStream.Mix mix, double theta, long pages, int frames,
+                                long requests, long warmup) {
+        PageStoreConfig config = PageStoreConfig.builder()
+                .pageSize(PAGE_SIZE)
+                .dramBytes((long) frames * PAGE_SIZE)
+                .blockDevice(new MemoryDevice("hit-ratio", PAGE_SIZE,
+                        PageStore.blockDeviceBytesFor(pages, PAGE_SIZE)))
+                .policy(MigrationPolicy.eager())
+                .dirtyRatio(1) // no cleaner thread: one thread, one outcome
+                .evictionPolicy(eviction)
+                .build();
+        try (PageStore store = PageStore.open(config)) {
+            for (long p = 0; p < pages; p++) {
+                store.allocate();
+            }
+            store.checkpoint();
+            RequestStream stream = new RequestStream(pages, theta, mix, SEED);
+            for (long r = 0; r < warmup; r++) {
+                store.read(stream.next()).close();
+            }
+            PageStoreStats before = store.stats();
+            for (long r = 0; r < requests; r++) {
+                store.read(stream.next()).close();
+            }
+            PageStoreStats after = store.stats();
+            long hits = after.dramHits() - before.dramHits();
+            long misses = after.misses() - before.misses();
+            return (double) hits / (hits + misses);
+        }
+    }
+
+    /**
+     * The hit ratio of the same stream through Caffeine bounded to {@code frames} entries, maintenance
+     * run on the caller's thread (so that eviction happens in request order).
+     */
+    static double caffeineHitRatio(RequestStream.Mix mix, double theta, long pages, int frames, long requests,
+                                   long warmup) {
+        Cache<Long, Boolean> cache = Caffeine.newBuilder().maximumSize(frames).executor(Runnable::run).build();
+        RequestStream stream = new RequestStream(pages, theta, mix, SEED);
+        long hits = 0;
+        for (long r = 0; r < warmup + requests; r++) {
+            Long page = stream.next();
+            boolean hit = cache.getIfPresent(page) != null;
+            if (!hit) {
+                cache.put(page, Boolean.TRUE);
+            }
+            if (hit && r >= warmup) {
+                hits++;
+            }
+        }
+        return (double) hits / requests;
+    }
+
+    /** Every mix at DRAM sizes 1/16, 1/8, 1/4, 1/2 and 1x of the data. */
+    static List<Row> curves(long pages, long requests, PrintStream progress) {
+        List<Row> rows = new ArrayList<>();
+        for (RequestStream.Mix mix : RequestStream.Mix.values()) {
+            for (int divisor : new int[] {16, 8, 4, 2, 1}) {
+                Row row = compare(mix, 0.99, pages, (int) (pages / divisor), requests, requests / 4);
+                progress.println(row.format());
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    static String header() {
+        return String.format(Locale.ROOT, "%-16s %8s %8s  %-7s %9s %9s %9s", "mix", "pages", "frames", "dram",
+                "clock", "s3-fifo", "caffeine");
+    }
+
+    /** {@code [pages] [requests]}: defaults 8192 pages and 2,000,000 requests per run. */
+    public static void main(String[] args) {
+        long pages = args.length > 0 ? Long.parseLong(args[0]) : 8192;
+        long requests = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
+        System.out.println("DRAM hit ratios, one thread, page store on a memory device, " + requests
+                + " requests after " + requests / 4 + " of warm-up, seed " + SEED);
+        System.out.println(header());
+        curves(pages, requests, System.out);
+    }
+}

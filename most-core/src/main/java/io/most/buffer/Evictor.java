@@ -1,0 +1,274 @@
+package io.most.buffer;
+
+import io.most.MigrationPath;
+import io.most.MigrationPolicy;
+import io.most.OutOfSpaceException;
+import io.most.WalHook;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Makes room in the frame pools and writes dirty pages back: picks DRAM and PM victims (through each
+ * pool's replacement policy), writes a dirty DRAM page to PM or the block device as the migration
+ * policy draws (DRAM->PM, DRAM->SSD), evicts PM frames in batches with one force (PM->SSD), and
+ * serves the background cleaner and {@code flush}. The persistence rules it follows (WAL first,
+ * allocation first, invalidate a stale PM copy only after the newer copy is durable) are listed in
+ * the package documentation; the lock rule too: holding a page lock, it only tries latches and other
+ * page locks.
+ */
+final class Evictor {
+    private static final int PM_EVICTION_BATCH = 8;
+
+    private final WalHook walHook;
+    private final BlockStore ssd;
+    private final AllocationMap allocations;
+    private final FramePool dram;
+    private final FramePool pm;
+    private final PmArea pmArea;
+    private final PmCost pmCost;
+    private final AtomicIntegerArray dramFrameOf;
+    private final AtomicIntegerArray pmFrameOf;
+    private final PageLocks locks;
+    private final AdmissionQueue admissionQueue;
+    private final BufferCounters counters;
+    private final WriteSequence writeSeq;
+    private final Supplier<MigrationPolicy> policy;
+
+    /** {@code pm}, {@code pmArea}, {@code pmFrameOf} and {@code admissionQueue} are null without PM. */
+    Evictor(WalHook walHook, BlockStore ssd, FramePool dram, FramePool pm, PmArea pmArea, PmCost pmCost,
+            AtomicIntegerArray dramFrameOf, AtomicIntegerArray pmFrameOf, PageLocks locks, AdmissionQueue admissionQueue,
+            BufferCounters counters, WriteSequence writeSeq, Supplier<MigrationPolicy> policy) {
+        this.walHook = walHook;
+        this.ssd = ssd;
+        this.allocations = ssd.allocations();
+        this.dram = dram;
+        this.pm = pm;
+        this.pmArea = pmArea;
+        this.pmCost = pmCost;
+        this.dramFrameOf = dramFrameOf;
+        this.pmFrameOf = pmFrameOf;
+        this.locks = locks;
+        this.admissionQueue = admissionQueue;
+        this.counters = counters;
+        this.writeSeq = writeSeq;
+        this.policy = policy;
+    }
+
+    /** A DRAM frame for a new page, exclusively latched: free, or evicted by the replacement policy. */
+    int allocateDramFrame() {
+        for (int attempt = 0; ; attempt++) {
+            int f = dram.takeFree();
+            if (f >= 0) {
+                return f;
+            }
+            f = dram.victim();
+            if (f >= 0) {
+                long victim = dram.pageOf(f);
+                ReentrantLock lock = locks.of(victim);
+                if (lock.tryLock()) {
+                    try {
+                        if (dramFrameOf.get((int) victim) == f) {
+                            if (dram.isDirty(f)) {
+                                writeBack(victim, f);
+                            }
+                            dramFrameOf.set((int) victim, -1);
+                        }
+                        dram.setPage(f, FramePool.NO_PAGE);
+                        dram.setDirty(f, false);
+                        return f;
+                    } catch (RuntimeException e) {
+                        dram.keep(f);
+                        throw e;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+                dram.keep(f);
+            }
+            if (attempt > 1000) {
+                throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
+                        + " are latched; close pages sooner or configure a larger DRAM pool");
+            }
+            FramePool.backOff(attempt);
+        }
+    }
+
+    /**
+     * A PM frame for {@code forPage}, exclusively latched. When none is free, evicts a batch of
+     * victims: writes the dirty ones to the block device, forces once, invalidates them durably.
+     */
+    int allocatePmFrame(long forPage) {
+        for (int attempt = 0; ; attempt++) {
+            int m = pm.takeFree();
+            if (m >= 0) {
+                return m;
+            }
+            evictPmBatch();
+            if (attempt > 1000) {
+                throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
+                        + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
+            }
+            FramePool.backOff(attempt);
+        }
+    }
+
+    private void evictPmBatch() {
+        int[] victims = new int[PM_EVICTION_BATCH];
+        ReentrantLock[] held = new ReentrantLock[PM_EVICTION_BATCH];
+        int n = 0;
+        for (int tries = 0; n < PM_EVICTION_BATCH && tries < 2 * PM_EVICTION_BATCH; tries++) {
+            int m = pm.victim();
+            if (m < 0) {
+                break;
+            }
+            ReentrantLock lock = locks.of(pm.pageOf(m));
+            if (!lock.tryLock()) {
+                pm.keep(m);
+                continue;
+            }
+            victims[n] = m;
+            held[n++] = lock;
+        }
+        try {
+            boolean wrote = false;
+            for (int k = 0; k < n; k++) {
+                int m = victims[k];
+                long pageId = pm.pageOf(m);
+                if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
+                    ssd.writePage(pageId, pm.frame(m));
+                    counters.ssdWrites.increment();
+                    counters.migrated(MigrationPath.PM_TO_SSD);
+                    wrote = true;
+                }
+            }
+            if (wrote) {
+                ssd.force();
+            }
+            for (int k = 0; k < n; k++) {
+                int m = victims[k];
+                long pageId = pm.pageOf(m);
+                pmFrameOf.compareAndSet((int) pageId, m, -1);
+                pmArea.invalidate(m);
+                pm.release(m);
+                victims[k] = -1;
+            }
+        } finally {
+            for (int k = 0; k < n; k++) {
+                if (victims[k] >= 0) {
+                    pm.keep(victims[k]);
+                }
+                held[k].unlock();
+            }
+        }
+    }
+
+    /**
+     * Writes the dirty DRAM frame {@code f} of {@code pageId} to PM or the block device as the policy
+     * draws (paths DRAM->PM, DRAM->SSD). Needs the page lock and at least a shared latch on {@code f}.
+     * A PM copy that the write makes stale is invalidated only after the new copy is durable.
+     */
+    private void writeBack(long pageId, int f) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
+        int i = (int) pageId;
+        long lsn = dram.lsn(f);
+        walHook.flushUpTo(lsn);
+        ensureAllocationsDurable();
+        int old = pm == null ? -1 : pmFrameOf.get(i);
+        if (pm != null && admitToPm(pageId)) {
+            int m = allocatePmFrame(pageId);
+            PageHeader.copyPayload(dram.frame(f), pm.frame(m));
+            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
+            pmCost.store(pm.frameSize);
+            pm.setPage(m, pageId);
+            pm.setDirty(m, true);
+            pm.setLsn(m, lsn);
+            old = pmFrameOf.getAndSet(i, m);
+            pm.unlatchExclusive(m);
+            counters.pmWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_PM);
+        } else {
+            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
+            ssd.writePage(pageId, dram.frame(f));
+            counters.ssdWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_SSD);
+            if (old >= 0) {
+                ssd.force();
+                pmFrameOf.set(i, -1);
+            }
+        }
+        if (old >= 0) {
+            retirePmFrame(old, pageId);
+        }
+        dram.setDirty(f, false);
+    }
+
+    /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */
+    private void retirePmFrame(int m, long pageId) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "retiring page " + pageId + "'s PM frame without its page lock";
+        pmArea.invalidate(m);
+        pm.latchForRemoval(m, pageId);
+        pm.release(m);
+    }
+
+    private boolean admitToPm(long pageId) {
+        MigrationPolicy p = policy.get();
+        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : SpitfireBufferManager.draw(p.nw());
+    }
+
+    /** The allocation of every page reaches storage before the page does. */
+    void ensureAllocationsDurable() {
+        if (allocations.isDirty()) {
+            ssd.persistAllocationsIfChanged();
+        }
+    }
+
+    /**
+     * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
+     * background cleaner.
+     */
+    int writeBackDirty(int limit) {
+        int written = 0;
+        for (int f = 0; f < dram.frames && written < limit; f++) {
+            long pageId = dram.pageOf(f);
+            if (dram.isDirty(f) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, f)) {
+                written++;
+            }
+        }
+        return written;
+    }
+
+    /**
+     * Writes back DRAM frame {@code f} if it still holds {@code pageId} dirty. Takes the page lock
+     * first and only tries the frame latch under it (the lock order of the class comment); while a
+     * writer holds the frame, waits for its latch with no page lock held, then tries again. Waiting for
+     * the page lock while holding the latch would deadlock with {@link #free}, which holds the page
+     * lock and needs the latch.
+     */
+    private boolean writeBackFrame(long pageId, int f) {
+        ReentrantLock lock = locks.of(pageId);
+        while (true) {
+            lock.lock();
+            try {
+                if (dramFrameOf.get((int) pageId) != f || !dram.isDirty(f)) {
+                    return false;
+                }
+                if (dram.tryLatchShared(f)) {
+                    try {
+                        boolean stillDirty = dram.pageOf(f) == pageId && dram.isDirty(f);
+                        if (stillDirty) {
+                            writeBack(pageId, f);
+                        }
+                        return stillDirty;
+                    } finally {
+                        dram.unlatchShared(f);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            dram.latchShared(f);
+            dram.unlatchShared(f);
+        }
+    }
+}

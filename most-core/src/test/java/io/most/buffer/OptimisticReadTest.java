@@ -1,0 +1,309 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.EvictionPolicy;
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageStore;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The stamp API ({@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload},
+ * {@link PageStore#validate}): a stamp validates only while its page stays in its frame unchanged,
+ * and fails after the page was rewritten, evicted, migrated or freed; bad stamps are named errors.
+ */
+class OptimisticReadTest {
+    @TempDir
+    Path dir;
+
+    private static long[] allocateStamped(PageStore store, int count) {
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = store.allocate();
+            write(store, ids[i], 1);
+        }
+        return ids;
+    }
+
+    private static void write(PageStore store, long id, long version) {
+        try (Page page = store.write(id)) {
+            StoreFixture.stamp(page.payload(), id, version);
+            page.markDirty(version);
+        }
+    }
+
+    @Test
+    void aStampReadsThePagesBytesAndValidatesUntilAWriterComes() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long id = allocateStamped(store, 1)[0];
+            long hits = store.stats().dramHits();
+            long stamp = store.tryOptimisticRead(id);
+            assertNotEquals(0, stamp);
+            assertEquals(hits + 1, store.stats().dramHits(), "a stamp is a DRAM hit");
+            MemorySegment payload = store.optimisticPayload(stamp);
+            assertEquals(store.payloadSize(), payload.byteSize());
+            assertTrue(payload.isReadOnly());
+            assertEquals(1, StoreFixture.versionOf(payload, id));
+            assertTrue(store.validate(stamp));
+            assertTrue(store.validate(stamp), "validation can be repeated");
+
+            write(store, id, 2);
+            assertFalse(store.validate(stamp), "the page was rewritten after the stamp");
+            long again = store.tryOptimisticRead(id);
+            assertEquals(2, StoreFixture.versionOf(store.optimisticPayload(again), id));
+            assertTrue(store.validate(again));
+
+            try (Page reader = store.read(id)) {
+                assertTrue(store.validate(again), "shared latch holders do not invalidate optimistic readers");
+                assertNotEquals(0, store.tryOptimisticRead(id));
+            }
+            try (Page writer = store.write(id)) {
+                assertEquals(0, store.tryOptimisticRead(id), "no stamp while a writer holds the page");
+                assertFalse(store.validate(again));
+            }
+        }
+    }
+
+    @Test
+    void aStampFailsOnceItsPageIsFreedAndStaysFailedWhenTheIdIsReused() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long[] ids = allocateStamped(store, 2);
+            long stamp = store.tryOptimisticRead(ids[0]);
+            store.free(ids[0]);
+            assertFalse(store.validate(stamp));
+            assertEquals(0, store.tryOptimisticRead(ids[0]), "a freed page is not buffered");
+            store.allocate(ids[0]);
+            write(store, ids[0], 7);
+            assertFalse(store.validate(stamp), "the id came back, but not the version the stamp saw");
+            assertEquals(7, StoreFixture.versionOf(store.optimisticPayload(store.tryOptimisticRead(ids[0])), ids[0]));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EvictionPolicy.class)
+    void aStampFailsOnceItsPageIsEvicted(EvictionPolicy eviction) {
+        try (PageStore store = PageStore.open(StoreFixture.config(dir, 100, 16, 0, MigrationPolicy.eager())
+                .evictionPolicy(eviction).build())) {
+            long[] ids = allocateStamped(store, 48);
+            long victim = ids[47];
+            long stamp = store.tryOptimisticRead(victim);
+            assertNotEquals(0, stamp);
+            // never touch the victim again: 47 other pages, each read thrice in a row (so that S3-FIFO
+            // promotes them to its main queue, as a scan would not be), swept through 16 frames
+            for (int round = 0; round < 10; round++) {
+                for (int i = 0; i < 47; i++) {
+                    for (int k = 0; k < 3; k++) {
+                        store.read(ids[i]).close();
+                    }
+                }
+            }
+            assertFalse(store.validate(stamp));
+            assertEquals(0, store.tryOptimisticRead(victim), "the victim is no longer buffered");
+            try (Page page = store.read(victim)) {
+                assertEquals(1, StoreFixture.versionOf(page.payload(), victim));
+            }
+        }
+    }
+
+    @Test
+    void aPmStampFailsOnceThePageMigratesToDram() {
+        // Dr = Dw = 0, Nr = Nw = 1: evicted pages go to PM and reads stay there
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 64, MigrationPolicy.of(0, 0, 1, 1))) {
+            long[] ids = allocateStamped(store, 40);
+            store.checkpoint();
+            long id = ids[0]; // the oldest page: evicted to PM by the later allocations
+            long pmHits = store.stats().pmHits();
+            long stamp = store.tryOptimisticRead(id);
+            assertNotEquals(0, stamp);
+            assertEquals(pmHits + 1, store.stats().pmHits(), "the stamp names the PM frame");
+            assertEquals(1, StoreFixture.versionOf(store.optimisticPayload(stamp), id));
+            assertTrue(store.validate(stamp));
+
+            store.setPolicy(MigrationPolicy.eager());
+            store.read(id).close(); // Dr = 1: PM -> DRAM
+            assertFalse(store.validate(stamp), "writers now go to the DRAM copy: the PM stamp must fail");
+            write(store, id, 2);
+            long dramHits = store.stats().dramHits();
+            long fresh = store.tryOptimisticRead(id);
+            assertEquals(dramHits + 1, store.stats().dramHits());
+            assertEquals(2, StoreFixture.versionOf(store.optimisticPayload(fresh), id));
+            assertTrue(store.validate(fresh));
+        }
+    }
+
+    @Test
+    void badStampsAndPageIdsAreNamedErrors() {
+        PageStore closed;
+        try (PageStore store = StoreFixture.open(dir, 100, 20, 0, MigrationPolicy.eager())) {
+            closed = store;
+            long id = allocateStamped(store, 1)[0];
+            assertFalse(store.validate(0), "0 is the no-stamp answer, and never validates");
+            IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(0));
+            assertTrue(zero.getMessage().contains("read(pageId)"), zero.getMessage());
+            // no marker bit: not a stamp at all
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(4));
+            assertThrows(IllegalArgumentException.class, () -> store.validate(4));
+            // a PM frame in a store without PM
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(0b11));
+            // frame 31 of a 20-frame pool (20 frames take 5 bits, so 31 is encodable)
+            IllegalArgumentException frame = assertThrows(IllegalArgumentException.class,
+                    () -> store.validate(31L << 2 | 1));
+            assertTrue(frame.getMessage().contains("not a stamp"), frame.getMessage());
+
+            assertThrows(IllegalArgumentException.class, () -> store.tryOptimisticRead(-1));
+            assertThrows(IllegalArgumentException.class, () -> store.tryOptimisticRead(store.pageCapacity()));
+            assertEquals(0, store.tryOptimisticRead(id + 1), "an unallocated page has no stamp");
+            assertThrows(IllegalArgumentException.class, () -> store.read(id + 1), "and read() names the error");
+        }
+        assertThrows(IllegalStateException.class, () -> closed.tryOptimisticRead(0));
+    }
+
+    @Test
+    void theStampPathAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long[] ids = allocateStamped(store, 8);
+            long sum = 0;
+            for (int warm = 0; warm < 2; warm++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                before = threads.getCurrentThreadAllocatedBytes(); // the first call may set up the counter
+                for (int n = 0; n < 200_000; n++) {
+                    long id = ids[n & 7];
+                    long stamp = store.tryOptimisticRead(id);
+                    long v = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                    sum += store.validate(stamp) ? v : 0;
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                if (warm == 1) {
+                    // 200,000 reads: anything per read would be megabytes
+                    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 stamp reads");
+                }
+            }
+            assertEquals(2 * 200_000, sum, "every read validated and saw version 1");
+        }
+    }
+
+    /**
+     * Readers validate stamps while a writer rewrites, frees and re-allocates pages and loads evict
+     * them (64 pages through 16 DRAM frames, and 24 PM frames when configured): every validated read
+     * must be the page's own, untorn bytes ({@link StoreFixture#versionOf} checks every byte against
+     * the page id and version), at a version no older than one completed before the stamp was taken.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 24})
+    void validatedReadsAreThePagesOwnBytesWhileWritersEvictAndFree(int pmFrames) throws Exception {
+        int pages = 64;
+        long seed = System.nanoTime();
+        MigrationPolicy policy = pmFrames > 0 ? MigrationPolicy.lazy() : MigrationPolicy.eager();
+        try (PageStore store = PageStore.open(StoreFixture.config(dir, 200, 16, pmFrames, policy)
+                .dirtyRatio(0.5).build())) {
+            long[] ids = allocateStamped(store, pages);
+            AtomicLongArray completed = new AtomicLongArray(pages); // the newest version whose write was closed
+            for (int i = 0; i < pages; i++) {
+                completed.set(i, 1);
+            }
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicLong validated = new AtomicLong();
+            AtomicLong rejected = new AtomicLong();
+            ExecutorService threads = Executors.newFixedThreadPool(3);
+            List<Future<?>> futures = new ArrayList<>();
+            futures.add(threads.submit(() -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                long[] version = new long[pages];
+                java.util.Arrays.fill(version, 1);
+                try {
+                    for (int op = 0; op < 4000; op++) {
+                        int i = random.nextInt(pages);
+                        long id = ids[i];
+                        if (random.nextInt(5) == 0) {
+                            try {
+                                store.free(id);
+                            } catch (IllegalStateException latchedByAReader) {
+                                continue;
+                            }
+                            store.allocate(id);
+                        }
+                        write(store, id, ++version[i]);
+                        completed.set(i, version[i]);
+                    }
+                } finally {
+                    done.set(true);
+                }
+                return null;
+            }));
+            for (int t = 0; t < 2; t++) {
+                long readerSeed = seed + 1 + t;
+                futures.add(threads.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(readerSeed);
+                    for (int n = 0; !done.get() && n < 2_000_000; n++) {
+                        int i = random.nextInt(pages);
+                        long id = ids[i];
+                        long atLeast = completed.get(i);
+                        long stamp = store.tryOptimisticRead(id);
+                        if (stamp == 0) {
+                            loadWithLatch(store, id); // misses load the page, evicting another
+                            continue;
+                        }
+                        MemorySegment payload = store.optimisticPayload(stamp);
+                        long v = StoreFixture.versionOf(payload, id);
+                        boolean fresh = v == -1 && isZero(payload); // re-allocated, not yet written
+                        if (!store.validate(stamp)) {
+                            rejected.incrementAndGet();
+                            continue;
+                        }
+                        validated.incrementAndGet();
+                        assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
+                                + " returned bytes that are not that page's");
+                        assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
+                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp) + ")");
+                    }
+                    return null;
+                }));
+            }
+            threads.shutdown();
+            for (Future<?> f : futures) {
+                f.get();
+            }
+            assertTrue(validated.get() > 0, "readers validated no read at all (" + rejected.get() + " rejected)");
+        }
+    }
+
+    private static void loadWithLatch(PageStore store, long id) {
+        try (Page page = store.read(id)) {
+            page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        } catch (IllegalArgumentException freedMeanwhile) {
+            // the writer freed the page between the stamp and the read: legitimate
+        }
+    }
+
+    private static boolean isZero(MemorySegment payload) {
+        for (long i = 0; i + 8 <= payload.byteSize(); i += 8) {
+            if (payload.get(ValueLayout.JAVA_LONG_UNALIGNED, i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

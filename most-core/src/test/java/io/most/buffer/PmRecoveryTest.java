@@ -1,0 +1,139 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.DataLossException;
+import io.most.device.MemoryDevice;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link PmRecovery} alone, on PM frames written by hand: which image of a page wins, what is
+ * invalidated, and when a damaged frame makes a page corrupt or stops the open.
+ */
+class PmRecoveryTest {
+    private static final int PAGE = 4096;
+    private static final int PAGES = 64;
+    private static final int FRAMES = 16;
+
+    @TempDir
+    Path dir;
+    private BlockStore ssd;
+    private PmArea area;
+    private FramePool pm;
+    private AtomicIntegerArray pmFrameOf;
+    private final Map<Long, String> corrupt = new HashMap<>();
+
+    @BeforeEach
+    void open() {
+        ssd = BlockStore.open(new MemoryDevice("ssd", PAGE, BlockStore.deviceBytesFor(PAGES, PAGE)), PAGE, false);
+        area = PmArea.open(dir.resolve("pm.dat"), (long) (FRAMES + 1) * PAGE, PAGE, ssd.storeId(), ssd.pmDependency(),
+                false);
+        pm = new FramePool("pm", area.frames, PAGE, PageHeader.SIZE);
+        pmFrameOf = new AtomicIntegerArray(PAGES);
+        for (int i = 0; i < PAGES; i++) {
+            pmFrameOf.set(i, -1);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        area.close();
+        ssd.close();
+    }
+
+    private void seal(int frame, long pageId, long seq) {
+        MemorySegment f = pm.frame(frame);
+        f.asSlice(PageHeader.SIZE).fill((byte) seq);
+        area.sealDurably(frame, f, pageId, seq * 10, seq);
+    }
+
+    private PmRecovery.Result recover(boolean acceptDataLoss) {
+        return new PmRecovery(pm, area, pmFrameOf, ssd, corrupt, acceptDataLoss).run();
+    }
+
+    private PageHeader.Check check(int frame) {
+        return PageHeader.check(pm.frame(frame));
+    }
+
+    @Test
+    void theNewestValidImageWinsAndTheOthersAreInvalidated() {
+        long a = ssd.allocations().allocate();
+        long b = ssd.allocations().allocate();
+        seal(0, a, 5);
+        seal(3, a, 9);
+        seal(5, a, 7);
+        seal(6, b, 2);
+        PmRecovery.Result result = recover(false);
+        assertEquals(new PmRecovery.Result(9, 2, 2), result);
+        assertEquals(3, pmFrameOf.get((int) a));
+        assertEquals(6, pmFrameOf.get((int) b));
+        assertEquals(a, pm.pageOf(3));
+        assertEquals(90, pm.lsn(3));
+        assertTrue(pm.isDirty(3), "a recovered page may be newer than the block device: written back when evicted");
+        assertEquals(PageHeader.Check.UNSEALED, check(0));
+        assertEquals(PageHeader.Check.UNSEALED, check(5));
+        assertEquals(PageHeader.Check.VALID, check(3));
+        assertEquals(FRAMES - 2, pm.freeCount(), "losers and unused frames are free");
+        assertTrue(corrupt.isEmpty());
+    }
+
+    @Test
+    void framesOfUnallocatedPagesAreDiscarded() {
+        seal(2, 7, 3); // page 7 was never allocated (or was freed)
+        assertEquals(new PmRecovery.Result(0, 0, 1), recover(false));
+        assertEquals(-1, pmFrameOf.get(7));
+        assertEquals(PageHeader.Check.UNSEALED, check(2));
+        assertEquals(FRAMES, pm.freeCount());
+    }
+
+    @Test
+    void aDamagedImageNewerThanEveryOtherCopyMakesItsPageCorrupt() {
+        long a = ssd.allocations().allocate();
+        long b = ssd.allocations().allocate();
+        seal(0, a, 4);
+        seal(1, a, 8);
+        seal(2, b, 6);
+        seal(3, b, 3);
+        flipPayloadByte(1); // a's newest image: nothing else holds sequence 8
+        flipPayloadByte(3); // b's older image: superseded by frame 2
+        PmRecovery.Result result = recover(false);
+        assertEquals(2, result.discarded());
+        assertEquals(8, result.maxSeq(), "a damaged frame's trusted header still raises the sequence");
+        assertTrue(corrupt.containsKey(a), corrupt.toString());
+        assertFalse(corrupt.containsKey(b), "a damaged older image loses nothing");
+        assertEquals(2, pmFrameOf.get((int) b));
+        assertEquals(PageHeader.Check.UNSEALED, check(1));
+    }
+
+    @Test
+    void aFrameThatCannotNameItsPageStopsTheOpenUnlessTheLossIsAccepted() {
+        long a = ssd.allocations().allocate();
+        seal(4, a, 2);
+        MemorySegment frame = pm.frame(4);
+        frame.set(ValueLayout.JAVA_INT_UNALIGNED, 8, frame.get(ValueLayout.JAVA_INT_UNALIGNED, 8) ^ 1); // page id
+        assertEquals(PageHeader.Check.UNIDENTIFIABLE, check(4));
+        DataLossException refused = assertThrows(DataLossException.class, () -> recover(false));
+        assertTrue(refused.getMessage().contains("[4]"), refused.getMessage());
+        assertEquals(PageHeader.Check.UNIDENTIFIABLE, check(4), "refusing writes nothing");
+        assertEquals(new PmRecovery.Result(0, 0, 1), recover(true));
+        assertEquals(PageHeader.Check.UNSEALED, check(4));
+    }
+
+    private void flipPayloadByte(int frame) {
+        MemorySegment f = pm.frame(frame);
+        f.set(ValueLayout.JAVA_BYTE, 100, (byte) (f.get(ValueLayout.JAVA_BYTE, 100) ^ 0x40));
+        assertEquals(PageHeader.Check.DAMAGED, check(frame));
+    }
+}
