@@ -37,7 +37,9 @@ case $scenario in
   spill) keyspace=${KEYSPACE:-$((dram_bytes * 4 / item))} ;;     # 4x the budget
   *) echo "usage: $0 dram|spill" >&2; exit 2 ;;
 esac
-REQUESTS=${REQUESTS:-$((keyspace * 2))}
+# at least 2,000,000 requests per test: shorter tests (0.2 s in DRAM) measure the JVM's warm-up
+default_requests=$((keyspace * 2 > 2000000 ? keyspace * 2 : 2000000))
+REQUESTS=${REQUESTS:-$default_requests}
 ssd_bytes=$(( (keyspace * item * 3 / 4096 + 1024) * 4096 ))     # bucket pages with room to spare (no evictions)
 
 work=${DIR:-$(mktemp -d)}
