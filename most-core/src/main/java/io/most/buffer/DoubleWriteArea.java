@@ -68,8 +68,7 @@ final class DoubleWriteArea {
     /** Writes the sealed page {@code image} at device offset {@code offset}, first to a slot if it can tear. */
     void write(long offset, MemorySegment image) {
         if (!needed(pageSize)) {
-            device.write(offset, image);
-            completedWrites.incrementAndGet();
+            device.write(offset, image); // cannot tear; made durable by the next force
             return;
         }
         int slot = (int) (nextSlot.getAndIncrement() % SLOTS);

@@ -2,9 +2,11 @@ package io.most.device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -34,7 +36,7 @@ public final class CrashableDevice extends AbstractBlockDevice {
         private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         private final List<CrashableDevice> devices = new ArrayList<>();
         private volatile boolean crashed;
-        private final java.util.concurrent.atomic.AtomicLong writesBeforeCrash = new java.util.concurrent.atomic.AtomicLong(-1);
+        private final AtomicLong writesBeforeCrash = new AtomicLong(-1);
         private SplittableRandom crashRandom;
 
         /**
@@ -99,7 +101,7 @@ public final class CrashableDevice extends AbstractBlockDevice {
     protected void doWrite(long offset, MemorySegment source) {
         enter();
         try {
-            byte[] copy = source.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            byte[] copy = source.toArray(ValueLayout.JAVA_BYTE);
             synchronized (this) {
                 MemorySegment.copy(source, 0, current, offset, source.byteSize());
                 pending.add(new Pending(offset, copy));
