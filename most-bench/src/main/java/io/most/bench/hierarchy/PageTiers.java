@@ -70,7 +70,7 @@ public final class PageTiers implements AutoCloseable {
     }
 
     static PageTiers create(PageHierarchy hierarchy, Hierarchy.Options options, PrintStream log) {
-        long capacity = blockDeviceBytes(options.size() / options.blockSize(), options.blockSize());
+        long capacity = PageStore.blockDeviceBytesFor(options.size() / options.blockSize(), options.blockSize());
         long memoryLimit = Math.min((long) MEMORY_BACKING_MAX_GIB << 30, physicalMemory() / 4);
         boolean memory = hierarchy.emulatesSsd() && capacity <= memoryLimit;
         if (hierarchy.tiered() && !memory) {
@@ -92,11 +92,6 @@ public final class PageTiers implements AutoCloseable {
         }
         return new PageTiers(hierarchy, options.size(), options.blockSize(), hierarchy.dramBytes(options), pm,
                 options.directory(), pmDirectory, memory, options.pmCost(), log);
-    }
-
-    /** Bytes a block device needs for {@code pages} data pages plus the page store's metadata. */
-    static long blockDeviceBytes(long pages, int pageSize) {
-        return PageStore.blockDeviceBytesFor(pages, pageSize);
     }
 
     private static long physicalMemory() {
@@ -146,7 +141,7 @@ public final class PageTiers implements AutoCloseable {
     /** Where the page store for one policy runs; {@code adaptiveEpoch} turns on the tuner. */
     public PageTarget newTarget(String policyName, MigrationPolicy policy, Optional<Duration> adaptiveEpoch) {
         int n = ++targets;
-        long capacity = blockDeviceBytes(dataSize / pageSize, pageSize);
+        long capacity = PageStore.blockDeviceBytesFor(dataSize / pageSize, pageSize);
         PageBlockTier blockTier = hierarchy.tiered()
                 ? MostBlockTier.create(hierarchy.placement(), PageHierarchy.performanceProfile(),
                         PageHierarchy.capacityProfile(), capacity, PageHierarchy.TIER_MIGRATION_BYTES_PER_SECOND)
