@@ -22,6 +22,27 @@ import java.util.UUID;
  * to right among siblings except that the left sibling of the rightmost child is latched after that
  * child: safe because the parent is latched exclusively, so nobody else can hold two of its children.
  *
+ * <p><b>Split rule: three maximal entries per node.</b> Let {@code P = payload - HEADER} be the bytes a
+ * node has for fences, slots and cells, {@code K} the longest key and {@code M} the largest leaf cell
+ * with its slot ({@code LEAF_CELL_OVERHEAD + K + maxValue}); {@link #maxValueSize} chooses the largest
+ * {@code M} with {@code 3M + 4K <= P}. A leaf splits when an entry {@code e} ({@code |e| <= M}) does not
+ * fit; its fences take {@code f <= 2K} bytes and its cells {@code T <= P - f}. The split balances the
+ * cells the leaf would hold <em>with</em> {@code e} (inserted, or replacing its key's smaller cell),
+ * {@code S <= T + M <= P - f + M} bytes: the left half is the longest prefix of at most {@code S/2}
+ * bytes, so the right half is less than {@code S/2 + M} (the cell that ended the prefix is at most
+ * {@code M}); a prefix of one cell when that cell alone exceeds {@code S/2} leaves a right half below
+ * {@code S/2}. Each half gets one old fence and the separator, at most {@code f + K} bytes, so it needs
+ * at most {@code f + K + S/2 + M <= (P + f + 2K + 3M) / 2 <= (P + 4K + 3M) / 2 <= P}: both halves fit,
+ * each with {@code e} where it belongs, for every mix of sizes up to the maxima, iff {@code 3M + 4K <= P}
+ * (the brief's {@code M <= P/3} once fences are counted). The leaf's own cells are then divided at that
+ * separator and {@code e} is put afterwards, logged apart from the split. Should a half hold no old cell
+ * ({@code e} alone on its side, the smallest or largest key), the separator moves one cell towards the
+ * other half: {@code e} and its neighbour then fill at most {@code 2M}, and the other half, without both,
+ * less than {@code S/2} (together they exceeded {@code S/2}, else {@code e} would not be alone). So no
+ * split leaves an empty leaf, even when a crash comes before {@code e} is logged. Inner nodes split
+ * before they are full (when a separator of {@code K} bytes might not fit), which {@code K <= P/16}
+ * leaves ample room for.
+ *
  * <p><b>Merge policy.</b> A node is underfull below a quarter of the payload (or when empty). It is
  * merged with a sibling under the same parent when both fit in one page, else entries are redistributed
  * evenly (if the parent has room for the new separator).
@@ -45,26 +66,46 @@ final class BTree {
     private final int maxKey;
     private final int maxValue;
 
-    BTree(PageStore store, WriteAheadLog wal) {
+    /**
+     * @param maxKey the longest key, within {@code 1 ..} {@link #defaultMaxKeySize} of the store's payload
+     *               (checked by {@link #checkMaxKey})
+     */
+    BTree(PageStore store, WriteAheadLog wal, int maxKey) {
         this.store = store;
         this.wal = wal;
         this.payload = store.payloadSize();
-        this.maxKey = maxKeySize(payload);
-        this.maxValue = maxValueSize(payload);
+        this.maxKey = maxKey;
+        this.maxValue = maxValueSize(payload, maxKey);
     }
 
-    /** The longest key: a sixteenth of the payload, at most 1 KiB. */
-    static int maxKeySize(int payload) {
+    /** The longest key unless configured otherwise, and the largest allowed: a sixteenth of the payload, at most 1 KiB. */
+    static int defaultMaxKeySize(int payload) {
         return Math.min(1024, payload / 16);
     }
 
     /**
-     * The longest value: four maximal entries plus two maximal fences fit a leaf, so a balanced split
-     * always leaves room for the entry that caused it.
+     * Refuses a key bound outside {@code 1 ..} {@link #defaultMaxKeySize}: longer keys would leave inner
+     * nodes too little room for the preemptive split's guarantee.
+     *
+     * @throws IllegalArgumentException naming the bound and the allowed range
      */
-    static int maxValueSize(int payload) {
-        int key = maxKeySize(payload);
-        return (payload - Node.HEADER - 2 * key) / 4 - Node.LEAF_CELL_OVERHEAD - key;
+    static int checkMaxKey(int maxKey, int payload) {
+        int most = defaultMaxKeySize(payload);
+        if (maxKey < 1 || maxKey > most) {
+            throw new IllegalArgumentException("max key size must be within 1 .. " + most + " bytes for a "
+                    + payload + "-byte page payload, got " + maxKey);
+        }
+        return maxKey;
+    }
+
+    /**
+     * The longest value with keys of up to {@code maxKey} bytes: the largest leaf cell {@code M} with
+     * {@code 3M + 4 maxKey <= payload - HEADER}, less the cell's overhead and key (see the class comment
+     * for why three maximal entries and four maximal fences per node suffice).
+     */
+    static int maxValueSize(int payload, int maxKey) {
+        int cell = (payload - Node.HEADER - 4 * maxKey) / 3;
+        return cell - Node.LEAF_CELL_OVERHEAD - maxKey;
     }
 
     int maxKey() {
@@ -76,17 +117,18 @@ final class BTree {
     }
 
     /**
-     * Formats a fresh store: the meta page (0) and an empty root leaf (1), unlogged, LSN 0. Also finishes
+     * Formats a fresh store for keys of up to {@code maxKey} bytes: the meta page (0) and an empty root
+     * leaf (1), unlogged, LSN 0. Also finishes
      * a format that a crash interrupted (pages allocated, never written).
      */
-    static void format(PageStore store, UUID dbId) {
+    static void format(PageStore store, UUID dbId, int maxKey) {
         for (long id : new long[] {MetaPage.PAGE, MetaPage.ROOT}) {
             if (!store.isAllocated(id)) {
                 store.allocate(id);
             }
         }
         try (Page m = store.write(MetaPage.PAGE); Page r = store.write(MetaPage.ROOT)) {
-            MetaPage.init(m.payload(), dbId);
+            MetaPage.init(m.payload(), dbId, maxKey);
             Node.init(r.payload(), Node.LEAF, 0, new byte[0], null, Node.NONE);
             m.markDirty(0);
             r.markDirty(0);
@@ -317,14 +359,14 @@ final class BTree {
         Page node = store.write(MetaPage.ROOT);
         try {
             if (needsSplit(node.payload(), key, value)) {
-                splitRoot(node);
+                splitRoot(node, key, value);
             }
             while (Node.type(node.payload()) == Node.INNER) {
                 MemorySegment parent = node.payload();
                 int c = Node.childIndex(parent, key);
                 Page child = store.write(Node.child(parent, c));
                 if (needsSplit(child.payload(), key, value)) {
-                    Page right = splitChild(node, c, child);
+                    Page right = splitChild(node, c, child, key, value);
                     if (Node.covers(right.payload(), key)) {
                         child.close();
                         child = right;
@@ -344,14 +386,18 @@ final class BTree {
         }
     }
 
-    /** Moves the root's entries into two new children; the root (page 1) becomes their parent. */
-    private void splitRoot(Page root) {
+    /**
+     * Moves the root's entries into two new children; the root (page 1) becomes their parent. A leaf root
+     * is split for the put of {@code key} and {@code value} (class comment).
+     */
+    private void splitRoot(Page root, byte[] key, byte[] value) {
         MemorySegment r = root.payload();
         byte type = Node.type(r);
         int level = Node.level(r);
         List<Node.Cell> cells = Node.cells(r);
-        int m = splitPoint(type, cells);
-        byte[] sep = cells.get(m).key();
+        Split split = split(type, cells, key, value);
+        int m = split.index();
+        byte[] sep = split.separator();
         try (StructureChange smo = new StructureChange(store, wal)) {
             Page left = smo.allocate();
             Page right = smo.allocate();
@@ -376,16 +422,17 @@ final class BTree {
     }
 
     /**
-     * Splits the latched child {@code c} of the latched {@code parent} (which has room for a separator);
-     * returns the new right sibling, latched.
+     * Splits the latched child {@code c} of the latched {@code parent} (which has room for a separator),
+     * a leaf for the put of {@code key} and {@code value}; returns the new right sibling, latched.
      */
-    private Page splitChild(Page parent, int c, Page child) {
+    private Page splitChild(Page parent, int c, Page child, byte[] key, byte[] value) {
         MemorySegment p = child.payload();
         byte type = Node.type(p);
         int level = Node.level(p);
         List<Node.Cell> cells = Node.cells(p);
-        int m = splitPoint(type, cells);
-        byte[] sep = cells.get(m).key();
+        Split split = split(type, cells, key, value);
+        int m = split.index();
+        byte[] sep = split.separator();
         byte[] low = Node.low(p);
         byte[] high = Node.high(p);
         try (StructureChange smo = new StructureChange(store, wal)) {
@@ -403,6 +450,46 @@ final class BTree {
             smo.log();
             return right;
         }
+    }
+
+    /**
+     * Where a node splits: cells {@code [0, index)} stay left, the rest move right (a leaf's) or, for an
+     * inner node, cell {@code index} moves up and the rest move right; {@code separator} is the right
+     * half's low fence.
+     */
+    record Split(int index, byte[] separator) {
+    }
+
+    /**
+     * Where to split a node of {@code cells} that has no room for a put of {@code key} and {@code value}
+     * (a leaf's, balanced with the entry in place; class comment) or, for an inner node, for one more
+     * separator. Both halves keep at least one cell.
+     */
+    static Split split(byte type, List<Node.Cell> cells, byte[] key, byte[] value) {
+        if (type != Node.LEAF) {
+            int m = splitPoint(type, cells);
+            return new Split(m, cells.get(m).key());
+        }
+        List<Node.Cell> with = new ArrayList<>(cells.size() + 1);
+        int at = 0;
+        while (at < cells.size() && java.util.Arrays.compareUnsigned(cells.get(at).key(), key) < 0) {
+            at++;
+        }
+        boolean replaces = at < cells.size() && java.util.Arrays.equals(cells.get(at).key(), key);
+        with.addAll(cells.subList(0, at));
+        with.add(new Node.Cell(key, value, 0));
+        with.addAll(cells.subList(replaces ? at + 1 : at, cells.size()));
+        byte[] separator = with.get(splitPoint(type, with)).key();
+        int index = 0; // old cells below the separator
+        while (index < cells.size() && java.util.Arrays.compareUnsigned(cells.get(index).key(), separator) < 0) {
+            index++;
+        }
+        if (index == 0 || index == cells.size()) {
+            // the entry alone on its side: its neighbour joins it, so neither leaf is ever left empty
+            index = index == 0 ? 1 : cells.size() - 1;
+            separator = cells.get(index).key();
+        }
+        return new Split(index, separator);
     }
 
     /**

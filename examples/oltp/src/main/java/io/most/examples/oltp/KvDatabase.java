@@ -60,13 +60,13 @@ public final class KvDatabase implements AutoCloseable {
     private volatile boolean closed;
     private final Recovery.Outcome recovered;
 
-    private KvDatabase(DatabaseLock lock, PageStore store, WriteAheadLog wal, UUID dbId, KvOptions options,
-                       List<LogRecord> log) {
+    private KvDatabase(DatabaseLock lock, PageStore store, WriteAheadLog wal, UUID dbId, int maxKey,
+                       KvOptions options, List<LogRecord> log) {
         this.lock = lock;
         this.store = store;
         this.wal = wal;
         this.dbId = dbId;
-        this.tree = new BTree(store, wal);
+        this.tree = new BTree(store, wal, maxKey);
         this.locks = new LockManager(options.lockTimeout);
         this.checkpointLogBytes = options.checkpointLogBytes;
         this.syncCommit = options.syncCommit;
@@ -82,6 +82,10 @@ public final class KvDatabase implements AutoCloseable {
      *                                lock file {@code <log>.lock} is held; nothing read or changed)
      * @throws LogMismatchException if the log belongs to another database or is missing (nothing changed)
      * @throws CorruptLogException  if the log is damaged before its end (nothing changed)
+     * @throws OptionsMismatchException if {@link KvOptions.Builder#maxKeySize} differs from the bound the
+     *                                  database was created with (nothing changed)
+     * @throws IllegalArgumentException if {@link KvOptions.Builder#maxKeySize} is too large for the page
+     *                                  size (the store is left unformatted)
      */
     public static KvDatabase open(KvOptions options) {
         Objects.requireNonNull(options, "options");
@@ -105,16 +109,20 @@ public final class KvDatabase implements AutoCloseable {
         WriteAheadLog wal = null;
         try {
             UUID dbId;
+            int maxKey;
             List<LogRecord> records = List.of();
             Path logPath = options.logPath;
             if (!isFormatted(store)) {
+                int payload = store.payloadSize();
+                maxKey = options.maxKeySize == 0 ? BTree.defaultMaxKeySize(payload)
+                        : BTree.checkMaxKey(options.maxKeySize, payload);
                 if (Files.exists(logPath)) {
                     throw new LogMismatchException("the page store holds no database but log " + logPath
                             + " exists (database " + WriteAheadLog.readDbId(logPath)
                             + "): it belongs to another store; nothing was changed");
                 }
                 dbId = UUID.randomUUID();
-                BTree.format(store, dbId);
+                BTree.format(store, dbId, maxKey);
                 store.checkpoint();
                 wal = WriteAheadLog.create(logPath, dbId);
             } else {
@@ -123,14 +131,20 @@ public final class KvDatabase implements AutoCloseable {
                     String format = MetaPage.otherFormat(meta.payload());
                     if (format != null) {
                         throw new LogMismatchException("the page store holds a key-value database of format " + format
-                                + "; this build reads format 01 (nothing was changed)");
+                                + "; this build reads formats 01 and 02 (nothing was changed)");
                     }
                     if (!MetaPage.isMeta(meta.payload())) {
                         throw new LogMismatchException("the page store does not hold a key-value database (page 0 is"
                                 + " not its meta page)");
                     }
                     dbId = MetaPage.dbId(meta.payload());
+                    maxKey = MetaPage.maxKey(meta.payload(), store.payloadSize());
                     metaLsn = meta.lsn();
+                    if (options.maxKeySize != 0 && options.maxKeySize != maxKey) {
+                        throw new OptionsMismatchException("database " + dbId + " was created with max key size "
+                                + maxKey + " bytes, the options ask for " + options.maxKeySize
+                                + "; the bound is fixed at creation (nothing was changed)");
+                    }
                 }
                 if (Files.exists(logPath)) {
                     WriteAheadLog.Scan scan = WriteAheadLog.open(logPath, dbId);
@@ -144,7 +158,7 @@ public final class KvDatabase implements AutoCloseable {
                 }
             }
             forcer.wal = wal;
-            KvDatabase db = new KvDatabase(lock, store, wal, dbId, options, records);
+            KvDatabase db = new KvDatabase(lock, store, wal, dbId, maxKey, options, records);
             db.checkpoint();
             return db;
         } catch (RuntimeException | Error e) {
@@ -216,12 +230,18 @@ public final class KvDatabase implements AutoCloseable {
         return dbId;
     }
 
-    /** The longest key accepted, derived from the page size. */
+    /**
+     * The longest key accepted: {@link KvOptions.Builder#maxKeySize} when the database was created, by
+     * default a sixteenth of the page payload (at most 1 KiB).
+     */
     public int maxKeySize() {
         return tree.maxKey();
     }
 
-    /** The longest value accepted, derived from the page size (four maximal entries fit a page). */
+    /**
+     * The longest value accepted, derived from the page size and {@link #maxKeySize()}: three maximal
+     * entries and four maximal keys (fences) fit a page, so a split always makes room for any entry.
+     */
     public int maxValueSize() {
         return tree.maxValue();
     }

@@ -58,10 +58,10 @@ class DatabaseLockTest {
         try (PageStore store = PageStore.open(PageStoreConfig.builder().pageSize(4096).dramBytes(64 * 4096)
                 .blockDevice(DirectFileDevice.open(dir.resolve("data.most"), 64L << 20)).build());
              Page meta = store.write(MetaPage.PAGE)) {
-            meta.payload().set(ValueLayout.JAVA_LONG_UNALIGNED, 8, MetaPage.MAGIC + 1);
+            meta.payload().set(ValueLayout.JAVA_LONG_UNALIGNED, 8, MetaPage.MAGIC + 1); // "MOSTKV03"
             meta.markDirty(meta.lsn());
         }
         LogMismatchException e = assertThrows(LogMismatchException.class, () -> TestDatabases.open(dir).close());
-        assertTrue(e.getMessage().contains("format 02") && e.getMessage().contains("reads format 01"), e.getMessage());
+        assertTrue(e.getMessage().contains("format 03") && e.getMessage().contains("reads formats 01 and 02"), e.getMessage());
     }
 }
