@@ -38,7 +38,7 @@ class LogAndInputTest {
             }
             assertArrayEquals(bytes("v"), db.get(bytes("k")));
             assertTrue(db.wal.endLsn() > end);
-            // the largest sizes are accepted, and four such entries share a page
+            // the largest sizes are accepted, and three such entries share a page
             for (int i = 0; i < 12; i++) {
                 byte[] key = new byte[db.maxKeySize()];
                 key[0] = (byte) i;
