@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Kills a {@link KvWorkloadMain} with SIGKILL at random moments, again and again on the same database,
  * and checks after each restart: every acknowledged commit is there, nothing aborted or never committed
  * is visible (except the one commit per thread that was in flight), and the B+tree's invariants hold.
+ * Twice: with short entries, and with keys and values of the largest sizes on 4 KiB pages (splits at
+ * every few inserts, at the limit of the three-maximal-entries rule).
  */
 @Tag("crash")
 class KvCrashTest {
@@ -34,26 +36,35 @@ class KvCrashTest {
 
     @Test
     void acknowledgedCommitsSurviveKillsAndNothingElseIsVisible() throws Exception {
+        killAndVerify(KvCrashStore.Shape.SMALL, KILLS);
+    }
+
+    @Test
+    void maximalEntriesSurviveKills() throws Exception {
+        killAndVerify(KvCrashStore.Shape.MAXIMAL, KILLS / 2);
+    }
+
+    private void killAndVerify(KvCrashStore.Shape shape, int kills) throws Exception {
         SplittableRandom random = new SplittableRandom(2026);
         int commitsSeen = 0;
-        for (int generation = 1; generation <= KILLS; generation++) {
+        for (int generation = 1; generation <= kills; generation++) {
             List<String> lines;
             String where = "generation " + generation;
             try (ForkedJvm child = ForkedJvm.start(WriterKills.CHILD_JVM_OPTIONS, KvWorkloadMain.class,
-                    List.of(dir.toString(), String.valueOf(generation)))) {
+                    List.of(dir.toString(), String.valueOf(generation), shape.name()))) {
                 child.awaitLine("READY"::equals, WriterKills.PATIENCE);
                 Thread.sleep(200 + random.nextInt(1500));
                 assertTrue(child.isAlive(), where + ": child died before its kill: " + child.stderrTail());
                 assertEquals(WriterKills.SIGKILL_EXIT, child.kill(), where + ": exit status");
                 lines = child.lines();
             }
-            commitsSeen += verify(lines, where);
+            commitsSeen += verify(lines, where, shape);
         }
-        assertTrue(commitsSeen > KILLS * 20, "the workload acknowledged too few commits to mean anything: " + commitsSeen);
+        assertTrue(commitsSeen > kills * 20, "the workload acknowledged too few commits to mean anything: " + commitsSeen);
     }
 
     /** Applies the transcript to the model, then checks the reopened database against it. */
-    private int verify(List<String> lines, String where) {
+    private int verify(List<String> lines, String where, KvCrashStore.Shape shape) {
         Map<String, Map<String, String>> pending = new HashMap<>(); // thread -> writes of its unacknowledged commit
         Map<String, String> pendingSeq = new HashMap<>();
         int commits = 0;
@@ -75,7 +86,7 @@ class KvCrashTest {
                 commits++;
             }
         }
-        try (KvDatabase db = KvCrashStore.open(dir)) {
+        try (KvDatabase db = KvCrashStore.open(dir, shape)) {
             long entries = db.verify();
             Set<String> keys = new HashSet<>(expected.keySet());
             pending.values().forEach(w -> keys.addAll(w.keySet()));

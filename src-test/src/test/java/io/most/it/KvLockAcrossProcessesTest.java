@@ -21,7 +21,7 @@ class KvLockAcrossProcessesTest {
     @Test
     void aDatabaseOpenInAnotherProcessIsRefused() {
         try (ForkedJvm holder = ForkedJvm.start(WriterKills.CHILD_JVM_OPTIONS, KvWorkloadMain.class,
-                List.of(dir.toString(), "1"))) {
+                List.of(dir.toString(), "1", KvCrashStore.Shape.SMALL.name()))) {
             holder.awaitLine("READY"::equals, WriterKills.PATIENCE);
             MostException e = assertThrows(MostException.class, () -> KvCrashStore.open(dir).close(),
                     "opening the database that process " + holder.pid() + " has open");

@@ -19,6 +19,10 @@ import java.util.SplittableRandom;
  * {@code -} is a delete) just before a commit is requested, {@code C <thread> <seq>} once it returned
  * (acknowledged). Aborted transactions print nothing: their values must never be seen. {@code READY}
  * after the initial load. Values are unique: {@code g<generation>t<thread>s<seq>} plus filler.
+ *
+ * <p>Arguments: directory, generation, and {@link KvCrashStore.Shape}: {@code SMALL} writes keys such as
+ * {@code user12} and values of 100-200 bytes; {@code MAXIMAL} keys of the database's largest size
+ * (zero-padded numbers) and values of the largest size half the time, else of 500 bytes up to it.
  */
 public final class KvWorkloadMain {
     static final int THREADS = 2;
@@ -31,12 +35,13 @@ public final class KvWorkloadMain {
         ForkedJvm.exitWhenParentDies();
         Path dir = Path.of(args[0]);
         int generation = Integer.parseInt(args[1]);
+        KvCrashStore.Shape shape = KvCrashStore.Shape.valueOf(args[2]);
         ForkedJvm.LineWriter out = ForkedJvm.lineWriter();
-        KvDatabase db = KvCrashStore.open(dir);
+        KvDatabase db = KvCrashStore.open(dir, shape);
         Thread[] threads = new Thread[THREADS];
         for (int t = 0; t < THREADS; t++) {
             int thread = t;
-            threads[t] = new Thread(() -> new Worker(db, out, generation, thread).load());
+            threads[t] = new Thread(() -> new Worker(db, shape, out, generation, thread).load());
             threads[t].start();
         }
         for (Thread t : threads) {
@@ -45,7 +50,7 @@ public final class KvWorkloadMain {
         out.println("READY");
         for (int t = 0; t < THREADS; t++) {
             int thread = t;
-            threads[t] = new Thread(() -> new Worker(db, out, generation, thread).run());
+            threads[t] = new Thread(() -> new Worker(db, shape, out, generation, thread).run());
             threads[t].start();
         }
         for (Thread t : threads) {
@@ -53,12 +58,16 @@ public final class KvWorkloadMain {
         }
     }
 
-    static String key(int thread, int n) {
-        return "user" + (n * THREADS + thread);
+    /** Key {@code n} of {@code thread}: "user" and a number (zero-padded to the largest key if maximal). */
+    static String key(KvCrashStore.Shape shape, int thread, int n) {
+        int id = n * THREADS + thread;
+        return shape == KvCrashStore.Shape.MAXIMAL
+                ? "user" + String.format("%0" + (KvCrashStore.MAXIMAL_KEY - 4) + "d", id) : "user" + id;
     }
 
     private static final class Worker {
         private final KvDatabase db;
+        private final KvCrashStore.Shape shape;
         private final ForkedJvm.LineWriter out;
         private final int generation;
         private final int thread;
@@ -66,8 +75,9 @@ public final class KvWorkloadMain {
         private final Zipfian zipf;
         private long seq;
 
-        Worker(KvDatabase db, ForkedJvm.LineWriter out, int generation, int thread) {
+        Worker(KvDatabase db, KvCrashStore.Shape shape, ForkedJvm.LineWriter out, int generation, int thread) {
             this.db = db;
+            this.shape = shape;
             this.out = out;
             this.generation = generation;
             this.thread = thread;
@@ -80,8 +90,8 @@ public final class KvWorkloadMain {
             for (int from = 0; from < KEYS_PER_THREAD; from += 50) {
                 Map<String, String> writes = new LinkedHashMap<>();
                 for (int n = from; n < from + 50; n++) {
-                    if (db.get(bytes(key(thread, n))) == null) {
-                        writes.put(key(thread, n), value());
+                    if (db.get(bytes(key(shape, thread, n))) == null) {
+                        writes.put(key(shape, thread, n), value());
                     }
                 }
                 if (!writes.isEmpty()) {
@@ -93,7 +103,7 @@ public final class KvWorkloadMain {
         void run() {
             while (true) {
                 int op = random.nextInt(100);
-                String key = key(thread, zipf.next(random));
+                String key = key(shape, thread, zipf.next(random));
                 if (op < 50) {
                     db.get(bytes(key));
                 } else if (op < 80) {
@@ -103,7 +113,7 @@ public final class KvWorkloadMain {
                 } else {
                     Map<String, String> writes = new LinkedHashMap<>();
                     for (int i = 2 + random.nextInt(3); i > 0; i--) {
-                        writes.put(key(thread, zipf.next(random)), random.nextInt(6) == 0 ? "-" : value());
+                        writes.put(key(shape, thread, zipf.next(random)), random.nextInt(6) == 0 ? "-" : value());
                     }
                     if (random.nextInt(4) == 0) {
                         abort(writes);
@@ -139,12 +149,12 @@ public final class KvWorkloadMain {
             }
         }
 
-        private static void apply(Transaction tx, Map<String, String> writes) {
+        private void apply(Transaction tx, Map<String, String> writes) {
             writes.forEach((k, v) -> {
                 if (v.equals("-")) {
                     tx.delete(bytes(k));
                 } else if (Math.floorMod(v.hashCode(), 2) != 0 || !updateInPlace(tx, k, v)) {
-                    tx.put(bytes(k), padded(v));
+                    tx.put(bytes(k), shape == KvCrashStore.Shape.MAXIMAL ? padded(v, db.maxValueSize()) : padded(v));
                 }
             });
         }
@@ -169,6 +179,13 @@ public final class KvWorkloadMain {
     /** The value stored for version {@code v}: the version, a separator, filler to ~150 bytes. */
     static byte[] padded(String v) {
         return bytes(v + "|" + "x".repeat(100 + Math.floorMod(v.hashCode(), 100)));
+    }
+
+    /** The value stored for version {@code v} of maximal shape: the largest size half the time, else 500 up to it. */
+    static byte[] padded(String v, int maxValue) {
+        int h = Math.floorMod(v.hashCode(), 2 * (maxValue - 500));
+        int length = h < maxValue - 500 ? maxValue : 500 + h - (maxValue - 500);
+        return bytes(v + "|" + "x".repeat(length - v.length() - 1));
     }
 
     /** The version a stored value carries. */
