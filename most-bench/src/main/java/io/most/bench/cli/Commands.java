@@ -72,7 +72,8 @@ final class Commands {
             new Opt("size", "S", "data set: 64k, 256m, 1g, a multiple of the block size (default 256m for files,"
                     + " 64m in memory, 2g for page hierarchies)"),
             new Opt("block-size", "B", "bytes per I/O, a power of two from 512 (default 4096); on page hierarchies"
-                    + " the page size, 4k..64k (default 16k)"),
+                    + " the page size, 4k..64k (default 16k, Spitfire's; 4k for the YCSB workloads, RocksDB's default"
+                    + " block size, so a miss reads what RocksDB's does for a 1 KiB record)"),
             new Opt("dram", "S", "page hierarchies: DRAM buffer pool (default 64m)"),
             new Opt("pm", "S", "page hierarchies: PM buffer pool (default 256m, DRAM:PM = 1:4)"),
             new Opt("epoch", "D", "adaptive policies: time per candidate policy (default 1s; the annealer needs"

@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * @param directory  where the engine keeps its files (a fresh directory per engine)
  * @param dramBytes  the DRAM budget its caches may use ({@code --dram})
- * @param pageSize   page size of page-based engines ({@code --block-size}, default 16k)
+ * @param pageSize   page size of page-based engines ({@code --block-size}, default 4k for YCSB: {@code YcsbWorkload.DEFAULT_PAGE_SIZE})
  * @param data       the records it will load
  * @param scans      whether the workload scans (engines without key order keep a sorted key index then)
  * @param pageTarget the page store of the chosen page hierarchy, for engines that

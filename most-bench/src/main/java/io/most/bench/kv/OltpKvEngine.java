@@ -1,6 +1,7 @@
 package io.most.bench.kv;
 
 import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.workload.ycsb.YcsbKeys;
 import io.most.examples.oltp.KeyValue;
 import io.most.examples.oltp.KvDatabase;
 import io.most.examples.oltp.KvOptions;
@@ -20,7 +21,8 @@ import java.util.Map;
  *
  * <p><b>Commits</b> are asynchronous ({@code syncCommit(false)}): atomic, durable at the next log force
  * (write-back of a page, a checkpoint), the same non-durable contract as the peers' defaults (H2's
- * background auto-commit, no fsync). The load inserts in transactions of {@value #LOAD_BATCH}
+ * background auto-commit, no fsync). Keys are bounded to YCSB's ({@link YcsbKeys#MAX_KEY_LENGTH} bytes),
+ * which lets a 4 KiB page hold three 1000-byte records and their fences. The load inserts in transactions of {@value #LOAD_BATCH}
  * records and ends with a checkpoint.
  */
 final class OltpKvEngine extends WholeRecordEngine {
@@ -43,8 +45,9 @@ final class OltpKvEngine extends WholeRecordEngine {
 
     @Override
     public void load(KvDataset data) {
+        // YCSB's keys need no more: the bound leaves room for 1000-byte records on 4 KiB pages
         db = KvDatabase.open(KvOptions.withStore(target.storeConfig(), setup.directory().resolve("oltp-kv.log"))
-                .syncCommit(false).build());
+                .maxKeySize(YcsbKeys.MAX_KEY_LENGTH).syncCommit(false).build());
         byte[] value = new byte[data.format().recordBytes()];
         for (long first = 0; first < data.records(); first += LOAD_BATCH) {
             try (Transaction tx = db.begin()) {
@@ -105,6 +108,10 @@ final class OltpKvEngine extends WholeRecordEngine {
         c.put("updates", "KvDatabase.update(key, offset, field): one-operation transactions changing the field in"
                 + " the latched leaf (one log record with the value's before- and after-images)");
         c.put("page_size", setup.pageSize());
+        c.put("max_key_bytes", YcsbKeys.MAX_KEY_LENGTH);
+        if (db != null) {
+            c.put("max_value_bytes", db.maxValueSize());
+        }
         Map<String, Object> tiers = new LinkedHashMap<>();
         target.describe(tiers);
         c.put("page_store", tiers);

@@ -58,6 +58,14 @@ public interface Workload<T> extends Named {
         return layer();
     }
 
+    /**
+     * Bytes per I/O, or the page size on page hierarchies, when {@code --block-size} is not given: the
+     * hierarchy's default unless the workload has a reason of its own.
+     */
+    default int defaultBlockSize(Hierarchy hierarchy) {
+        return hierarchy.defaultBlockSize();
+    }
+
     /** Whether the workload draws keys from a zipfian distribution whose skew {@code --theta} sets. */
     default boolean takesTheta() {
         return false;

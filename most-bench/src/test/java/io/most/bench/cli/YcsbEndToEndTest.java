@@ -48,7 +48,7 @@ class YcsbEndToEndTest {
             assertTrue(MiniJson.object(run.get("engine_config")).size() > 3, what);
         }
         Map<String, Object> most = MiniJson.object(runs.get(0).get("engine_config"));
-        assertEquals(16.0, MiniJson.object(most.get("page_store")).get("dram_frames"));
+        assertEquals(64.0, MiniJson.object(most.get("page_store")).get("dram_frames"), "256k of 4 KiB pages, YCSB's default");
         assertTrue(number(runs.get(0), "dram_hit_ratio") >= 0, "the most engine reports where pages were served");
         // MVStore sizes its cache in whole MiB: a budget below 1 MiB becomes 1 MiB (and the report says so)
         assertEquals(1.0, MiniJson.object(runs.get(1).get("engine_config")).get("cache_mb"));
