@@ -83,7 +83,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                 .orElse(DEFAULT_DURATION_NANOS);
         long warmup = line.value("warmup").map(v -> Units.parseDurationNanos("--warmup", v, true))
                 .orElse(DEFAULT_WARMUP_NANOS);
-        int blockSize = line.value("block-size").map(RunSpec::parseBlockSize).orElse(hierarchy.defaultBlockSize());
+        int blockSize = line.value("block-size").map(RunSpec::parseBlockSize).orElse(workload.defaultBlockSize(hierarchy));
         OptionalLong dram = line.value("dram").map(v -> OptionalLong.of(Units.parseSize("--dram", v)))
                 .orElse(OptionalLong.empty());
         OptionalLong pm = line.value("pm").map(v -> OptionalLong.of(Units.parseSize("--pm", v)))
