@@ -51,7 +51,8 @@ import java.util.Optional;
  * records and as many again for inserts, and PM if the hierarchy has it) with the run's page policy;
  * every engine on the hierarchy gets a fresh SSD of the size it asks for
  * ({@link KvEngineType#deviceBytes}).
- * The peers keep their files in a fresh directory under {@code --dir} (or a temporary one).
+ * The peers keep their files in a fresh directory under {@code --dir} (or a temporary one). An engine
+ * that fails is recorded as a {@link RunResult#failure} and the next engine runs.
  */
 final class EngineRuns {
     private final PrintStream err;
@@ -100,6 +101,10 @@ final class EngineRuns {
                     results.add(runOne(spec, (YcsbWorkload) spec.workload(), hierarchy,
                             KvEngines.registry().get(engineName), data, options.withDirectory(engineDir),
                             dramBytes, engineDir, shape, progress));
+                } catch (RuntimeException e) {
+                    // one engine's failure (a refused record, a full device, a crash) is its row; the others go on
+                    err.println("error: engine " + engineName + " failed: " + RunResult.describe(e));
+                    results.add(RunResult.failure("engine", engineName, spec.workload().name(), hierarchy.name(), e));
                 } finally {
                     ScratchFiles.deleteTree(engineDir);
                 }
@@ -227,7 +232,10 @@ final class EngineRuns {
                 Units.formatSeconds(spec.warmupNanos()), spec.seed(), Runtime.getRuntime().availableProcessors());
     }
 
-    /** The console table: one row per engine, throughput relative to the first engine of the run. */
+    /**
+     * The console table: one row per engine, throughput relative to the first engine of the run; a failed
+     * engine's row says {@code FAILED} (its error follows the table).
+     */
     static String table(List<RunResult> results) {
         boolean hits = results.stream().anyMatch(r -> !Double.isNaN(r.number("hit_ratio")));
         boolean restart = results.stream().anyMatch(r -> !Double.isNaN(r.number("restart_hit_ratio")));
@@ -252,9 +260,12 @@ final class EngineRuns {
                 row.add(RunResult.cell(r.number("restart_hit_ratio"), 3));
             }
             row.addAll(List.of(RunResult.cell(r.number("mean_us"), 1), RunResult.cell(r.number("p50_us"), 1),
-                    RunResult.cell(r.number("p99_us"), 1), r.text("measured_errors")));
+                    RunResult.cell(r.number("p99_us"), 1), r.failed() ? "FAILED" : r.text("measured_errors")));
             table.row(row.toArray(String[]::new));
         }
-        return table.toString();
+        StringBuilder s = new StringBuilder(table.toString());
+        results.stream().filter(RunResult::failed).forEach(r -> s.append("FAILED ").append(r.text("engine"))
+                .append(": ").append(r.text("error")).append('\n'));
+        return s.toString();
     }
 }

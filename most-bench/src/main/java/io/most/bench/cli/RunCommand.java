@@ -37,7 +37,9 @@ import java.util.Set;
 
 /**
  * {@code run}: opens the hierarchy once, runs the workload with each policy in turn on it, and
- * reports one row per policy as a console table and optionally as JSON.
+ * reports one row per policy as a console table and optionally as JSON. An engine or policy whose run
+ * fails is a row of its own with its {@code error}; the others are still measured, and the exit code is
+ * 1 once everything is reported.
  *
  * <p>Streams: the table goes to stdout; progress, preparation notes and warnings to stderr. With
  * {@code --json -} the JSON takes stdout and the table moves to stderr, so stdout stays parseable.
@@ -85,8 +87,16 @@ public final class RunCommand {
         tableStream.flush();
         spec.json().ifPresent(target -> Json.output(target, report(results, spec.method()), out, err));
         if (spec.chart().isPresent()) {
-            Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results));
+            Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results.stream().filter(r -> !r.failed()).toList()));
             err.println("wrote " + spec.chart().get());
+        }
+        List<String> failed = results.stream().filter(RunResult::failed)
+                .map(r -> r.fields().containsKey("engine") ? r.text("engine") : r.text("policy")).toList();
+        if (!failed.isEmpty()) {
+            err.printf(Locale.ROOT, "most-bench: error: %d of %d %s failed (%s), recorded with their errors in the"
+                    + " table and the JSON%n", failed.size(), results.size(),
+                    spec.kv().isPresent() ? "engines" : "policies", String.join(", ", failed));
+            return 1;
         }
         return 0;
     }
@@ -106,7 +116,25 @@ public final class RunCommand {
         Repeater.Executor<String> executor = spec.method().fork()
                 ? item -> FORK.run(childArgs(spec, item), err)
                 : item -> new Repeater.Measured(ProcessHandle.current().pid(), results(spec.only(item)).getFirst());
-        return withRatios(repeater.run(spec.items(), item -> item, spec.method().repeat(), executor));
+        return withRatios(repeater.run(spec.items(), item -> item, spec.method().repeat(), recordingFailures(spec,
+                executor)));
+    }
+
+    /**
+     * {@code executor}, with a run that throws (a forked JVM that died without a report, an engine that
+     * failed in this JVM) recorded as a {@link RunResult#failure} row, so the other items are still
+     * measured; the pid of such a row is -1 when no process reported it.
+     */
+    private Repeater.Executor<String> recordingFailures(RunSpec spec, Repeater.Executor<String> executor) {
+        return item -> {
+            try {
+                return executor.run(item);
+            } catch (RuntimeException e) {
+                err.println("most-bench: error: " + item + " failed: " + RunResult.describe(e));
+                return new Repeater.Measured(-1, RunResult.failure(spec.kv().isPresent() ? "engine" : "policy", item,
+                        spec.workload().name(), spec.hierarchy().name(), e));
+            }
+        };
     }
 
     /** The command line of a forked child measuring {@code item} once: the run's options, one item, no fork. */
@@ -128,9 +156,13 @@ public final class RunCommand {
      * the spread table shows.
      */
     static List<RunResult> withRatios(List<RunResult> rows) {
+        if (rows.getFirst().failed()) {
+            return rows; // nothing to compare with
+        }
         String field = Double.isNaN(rows.getFirst().number("served_ops_s")) ? "throughput_ops" : "served_ops_s";
         double first = rows.getFirst().number(field);
-        return rows.stream().map(r -> r.with("ratio_to_first", Units.round(r.number(field) / first, 3))).toList();
+        return rows.stream().map(r -> r.failed() ? r : r.with("ratio_to_first", Units.round(r.number(field) / first, 3)))
+                .toList();
     }
 
     /** Runs {@code spec} in this JVM, one result per policy, without printing a table. */

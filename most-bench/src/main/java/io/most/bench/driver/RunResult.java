@@ -64,6 +64,36 @@ public final class RunResult {
         return new RunResult(new LinkedHashMap<>(fields));
     }
 
+    /**
+     * The row of a run that failed: who ({@code itemKey} "engine" or "policy" = {@code item}), where, and
+     * {@code error} named in the field {@code error}; no measurements.
+     */
+    public static RunResult failure(String itemKey, String item, String workload, String hierarchy, Throwable error) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put(itemKey, item);
+        f.put("workload", workload);
+        f.put("hierarchy", hierarchy);
+        f.put("error", describe(error));
+        return new RunResult(f);
+    }
+
+    /** Whether this is the row of a failed run ({@link #failure}): it has an {@code error} and no measurements. */
+    public boolean failed() {
+        return fields.containsKey("error");
+    }
+
+    /** The exception's class and message, and those of its causes: what a failed row's {@code error} says. */
+    public static String describe(Throwable error) {
+        StringBuilder s = new StringBuilder();
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            s.append(s.isEmpty() ? "" : "; caused by ").append(t.getClass().getSimpleName());
+            if (t.getMessage() != null) {
+                s.append(": ").append(t.getMessage());
+            }
+        }
+        return s.toString();
+    }
+
     /** A copy with {@code key} set to {@code value} (appended, or replaced in place). */
     public RunResult with(String key, Object value) {
         Map<String, Object> copy = new LinkedHashMap<>(fields);
@@ -76,8 +106,10 @@ public final class RunResult {
         return fields;
     }
 
+    /** The field as table text; "-" when absent (a failed run has no measurements). */
     public String text(String field) {
-        return String.valueOf(fields.get(field));
+        Object value = fields.get(field);
+        return value == null ? "-" : String.valueOf(value);
     }
 
     /** The numeric field, or {@code NaN} if absent. */

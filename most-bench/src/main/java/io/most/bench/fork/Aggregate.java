@@ -15,6 +15,8 @@ import java.util.Map;
  * the median; fields that are not numbers (timelines, the policy in force at the end) come from the
  * representative repetition, the one whose throughput is closest to the median. The row adds
  * {@code repeat}, {@code spread} (median, min and max of the main measures) and {@code repetitions}.
+ * If a repetition failed, the row is that failure ({@link RunResult#failed}, its {@code error}) with
+ * {@code repeat} and {@code repetitions}.
  */
 final class Aggregate {
     /** The measures whose spread a report shows. */
@@ -30,6 +32,14 @@ final class Aggregate {
             throw new IllegalArgumentException("no repetitions to aggregate");
         }
         List<RunResult> results = repetitions.stream().map(Repetition::result).toList();
+        RunResult failure = results.stream().filter(RunResult::failed).findFirst().orElse(null);
+        if (failure != null) {
+            // a row of medians over the runs that happened to succeed would hide the failure
+            Map<String, Object> fields = new LinkedHashMap<>(failure.fields());
+            fields.put("repeat", repetitions.size());
+            fields.put("repetitions", repetitions.stream().map(Repetition::fields).toList());
+            return RunResult.ofFields(fields);
+        }
         Spread throughput = spread(results, "throughput_ops");
         RunResult representative = results.stream()
                 .min(Comparator.comparingDouble(r -> distance(r.number("throughput_ops"), throughput.median())))

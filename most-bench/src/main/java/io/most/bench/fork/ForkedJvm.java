@@ -74,7 +74,8 @@ public final class ForkedJvm {
     /**
      * Runs the child with {@code args} plus {@code --json FILE} and returns its one run.
      *
-     * @throws BenchException if the child fails or reports anything but one run
+     * @return its one run, which is a {@link RunResult#failure} if the child recorded one and exited non-zero
+     * @throws BenchException if the child fails without recording a failed run, or reports anything but one run
      */
     public Repeater.Measured run(List<String> args, PrintStream err) {
         Path json = null;
@@ -90,6 +91,11 @@ public final class ForkedJvm {
             int exit = waitFor(process);
             err.flush();
             if (exit != 0) {
+                // a child that recorded its engine's failure reports it as its one run
+                RunResult failed = failedRun(json);
+                if (failed != null) {
+                    return new Repeater.Measured(process.pid(), failed);
+                }
                 throw new BenchException("the forked run (pid " + process.pid() + ") exited with " + exit + ": "
                         + String.join(" ", args));
             }
@@ -127,6 +133,20 @@ public final class ForkedJvm {
                 segment.setLength(0);
             }
             err.print(segment);
+        }
+    }
+
+    /** The failed run a child that exited with an error wrote, or null if it wrote none. */
+    private static RunResult failedRun(Path json) throws IOException {
+        String text = Files.readString(json, StandardCharsets.UTF_8);
+        if (text.isBlank()) {
+            return null;
+        }
+        try {
+            RunResult run = onlyRun(text);
+            return run.failed() ? run : null;
+        } catch (RuntimeException e) {
+            return null; // not a report: the child failed before it wrote one
         }
     }
 
