@@ -60,6 +60,17 @@ final class BTree {
         long log(long pageId, byte[] key, byte[] after, byte[] before);
     }
 
+    /**
+     * Logs an in-place change of a value's bytes {@code [offset, offset + bytes.length)} while the leaf
+     * is latched and not yet changed, reading the images from the leaf ({@code page}: the value at
+     * {@code valueOffset}, {@code valueLength} bytes); returns the record's LSN.
+     */
+    @FunctionalInterface
+    interface RangeChangeLogger {
+        long log(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength, int offset,
+                 byte[] bytes);
+    }
+
     private final PageStore store;
     private final WriteAheadLog wal;
     private final int payload;
@@ -269,30 +280,28 @@ final class BTree {
     /**
      * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place,
      * under the leaf's latch alone: the value keeps its length, so the leaf never splits and its cell
-     * does not move. Logged as a key change with the whole before- and after-images (what redo and undo
-     * replay).
+     * does not move. The logger reads the before- and after-images from the leaf (what redo and undo
+     * replay), so nothing of the value is copied into an array here.
      *
-     * @return the previous value, or null if there is no such key (then nothing is logged or changed)
+     * @return false if there is no such key (then nothing is logged or changed)
      * @throws IllegalArgumentException if the range is outside the value
      */
-    byte[] update(byte[] key, int offset, byte[] bytes, KeyChangeLogger logger) {
+    boolean update(byte[] key, int offset, byte[] bytes, RangeChangeLogger logger) {
         try (Page leaf = latchLeaf(key)) {
             MemorySegment p = leaf.payload();
             int i = Node.search(p, key);
             if (i < 0) {
-                return null;
+                return false;
             }
-            byte[] before = Node.value(p, i);
-            if (offset < 0 || offset > before.length - bytes.length) {
+            int valueOffset = Node.valueOffset(p, i);
+            int length = Node.valueLength(p, i);
+            if (offset < 0 || offset > length - bytes.length) {
                 throw new IllegalArgumentException("cannot write " + bytes.length + " bytes at offset " + offset
-                        + " of a " + before.length + "-byte value: the range must lie within the value");
+                        + " of a " + length + "-byte value: the range must lie within the value");
             }
-            byte[] after = before.clone();
-            System.arraycopy(bytes, 0, after, offset, bytes.length);
-            leaf.markDirty(logger.log(leaf.id(), key, after, before));
-            MemorySegment.copy(bytes, 0, p, java.lang.foreign.ValueLayout.JAVA_BYTE, Node.valueOffset(p, i) + offset,
-                    bytes.length);
-            return before;
+            leaf.markDirty(logger.log(leaf.id(), key, p, valueOffset, length, offset, bytes));
+            MemorySegment.copy(bytes, 0, p, java.lang.foreign.ValueLayout.JAVA_BYTE, valueOffset + offset, bytes.length);
+            return true;
         }
     }
 

@@ -397,6 +397,25 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Undoes an in-place update: writes {@code before} back at {@code offset} of the key's value, logged
+     * as a compensation record (the whole value after the undo, read from the leaf).
+     */
+    void compensateRange(TxnState tx, byte[] key, int offset, byte[] before, long undoNext) {
+        beginChange();
+        try {
+            boolean found = tree.update(key, offset, before, (pageId, k, page, valueOffset, valueLength, at, bytes) ->
+                    wal.appendChange(LogRecord.COMPENSATION, tx, new LogRecord.RangeChange(pageId, k, page,
+                            valueOffset, valueLength, at, bytes, false, undoNext)));
+            if (!found) {
+                // the transaction holds the key's exclusive lock and undoes newest first: the key is there
+                throw new IllegalStateException("undo of an update of a key that is gone (transaction " + tx.id + ")");
+            }
+        } finally {
+            endChange();
+        }
+    }
+
     /** Before one tree change's first log record (see {@link #changes}); pair with {@link #endChange}. */
     void beginChange() {
         changes.readLock().lock();
@@ -408,7 +427,7 @@ public final class KvDatabase implements AutoCloseable {
     }
 
     static void compensate(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, byte[] before, long undoNext) {
-        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.appendKeyChange(LogRecord.COMPENSATION, tx,
+        BTree.KeyChangeLogger clr = (pageId, k, after, current) -> wal.appendChange(LogRecord.COMPENSATION, tx,
                 new LogRecord.KeyChange(pageId, k, after, null, undoNext));
         if (before == null) {
             tree.delete(key, clr);

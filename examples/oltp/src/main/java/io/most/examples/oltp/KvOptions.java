@@ -139,8 +139,8 @@ public final class KvOptions {
          * Whether {@code commit} forces the log before it returns (default true). False trades durability
          * for latency, like PostgreSQL's {@code synchronous_commit = off}: a commit is atomic either way,
          * but durable only at the next log force — another transaction's synchronous commit, a page
-         * written back ahead of its log (the WAL rule), a checkpoint, or {@code close}; a crash before
-         * that rolls it back. For benchmarks against stores that do not sync either.
+         * written back ahead of its log (the WAL rule), a checkpoint, an asynchronous commit that finds
+         * 1 MiB of log buffered, or {@code close}; a crash before that rolls it back. For benchmarks against stores that do not sync either.
          */
         public Builder syncCommit(boolean sync) {
             this.syncCommit = sync;

@@ -1,5 +1,7 @@
 package io.most.examples.oltp;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +29,64 @@ record LogRecord(long lsn, byte type, long txId, long prevLsn, byte[] body) {
     static final byte END = 5;
     static final byte CHECKPOINT = 6;
 
+    /** A record body the log encodes straight into its buffer, without an array in between. */
+    interface Body {
+        /** Its encoded length. */
+        int size();
+
+        /** Writes it at {@code b}'s position (a heap buffer) and advances the position. */
+        void put(ByteBuffer b);
+    }
+
     /** A key change on a leaf: after (null = removed), before (null = was absent), undoNext for CLRs. */
-    record KeyChange(long pageId, byte[] key, byte[] after, byte[] before, long undoNext) {
+    record KeyChange(long pageId, byte[] key, byte[] after, byte[] before, long undoNext) implements Body {
+        @Override
+        public int size() {
+            return keyChangeSize(this);
+        }
+
+        @Override
+        public void put(ByteBuffer b) {
+            putKeyChange(b, this);
+        }
+    }
+
+    /**
+     * An in-place change of bytes {@code [offset, offset + bytes.length)} of a value, stored as the
+     * {@link KeyChange} it is (same body, so redo and recovery's undo read it as one) but encoded from the
+     * latched leaf itself: the after-image is the value in {@code page} (at {@code valueOffset}, of
+     * {@code valueLength} bytes) with {@code bytes} at {@code offset}, the before-image the value as it is
+     * (omitted for a compensation record). Logging a field update of a large value so copies nothing into
+     * arrays: before, the value was copied twice (before- and after-image) for every update.
+     */
+    record RangeChange(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength, int offset,
+                       byte[] bytes, boolean withBefore, long undoNext) implements Body {
+        @Override
+        public int size() {
+            return 8 + 4 + key.length + 1 + 4 + valueLength + (withBefore ? 1 + 4 + valueLength : 1) + 8;
+        }
+
+        @Override
+        public void put(ByteBuffer b) {
+            b.putLong(pageId).putInt(key.length).put(key);
+            b.put((byte) 1).putInt(valueLength);
+            putFromPage(b, valueOffset, offset);
+            b.put(bytes);
+            int tail = offset + bytes.length;
+            putFromPage(b, valueOffset + tail, valueLength - tail);
+            if (withBefore) {
+                b.put((byte) 1).putInt(valueLength);
+                putFromPage(b, valueOffset, valueLength);
+            } else {
+                b.put((byte) 0);
+            }
+            b.putLong(undoNext);
+        }
+
+        private void putFromPage(ByteBuffer b, long from, int length) {
+            MemorySegment.copy(page, ValueLayout.JAVA_BYTE, from, b.array(), b.arrayOffset() + b.position(), length);
+            b.position(b.position() + length);
+        }
     }
 
     /** A page image: the live ranges (start, bytes) of one page. */

@@ -1,5 +1,7 @@
 package io.most.examples.oltp;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,9 +29,15 @@ import java.util.TreeSet;
 public final class Transaction implements AutoCloseable {
     private enum State { ACTIVE, COMMITTED, ABORTED }
 
-    /** Enough to undo one change at runtime: its LSN, the key and the before-image. */
-    private record Undo(long lsn, byte[] key, byte[] before) {
+    /**
+     * Enough to undo one change at runtime: its LSN, the key and the before-image, of the whole value
+     * ({@code offset} {@link #WHOLE}; null if the key was absent) or of the bytes an in-place update
+     * changed at {@code offset} (the log record has the whole before-image, which recovery uses).
+     */
+    private record Undo(long lsn, byte[] key, int offset, byte[] before) {
     }
+
+    private static final int WHOLE = -1;
 
     /** The empty body of commit and end records. */
     private static final byte[] NO_BYTES = new byte[0];
@@ -93,7 +101,7 @@ public final class Transaction implements AutoCloseable {
         db.locks.lock(locks, key, LockManager.Mode.EXCLUSIVE);
         db.beginChange();
         try {
-            return db.tree.update(key, offset, bytes, this::logUpdate) != null;
+            return db.tree.update(key, offset, bytes, this::logRangeUpdate);
         } finally {
             db.endChange();
         }
@@ -161,8 +169,19 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long logUpdate(long pageId, byte[] key, byte[] after, byte[] before) {
-        long lsn = db.wal.appendKeyChange(LogRecord.UPDATE, log, new LogRecord.KeyChange(pageId, key, after, before, 0));
-        undo.add(new Undo(lsn, key, before));
+        long lsn = db.wal.appendChange(LogRecord.UPDATE, log, new LogRecord.KeyChange(pageId, key, after, before, 0));
+        undo.add(new Undo(lsn, key, WHOLE, before));
+        return lsn;
+    }
+
+    /** Logs an in-place update from the leaf; keeps only the changed bytes' before-image for undo. */
+    private long logRangeUpdate(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength,
+                                int offset, byte[] bytes) {
+        long lsn = db.wal.appendChange(LogRecord.UPDATE, log,
+                new LogRecord.RangeChange(pageId, key, page, valueOffset, valueLength, offset, bytes, true, 0));
+        byte[] before = new byte[bytes.length];
+        MemorySegment.copy(page, ValueLayout.JAVA_BYTE, valueOffset + offset, before, 0, bytes.length);
+        undo.add(new Undo(lsn, key, offset, before));
         return lsn;
     }
 
@@ -177,6 +196,8 @@ public final class Transaction implements AutoCloseable {
                 long lsn = db.wal.append(LogRecord.COMMIT, log, NO_BYTES);
                 if (db.syncCommit) {
                     db.wal.force(lsn);
+                } else {
+                    db.wal.forceIfBuffered();
                 }
             }
             state = State.COMMITTED;
@@ -202,7 +223,11 @@ public final class Transaction implements AutoCloseable {
         for (int i = undo.size() - 1; i >= 0; i--) {
             Undo u = undo.get(i);
             long undoNext = i == 0 ? 0 : undo.get(i - 1).lsn();
-            db.compensate(log, u.key(), u.before(), undoNext);
+            if (u.offset() == WHOLE) {
+                db.compensate(log, u.key(), u.before(), undoNext);
+            } else {
+                db.compensateRange(log, u.key(), u.offset(), u.before(), undoNext);
+            }
         }
         if (!undo.isEmpty()) {
             db.wal.append(LogRecord.END, log, NO_BYTES);
