@@ -4,7 +4,6 @@ import static io.most.examples.oltp.TestDatabases.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,11 +23,6 @@ class ReadPathAllocationTest {
     @TempDir
     Path dir;
 
-    private static long allocatedByThisThread() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
-
     @Test
     void readingIntoABufferAllocatesLessThanTheValue() {
         try (KvDatabase db = TestDatabases.open(dir)) {
@@ -42,13 +36,13 @@ class ReadPathAllocationTest {
                 db.get(keys[i], into); // this thread's readers, and every page, in place
             }
             int rounds = 10;
-            long before = allocatedByThisThread();
+            long before = TestDatabases.allocatedByThisThread();
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < KEYS; i++) {
                     assertEquals(VALUE, db.get(keys[i], into));
                 }
             }
-            double perRead = (allocatedByThisThread() - before) / (double) (rounds * KEYS);
+            double perRead = (TestDatabases.allocatedByThisThread() - before) / (double) (rounds * KEYS);
             assertTrue(perRead < MAX_BYTES_PER_READ, perRead + " bytes allocated per get(key, into)");
         }
     }

@@ -21,6 +21,12 @@ final class TestDatabases {
         return String.format("key%08d", i).getBytes();
     }
 
+    /** Bytes this thread allocated so far: what the allocation tests count (never a time). */
+    static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getThreadAllocatedBytes(Thread.currentThread().threadId());
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes();
     }

@@ -3,7 +3,6 @@ package io.most.examples.oltp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -24,11 +23,6 @@ class UpdateAllocationTest {
     @TempDir
     Path dir;
 
-    private static long allocatedByThisThread() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
-
     @Test
     void anInPlaceUpdateAllocatesLessThanTheValue() {
         try (KvDatabase db = KvDatabase.open(KvOptions.inDirectory(dir).pageSize(8192).dramBytes(1024 * 8192)
@@ -43,14 +37,14 @@ class UpdateAllocationTest {
                 db.update(keys[i], 0, field); // this thread's readers, and every page, in place
             }
             int rounds = 10;
-            long before = allocatedByThisThread();
+            long before = TestDatabases.allocatedByThisThread();
             for (int r = 0; r < rounds; r++) {
                 Arrays.fill(field, (byte) r);
                 for (int i = 0; i < KEYS; i++) {
                     assertTrue(db.update(keys[i], FIELD * (i % (VALUE / FIELD)), field));
                 }
             }
-            double perUpdate = (allocatedByThisThread() - before) / (double) (rounds * KEYS);
+            double perUpdate = (TestDatabases.allocatedByThisThread() - before) / (double) (rounds * KEYS);
             assertTrue(perUpdate < VALUE, perUpdate + " bytes allocated per update of a " + FIELD + "-byte field");
             byte[] expected = new byte[VALUE];
             Arrays.fill(expected, FIELD * 7, FIELD * 8, (byte) (rounds - 1));
