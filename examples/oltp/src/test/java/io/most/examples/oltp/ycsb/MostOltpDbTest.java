@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.Vector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -30,9 +32,11 @@ class MostOltpDbTest {
     @TempDir
     Path dir;
 
-    private Properties properties(String mix) {
+    private Properties properties(String mix, String pageSize, String maxKey) {
         Properties p = new Properties();
         p.setProperty("most.dir", dir.toString());
+        p.setProperty("most.pagesize", pageSize);
+        p.setProperty("most.maxkey", maxKey);
         p.setProperty("most.device", String.valueOf(64L << 20));
         p.setProperty("most.synccommit", "false");
         p.setProperty("recordcount", "400");
@@ -52,10 +56,12 @@ class MostOltpDbTest {
         return p;
     }
 
-    @Test
-    void ycsbCoreWorkloadsReadBackWhatTheyWrote() throws Exception {
+    /** With the default 16 KiB pages, and with 4 KiB pages whose key bound leaves room for YCSB's records. */
+    @ParameterizedTest(name = "{0}-byte pages, keys up to {1} bytes")
+    @CsvSource({"16384, 1022", "4096, 32"})
+    void ycsbCoreWorkloadsReadBackWhatTheyWrote(String pageSize, String maxKey) throws Exception {
         Map<String, Map<String, String>> reference = new HashMap<>();
-        Properties a = properties("a");
+        Properties a = properties("a", pageSize, maxKey);
         Measurements.setProperties(a);
         CheckingDb db = new CheckingDb(a, reference);
         db.init();
@@ -71,7 +77,7 @@ class MostOltpDbTest {
         assertTrue(db.reads > 1000 && db.updates > 1000, db.reads + " reads, " + db.updates + " updates");
         db.cleanup();
 
-        Properties e = properties("e");
+        Properties e = properties("e", pageSize, maxKey);
         CheckingDb reopened = new CheckingDb(e, reference);
         reopened.init();
         CoreWorkload scans = new CoreWorkload();
