@@ -68,6 +68,22 @@ class TierBenchTest {
     }
 
     @Test
+    void everyPolicyButBatmanRunsOnThreeDevices(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("out.json");
+        Cli cli = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", "optane-nvme-sata", "--policies",
+                "most,hemem,colloid,striping,orthus", "--threads", "2", "--duration", "200ms",
+                "--warmup", "0s", "--size", "8m", "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
+        assertEquals(List.of("most", "hemem", "colloid", "striping", "orthus"),
+                runs.stream().map(r -> MiniJson.object(r).get("policy")).toList());
+        Cli batman = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", "optane-nvme-sata", "--policies",
+                "batman", "--duration", "200ms", "--warmup", "0s", "--size", "8m");
+        assertEquals(2, batman.exitCode());
+        assertTrue(batman.err().contains("one fixed ratio between two devices"), batman.err());
+    }
+
+    @Test
     void unknownTierPolicyListsTheValidOnes() {
         Cli cli = Cli.run("run", "--workload", "most-rand-read", "--hierarchy", "optane-nvme", "--policies", "lru");
         assertEquals(2, cli.exitCode());
