@@ -54,6 +54,13 @@ class MultiDeviceVolumeTest {
         return devices;
     }
 
+    /** The devices of a three-device volume created and closed with {@code config}, opened again. */
+    private static List<BlockDevice> formatted(TierConfig config) {
+        CrashableDevice.Image[] images = images();
+        TieredVolume.open(devices(images, new CrashableDevice.Crash()), config).close();
+        return devices(images, new CrashableDevice.Crash());
+    }
+
     @ParameterizedTest(name = "{0} policy")
     @ValueSource(strings = {"chaos", "most", "hemem", "striping", "batman", "colloid", "orthus"})
     void everyReadSeesTheLatestCompletedWriteWhileBothLevelsMigrate(String policyName) throws Exception {
@@ -210,10 +217,8 @@ class MultiDeviceVolumeTest {
 
     @Test
     void aReorderedListIsRefusedWithTheOrderToPass() {
-        CrashableDevice.Image[] images = images();
         TierConfig config = TierFixture.small().build();
-        TieredVolume.open(devices(images, new CrashableDevice.Crash()), config).close();
-        List<BlockDevice> d = devices(images, new CrashableDevice.Crash());
+        List<BlockDevice> d = formatted(config);
         for (List<BlockDevice> wrong : List.of(List.of(d.get(1), d.get(0), d.get(2)), List.of(d.get(0), d.get(2), d.get(1)),
                 List.of(d.get(2), d.get(1), d.get(0)))) {
             var e = assertThrows(ConfigurationException.class, () -> TieredVolume.open(wrong, config));
@@ -230,10 +235,8 @@ class MultiDeviceVolumeTest {
 
     @Test
     void aPartOfTheListOpenedAloneIsRefused() {
-        CrashableDevice.Image[] images = images();
         TierConfig config = TierFixture.small().build();
-        TieredVolume.open(devices(images, new CrashableDevice.Crash()), config).close();
-        List<BlockDevice> d = devices(images, new CrashableDevice.Crash());
+        List<BlockDevice> d = formatted(config);
         var pair = assertThrows(ConfigurationException.class, () -> TieredVolume.open(d.get(1), d.get(2), config));
         assertTrue(pair.getMessage().contains("'d1' is device 2 of 3"), pair.getMessage());
         var shorter = assertThrows(ConfigurationException.class, () -> TieredVolume.open(List.of(d.get(0), d.get(1)), config));
