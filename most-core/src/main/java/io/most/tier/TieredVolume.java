@@ -191,15 +191,15 @@ public final class TieredVolume extends AbstractBlockDevice {
         if (devices.size() == 2) {
             return open(devices.get(0), devices.get(1), config);
         }
-        UUID id = DeviceOrder.check(devices);
-        TierChain top = new TierChain(id != null ? id : randomId(), 0, devices.size());
+        UUID recorded = DeviceOrder.check(devices);
+        UUID listId = recorded != null ? recorded : randomId(); // all blank: a new list
         List<TieredVolume> opened = new ArrayList<>();
         BlockDevice below = devices.getLast();
         try {
             for (int i = devices.size() - 2; i >= 0; i--) {
                 TierConfig levelConfig = config.name() == null || i == 0 ? config : config.named(config.name() + "/" + i);
                 TieredVolume level = openLevel(devices.get(i), below, levelConfig,
-                        new TierChain(top.id(), i, devices.size()));
+                        new TierChain(listId, i, devices.size()));
                 opened.add(level);
                 below = level;
             }
