@@ -247,6 +247,25 @@ class MultiDeviceVolumeTest {
     }
 
     @Test
+    void devicesOfDifferentVolumesAreRefused() {
+        TierConfig config = TierFixture.small().build();
+        List<BlockDevice> one = formatted(config);
+        List<BlockDevice> other = formatted(config);
+        var mixed = assertThrows(ConfigurationException.class, () -> TieredVolume.open(List.of(one.get(0), other.get(1),
+                other.get(2)), config));
+        assertTrue(mixed.getMessage().contains("belong to different tiered volumes"), mixed.getMessage());
+        CrashableDevice.Image p = new CrashableDevice.Image(4 << 20);
+        CrashableDevice.Image c = new CrashableDevice.Image(8 << 20);
+        CrashableDevice.Crash crash = new CrashableDevice.Crash();
+        TieredVolume.open(new CrashableDevice("p", BLOCK, p, crash), new CrashableDevice("c", BLOCK, c, crash), config)
+                .close();
+        var pair = assertThrows(ConfigurationException.class, () -> TieredVolume.open(List.of(
+                new CrashableDevice("p", BLOCK, p, crash), new CrashableDevice("c", BLOCK, c, crash), one.get(2)), config));
+        assertTrue(pair.getMessage().contains("'p' is device 1 of 2 of a tiered volume, but 3 devices were given"),
+                pair.getMessage());
+    }
+
+    @Test
     void aFailedOpenLeavesEveryDeviceOpenAndFormatsNothingAboveTheFailure() {
         List<BlockDevice> devices = List.of(new MemoryDevice("tiny", BLOCK, 2 * BLOCK), new MemoryDevice("b", BLOCK, 4 << 20),
                 new MemoryDevice("c", BLOCK, 8 << 20));
