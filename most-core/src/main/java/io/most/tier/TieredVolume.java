@@ -600,6 +600,12 @@ public final class TieredVolume extends AbstractBlockDevice {
         optimizer.tick();
     }
 
+    /** Byte offset of the segment's copy on the capacity device, or -1 if it has none. */
+    long capacityOffset(int segment) {
+        int slot = table.slot(segment, Tier.CAPACITY);
+        return slot == SegmentTable.NONE ? -1 : layout.slotOffset(Tier.CAPACITY, slot);
+    }
+
     /** Takes a checkpoint now. */
     void checkpointNow() {
         log.checkpoint();

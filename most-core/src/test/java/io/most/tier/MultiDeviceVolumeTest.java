@@ -152,22 +152,33 @@ class MultiDeviceVolumeTest {
             for (int s = 0; s < segments; s++) { // fills d0, then d1, then d2 (HeMem places on the faster while it has room)
                 volume.write((long) s * SEGMENT, block);
             }
-            int hot = segments - 1;
-            int warm = segments - 2;
-            assertEquals(SegmentClass.TIERED_CAPACITY, volume.segmentClassAt((long) hot * SEGMENT));
+            // a hot set as large as d0, read 20 times per round; the next hottest segment 8 times (interleaved,
+            // so that cooling halves them alike): d0 takes the hot set, d1 the next hottest
+            int d0Slots = volume.context().slots(Tier.PERFORMANCE);
+            int firstHot = segments - d0Slots;
+            int warm = firstHot - 1;
+            assertEquals(SegmentClass.TIERED_CAPACITY, volume.segmentClassAt((long) warm * SEGMENT));
             for (int round = 0; round < 40; round++) {
                 for (int i = 0; i < 20; i++) {
-                    volume.read((long) hot * SEGMENT, block);
-                }
-                for (int i = 0; i < 8; i++) {
-                    volume.read((long) warm * SEGMENT, block);
+                    for (int s = firstHot; s < segments; s++) {
+                        volume.read((long) s * SEGMENT, block);
+                    }
+                    if (i < 8) {
+                        volume.read((long) warm * SEGMENT, block);
+                    }
                 }
                 for (TieredVolume level : volume.levels()) {
                     level.optimizeNow();
                 }
             }
-            assertEquals(SegmentClass.TIERED_PERFORMANCE, volume.segmentClassAt((long) hot * SEGMENT),
-                    "hottest on the fastest device: " + volume.tierStats());
+            for (int s = firstHot; s < segments; s++) {
+                assertEquals(SegmentClass.TIERED_PERFORMANCE, volume.segmentClassAt((long) s * SEGMENT),
+                        "hot segment " + s + " on the fastest device: " + volume.tierStats());
+            }
+            long warmBelow = volume.capacityOffset(warm);
+            assertTrue(warmBelow >= 0, "the next hottest stays below d0, which the hot set fills");
+            assertEquals(SegmentClass.TIERED_PERFORMANCE, lower.segmentClassAt(warmBelow),
+                    "the next hottest on the next device: " + lower.tierStats());
             assertTrue(volume.tierStats().migrations() > 0 && lower.tierStats().migrations() > 0,
                     "both levels promoted: " + volume.tierStats() + " / " + lower.tierStats());
         }
