@@ -27,7 +27,8 @@ import java.util.function.ToDoubleFunction;
  *       {@code most.tier.checkpoints} (counters)</li>
  * </ul>
  * A scrape takes one snapshot (cached for 100 ms, since counting subpages walks the mirrored class).
- * The devices underneath are published by {@link DeviceMetrics}.
+ * The devices underneath are published by {@link DeviceMetrics}. A volume over more than two devices is a
+ * stack of levels with distinct names: bind one of these per level ({@link TieredVolume#levels()}).
  */
 public final class TieredVolumeMetrics implements MeterBinder {
     private static final long CACHE_NANOS = 100_000_000;

@@ -57,6 +57,12 @@ public record TierConfig(
         Objects.requireNonNull(policy, "policy");
     }
 
+    /** This configuration under another volume name (the levels of an N-device volume). */
+    TierConfig named(String volumeName) {
+        return new TierConfig(segmentSize, subpageSize, optimizerInterval, latencyEwmaAlpha, hotThreshold,
+                coolingThreshold, migrationBytesPerSecond, journalBytes, policy, volumeName);
+    }
+
     /** The defaults. */
     public static TierConfig defaults() {
         return builder().build();

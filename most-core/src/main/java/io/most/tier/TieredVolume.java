@@ -7,7 +7,12 @@ import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -45,6 +50,13 @@ import java.util.UUID;
  * is valid too; a write whose chosen copy fails goes to the other copy when it may. Mirroring covers
  * only the hot, mirrored class: a failed device loses every tiered segment on it.
  *
+ * <p><b>More than two devices.</b> {@link #open(List, TierConfig)} takes an ordered list of devices,
+ * fastest first, and stacks two-device volumes: {@code open(d0, open(d1, ... open(dn-2, dn-1)))}. Each
+ * level mirrors between its device and the volume below it (mirroring between adjacent tiers), and its
+ * policy balances its device's latency against the latency of the whole volume below, which balances
+ * its own devices the same way; so at equilibrium every device is balanced against the rest. Each level
+ * keeps its own crash-consistent metadata on its own performance device. See {@code docs/TIERING.md}.
+ *
  * <p>Thread-safe: reads and writes may run concurrently from any number of threads.
  */
 public final class TieredVolume extends AbstractBlockDevice {
@@ -53,6 +65,7 @@ public final class TieredVolume extends AbstractBlockDevice {
 
     private final TierConfig config;
     private final VolumeLayout layout;
+    private final TierChain chain;
     private final BlockDevice performance;
     private final BlockDevice capacity;
     private final Arena arena = Arena.ofShared();
@@ -74,12 +87,15 @@ public final class TieredVolume extends AbstractBlockDevice {
     private volatile PlacementPolicy policy;
     private volatile Optimizer optimizer;
     private volatile boolean halted;
+    /** Set only when an N-device open fails above this level: close without closing the caller's devices. */
+    private volatile boolean keepDevices;
 
-    private TieredVolume(String name, TierConfig config, VolumeLayout layout, BlockDevice performance,
+    private TieredVolume(String name, TierConfig config, VolumeLayout layout, TierChain chain, BlockDevice performance,
                          BlockDevice capacity) {
         super(name, layout.blockSize(), layout.logicalBytes());
         this.config = config;
         this.layout = layout;
+        this.chain = chain;
         this.performance = performance;
         this.capacity = capacity;
         int subpages = layout.segmentSize() / layout.subpageSize();
@@ -123,7 +139,113 @@ public final class TieredVolume extends AbstractBlockDevice {
         Objects.requireNonNull(performance, "performance");
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(config, "config");
-        Plan plan = plan(performance, capacity, config);
+        if (capacity instanceof TieredVolume lower) {
+            // a hand-built stack would record no device order; the list form records it and checks it
+            throw new ConfigurationException("capacity device '" + capacity.name() + "' is a tiered volume: open all"
+                    + " devices as one volume with TieredVolume.open(List, TierConfig), fastest first (here "
+                    + performance.name() + ", then the devices of " + lower.name() + ")");
+        }
+        return openLevel(performance, capacity, config, new TierChain(null, 0, 2));
+    }
+
+    /**
+     * Opens one tiered volume over an ordered list of devices, fastest first (e.g. Optane SSD, NVMe,
+     * SATA flash): formats it if every device is blank, otherwise recovers it. With two devices this is
+     * {@link #open(BlockDevice, BlockDevice, TierConfig)}.
+     *
+     * <p><b>Design: a stack of two-device volumes.</b> The volume over {@code d0..dn-1} is the two-device
+     * volume over {@code d0} and the volume over {@code d1..dn-1}. Each level is the crash-tested
+     * two-device volume, unchanged: it mirrors hot segments between its device and the volume below
+     * (mirroring between adjacent tiers), its own policy instance (from {@link TierConfig#policy()})
+     * routes and migrates by comparing its device's latency with the latency of the whole volume below
+     * measured end to end, and it keeps its metadata on its own performance device. As each level
+     * balances its device against the rest, at equilibrium all devices are balanced; a promoting policy
+     * keeps the hottest data on {@code d0}, the hottest of the rest on {@code d1}, and so on (HeMem's
+     * order), because a lower level only sees the requests the levels above did not serve. A flat
+     * N-way volume (one map, N copies) was not chosen: it would need a new metadata format, recovery and
+     * crash suite, and routing over N latencies, for a gain the stack also gets. What the stack costs:
+     * each level's migration budget is its own, and a level's migrations count as foreground requests
+     * (heat, latency) of the level below. See {@code docs/TIERING.md}.
+     *
+     * <p>Every level's superblock records the list's id, its position and the list's length, so a list
+     * whose order changed since creation, a list of other devices and a part of a list opened alone are
+     * refused by name. Levels are named {@code config.name()} (top) and {@code config.name() + "/" + i}
+     * for the level starting at device {@code i} (with no name: {@code tier(d0+tier(d1+d2))} etc.), so
+     * each level's metrics are tagged apart. The returned volume owns the whole stack: {@link #close()}
+     * checkpoints and closes each level top-down, and {@link #force()} makes every level durable (a
+     * level's commit forces the volume below, which commits its own metadata first). If the open
+     * fails, the devices stay open for the caller (levels opened already are checkpointed and released).
+     *
+     * @param fastestFirst the devices, at least two, fastest first, all with the same block size
+     * @throws ConfigurationException as {@link #open(BlockDevice, BlockDevice, TierConfig)}, and if fewer
+     *                                than two devices are given, a device is given twice, the block sizes
+     *                                differ, or the devices belong to a list of another length, another
+     *                                volume, or another order (the message gives the order to pass)
+     * @throws MostException          if a level's metadata is damaged beyond recovery
+     */
+    public static TieredVolume open(List<? extends BlockDevice> fastestFirst, TierConfig config) {
+        Objects.requireNonNull(fastestFirst, "fastestFirst");
+        Objects.requireNonNull(config, "config");
+        List<BlockDevice> devices = List.copyOf(fastestFirst);
+        requireList(devices);
+        if (devices.size() == 2) {
+            return open(devices.get(0), devices.get(1), config);
+        }
+        UUID recorded = DeviceOrder.check(devices);
+        UUID listId = recorded != null ? recorded : randomId(); // all blank: a new list
+        List<TieredVolume> opened = new ArrayList<>();
+        BlockDevice below = devices.getLast();
+        try {
+            for (int i = devices.size() - 2; i >= 0; i--) {
+                TierConfig levelConfig = config.name() == null || i == 0 ? config : config.named(config.name() + "/" + i);
+                TieredVolume level = openLevel(devices.get(i), below, levelConfig,
+                        new TierChain(listId, i, devices.size()));
+                opened.add(level);
+                below = level;
+            }
+        } catch (RuntimeException | Error e) {
+            for (TieredVolume level : opened.reversed()) { // the upper level first: it still writes to the lower one
+                try {
+                    level.keepDevices = true;
+                    level.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+        return (TieredVolume) below;
+    }
+
+    private static void requireList(List<BlockDevice> devices) {
+        if (devices.size() < 2) {
+            throw new ConfigurationException("a tiered volume needs at least two devices, fastest first; "
+                    + devices.size() + " given");
+        }
+        Set<BlockDevice> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        BlockDevice first = devices.getFirst();
+        for (int i = 0; i < devices.size(); i++) {
+            BlockDevice d = devices.get(i);
+            if (!seen.add(d)) {
+                throw new ConfigurationException("device '" + d.name() + "' was given twice (again as device " + (i + 1)
+                        + "): use distinct devices");
+            }
+            if (d.blockSize() != first.blockSize()) {
+                throw new ConfigurationException("device " + (i + 1) + " '" + d.name() + "' has " + d.blockSize()
+                        + "-byte blocks but device 1 '" + first.name() + "' has " + first.blockSize()
+                        + "-byte blocks: use devices with the same block size");
+            }
+            if (d instanceof TieredVolume) {
+                throw new ConfigurationException("device " + (i + 1) + " '" + d.name() + "' is a tiered volume: list"
+                        + " its devices instead");
+            }
+        }
+    }
+
+    /** Opens one level: the two-device volume over {@code performance} and {@code capacity}, at {@code chain}. */
+    private static TieredVolume openLevel(BlockDevice performance, BlockDevice capacity, TierConfig config,
+                                          TierChain chain) {
+        Plan plan = plan(performance, capacity, config, chain);
         VolumeLayout layout = plan.layout();
         boolean fresh = plan.format();
         String name = config.name() != null ? config.name()
@@ -132,7 +254,7 @@ public final class TieredVolume extends AbstractBlockDevice {
         OpenVolumes.register(layout.volumeId(), name, performance, capacity);
         TieredVolume volume;
         try {
-            volume = new TieredVolume(name, config, layout, performance, capacity);
+            volume = new TieredVolume(name, config, layout, plan.chain(), performance, capacity);
         } catch (RuntimeException | Error e) {
             OpenVolumes.release(layout.volumeId(), performance);
             throw e;
@@ -152,12 +274,24 @@ public final class TieredVolume extends AbstractBlockDevice {
         }
     }
 
-    /** What open does: format a new volume with this layout, or recover the one with this layout. */
-    private record Plan(VolumeLayout layout, boolean format) {
+    /**
+     * What open does: format a new volume with this layout, or recover the one with this layout; the
+     * device-list record to write on format.
+     */
+    private record Plan(VolumeLayout layout, boolean format, TierChain chain) {
     }
 
-    /** Checks the devices and decides between formatting and recovering. */
-    private static Plan plan(BlockDevice perf, BlockDevice cap, TierConfig config) {
+    private static UUID randomId() {
+        SecureRandom random = new SecureRandom();
+        return new UUID(random.nextLong(), random.nextLong());
+    }
+
+    /**
+     * Checks the devices and decides between formatting and recovering. {@code wanted} is where the
+     * performance device stands in the device list; its id is null when any list will do (the
+     * two-device open).
+     */
+    private static Plan plan(BlockDevice perf, BlockDevice cap, TierConfig config, TierChain wanted) {
         if (perf == cap) {
             throw new ConfigurationException("device '" + perf.name() + "' was given as both the performance and the"
                     + " capacity device: use two devices");
@@ -179,7 +313,7 @@ public final class TieredVolume extends AbstractBlockDevice {
                     + " is not a MOST tiered volume (or its superblock is damaged): use a blank device");
             case BLANK -> {
                 requireBlankOrOwn(cap, c, null);
-                return new Plan(newLayout(perf, cap, config), true);
+                return new Plan(newLayout(perf, cap, config), true, newChain(wanted));
             }
             case VOLUME -> {
                 UUID id = p.layout().volumeId();
@@ -190,22 +324,48 @@ public final class TieredVolume extends AbstractBlockDevice {
                             + " volume " + id + (swapped ? ", and '" + cap.name() + "' its performance device: the"
                             + " two arguments are swapped" : ", not a performance device"));
                 }
+                TierChain chain = checkPosition(perf, p.chain(), wanted);
                 if (!p.ready()) {
                     // formatting never finished: nothing was stored, so format again
                     requireBlankOrOwn(cap, c, id);
-                    return new Plan(newLayout(perf, cap, config), true);
+                    return new Plan(newLayout(perf, cap, config), true, chain);
                 }
                 checkCapacityLabel(perf, cap, c, p.layout());
                 checkGeometry(perf, cap, config, p.layout());
-                return new Plan(p.layout(), false);
+                return new Plan(p.layout(), false, chain);
             }
             default -> throw new IllegalStateException();
         }
     }
 
+    private static TierChain newChain(TierChain wanted) {
+        return wanted.id() != null ? wanted : new TierChain(randomId(), wanted.position(), wanted.length());
+    }
+
+    /**
+     * Refuses a performance device recorded at another place of another device list than {@code wanted}
+     * (a part of an N-device volume opened alone, or a reordered list), and returns the record to keep.
+     */
+    private static TierChain checkPosition(BlockDevice perf, TierChain recorded, TierChain wanted) {
+        if (recorded == null) { // formatted before the record existed: a two-device volume
+            if (wanted.length() != 2) {
+                throw new ConfigurationException("device '" + perf.name() + "' belongs to a two-device tiered volume,"
+                        + " but " + wanted.length() + " devices were given: open it with its other device alone");
+            }
+            return newChain(wanted);
+        }
+        if (recorded.length() != wanted.length() || recorded.position() != wanted.position()
+                || wanted.id() != null && !wanted.id().equals(recorded.id())) {
+            throw new ConfigurationException("device '" + perf.name() + "' is " + recorded.describe() + " of a tiered"
+                    + " volume, but was given as " + wanted.describe() + (recorded.length() > 2
+                    ? ": open all " + recorded.length() + " devices, fastest first, with TieredVolume.open(List, TierConfig)"
+                    : ": pass the devices in the order the volume was created with"));
+        }
+        return recorded;
+    }
+
     private static VolumeLayout newLayout(BlockDevice perf, BlockDevice cap, TierConfig config) {
-        SecureRandom random = new SecureRandom();
-        return VolumeLayout.plan(perf, cap, config, new UUID(random.nextLong(), random.nextLong()), random.nextLong());
+        return VolumeLayout.plan(perf, cap, config, randomId(), new SecureRandom().nextLong());
     }
 
     /** A capacity device for a new volume must be blank, or belong to the unfinished volume {@code own}. */
@@ -265,13 +425,13 @@ public final class TieredVolume extends AbstractBlockDevice {
 
     /** Writes a new volume: superblocks (the performance one marked unfinished until the end), watermarks, checkpoint. */
     private void format() {
-        layout.writeLabel(performance, Tier.PERFORMANCE, false);
-        layout.writeLabel(capacity, Tier.CAPACITY, true);
+        layout.writeLabel(performance, Tier.PERFORMANCE, false, chain);
+        layout.writeLabel(capacity, Tier.CAPACITY, true, chain.next());
         watermarks.format();
         journal.resume(1, 0, 0);
         log.resume(0, 1, 1);
         log.checkpoint();
-        layout.writeLabel(performance, Tier.PERFORMANCE, true);
+        layout.writeLabel(performance, Tier.PERFORMANCE, true, chain);
     }
 
     /** Recovers the volume's state from its devices (see {@link Recovery}) and checkpoints it. */
@@ -321,7 +481,8 @@ public final class TieredVolume extends AbstractBlockDevice {
         } catch (RuntimeException e) {
             failure = e;
         }
-        for (BlockDevice device : new BlockDevice[] {performance, capacity}) {
+        // the capacity device last: when it is the volume below, it checkpoints after this level's last write
+        for (BlockDevice device : keepDevices ? new BlockDevice[0] : new BlockDevice[] {performance, capacity}) {
             try {
                 device.close();
             } catch (RuntimeException e) {
@@ -355,9 +516,34 @@ public final class TieredVolume extends AbstractBlockDevice {
         return performance;
     }
 
-    /** The capacity device. */
+    /** The capacity device: for a volume over more than two devices, the volume over the slower ones. */
     public BlockDevice capacityDevice() {
         return capacity;
+    }
+
+    /** The devices under this volume, fastest first, as passed to {@link #open(List, TierConfig)}. */
+    public List<BlockDevice> devices() {
+        List<BlockDevice> devices = new ArrayList<>();
+        devices.add(performance);
+        if (capacity instanceof TieredVolume lower) {
+            devices.addAll(lower.devices());
+        } else {
+            devices.add(capacity);
+        }
+        return List.copyOf(devices);
+    }
+
+    /**
+     * The levels of this volume, top first: this volume, then for more than two devices the volume over
+     * the slower ones, and so on; {@code levels().get(i)} balances device {@code i} against the devices
+     * after it. A two-device volume has one level.
+     */
+    public List<TieredVolume> levels() {
+        List<TieredVolume> levels = new ArrayList<>();
+        for (BlockDevice level = this; level instanceof TieredVolume v; level = v.capacity) {
+            levels.add(v);
+        }
+        return List.copyOf(levels);
     }
 
     /** The configuration the volume was opened with. */
@@ -414,6 +600,12 @@ public final class TieredVolume extends AbstractBlockDevice {
         optimizer.tick();
     }
 
+    /** Byte offset of the segment's copy on the capacity device, or -1 if it has none. */
+    long capacityOffset(int segment) {
+        int slot = table.slot(segment, Tier.CAPACITY);
+        return slot == SegmentTable.NONE ? -1 : layout.slotOffset(Tier.CAPACITY, slot);
+    }
+
     /** Takes a checkpoint now. */
     void checkpointNow() {
         log.checkpoint();
@@ -438,5 +630,8 @@ public final class TieredVolume extends AbstractBlockDevice {
         halted = true;
         optimizer.stop();
         OpenVolumes.release(layout.volumeId(), performance); // a dead process holds nothing: the volume may be recovered
+        if (capacity instanceof TieredVolume lower) {
+            lower.halt(); // the whole process dies, every level with it
+        }
     }
 }

@@ -54,6 +54,13 @@ record VolumeLayout(
 
     static final long MAGIC = 0x5245_4954_5453_4F4DL; // "MOSTTIER"
     static final int VERSION = 1;
+    /**
+     * The device-list record ({@link TierChain}) follows the CRC'd superblock with its own CRC, so that
+     * superblocks written before it existed (zeros there) still read, as the one list they can be: two
+     * devices, this one in its role's position.
+     */
+    private static final int CHAIN_OFFSET = 144;
+    private static final int CHAIN_CRC_OFFSET = CHAIN_OFFSET + 24;
     private static final long MAX_AUTO_JOURNAL = 64L << 20;
     private static final int MIN_JOURNAL_BLOCKS = 8;
 
@@ -63,7 +70,11 @@ record VolumeLayout(
         int seg = config.segmentSize();
         long labels = 2L * block;
         long perfUpper = perf.capacity() / seg;
-        long capUpper = Math.max(0, cap.capacity() - labels) / seg;
+        // Over a volume (an N-device list) the capacity side's data starts on a segment boundary of that
+        // volume, so each of this level's slots is exactly one segment below: a slot never straddles two
+        // lower segments (two lower lock stripes, two heat counters, a zeroing on first write).
+        long capDataOffset = cap instanceof TieredVolume lower ? Codec.roundUp(labels, lower.segmentSize()) : labels;
+        long capUpper = Math.max(0, cap.capacity() - capDataOffset) / seg;
         long words = MirrorState.wordsFor(config.subpagesPerSegment());
         long body = 8 * Math.max(1, perfUpper + capUpper) + 8 * words * Math.min(perfUpper, capUpper)
                 + 8 + (long) CheckpointStore.HEAT_BYTES * Math.max(1, perfUpper + capUpper); // + the heat section
@@ -90,8 +101,8 @@ record VolumeLayout(
         long capSlots = capUpper;
         if (capSlots < 1) {
             throw new ConfigurationException("capacity device '" + cap.name() + "' of " + cap.capacity()
-                    + " bytes is too small: it needs " + labels + " bytes of superblock and at least one segment of "
-                    + seg + " bytes; use a device of at least " + (labels + seg) + " bytes");
+                    + " bytes is too small: it needs " + capDataOffset + " bytes of superblock and at least one segment"
+                    + " of " + seg + " bytes; use a device of at least " + (capDataOffset + seg) + " bytes");
         }
         long logical = perfSlots + capSlots - 1;
         if (perfSlots + capSlots > Integer.MAX_VALUE) {
@@ -100,7 +111,7 @@ record VolumeLayout(
         }
         return new VolumeLayout(volumeId, salt, block, seg, config.subpageSize(), perf.capacity(), cap.capacity(),
                 (int) perfSlots, (int) capSlots, (int) Math.max(1, logical), watermarkOffset, checkpointOffset,
-                checkpointBytes, journalOffset, journal, perfDataOffset, labels);
+                checkpointBytes, journalOffset, journal, perfDataOffset, capDataOffset);
     }
 
     /** Bytes of the logical address space. */
@@ -124,8 +135,10 @@ record VolumeLayout(
      * A device's superblock as found on open.
      *
      * @param ready false while the volume is being formatted: it holds no data yet
+     * @param chain the device's place in its volume's device list, or null if the superblock predates
+     *              the record (a two-device volume)
      */
-    record Label(Found found, Tier role, boolean ready, VolumeLayout layout) {
+    record Label(Found found, Tier role, boolean ready, VolumeLayout layout, TierChain chain) {
     }
 
     /**
@@ -133,7 +146,7 @@ record VolumeLayout(
      * forces. Formatting writes the performance device's superblock twice: first not {@code ready},
      * last (after everything else is durable) ready.
      */
-    void writeLabel(BlockDevice device, Tier role, boolean ready) {
+    void writeLabel(BlockDevice device, Tier role, boolean ready, TierChain chain) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment b = device.allocate(arena, blockSize);
             b.set(Codec.LONG, 0, MAGIC);
@@ -159,6 +172,11 @@ record VolumeLayout(
             b.set(Codec.LONG, 128, capDataOffset);
             b.set(Codec.INT, 136, ready ? 1 : 0);
             b.set(Codec.INT, 140, Codec.crc(b.asSlice(0, 140)));
+            b.set(Codec.LONG, CHAIN_OFFSET, chain.id().getMostSignificantBits());
+            b.set(Codec.LONG, CHAIN_OFFSET + 8, chain.id().getLeastSignificantBits());
+            b.set(Codec.INT, CHAIN_OFFSET + 16, chain.position());
+            b.set(Codec.INT, CHAIN_OFFSET + 20, chain.length());
+            b.set(Codec.INT, CHAIN_CRC_OFFSET, Codec.crc(b.asSlice(CHAIN_OFFSET, CHAIN_CRC_OFFSET - CHAIN_OFFSET)));
             device.write(0, b);
             device.write(blockSize, b);
             device.force();
@@ -169,7 +187,7 @@ record VolumeLayout(
     static Label readLabel(BlockDevice device) {
         int block = device.blockSize();
         if (device.capacity() < 2L * block) {
-            return new Label(Found.FOREIGN, null, false, null);
+            return new Label(Found.FOREIGN, null, false, null, null);
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment b = device.allocate(arena, block);
@@ -190,11 +208,23 @@ record VolumeLayout(
                             b.get(Codec.LONG, 104), b.get(Codec.LONG, 112), b.get(Codec.LONG, 120),
                             b.get(Codec.LONG, 128));
                     return new Label(Found.VOLUME, role == 0 ? Tier.PERFORMANCE : Tier.CAPACITY,
-                            b.get(Codec.INT, 136) == 1, layout);
+                            b.get(Codec.INT, 136) == 1, layout, readChain(b));
                 }
                 blank &= Codec.isZero(b);
             }
-            return new Label(blank ? Found.BLANK : Found.FOREIGN, null, false, null);
+            return new Label(blank ? Found.BLANK : Found.FOREIGN, null, false, null, null);
         }
+    }
+
+    /** The device-list record of a superblock block, or null if it has none (written before it existed). */
+    private static TierChain readChain(MemorySegment b) {
+        int length = b.get(Codec.INT, CHAIN_OFFSET + 20);
+        int position = b.get(Codec.INT, CHAIN_OFFSET + 16);
+        if (b.get(Codec.INT, CHAIN_CRC_OFFSET) != Codec.crc(b.asSlice(CHAIN_OFFSET, CHAIN_CRC_OFFSET - CHAIN_OFFSET))
+                || length < 2 || position < 0 || position >= length) {
+            return null;
+        }
+        return new TierChain(new UUID(b.get(Codec.LONG, CHAIN_OFFSET), b.get(Codec.LONG, CHAIN_OFFSET + 8)), position,
+                length);
     }
 }

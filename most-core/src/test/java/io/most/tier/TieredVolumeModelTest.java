@@ -87,7 +87,7 @@ class TieredVolumeModelTest {
                 new CrashableDevice("cap", blockSize, cap, crash), config);
     }
 
-    private static void run(TieredVolume volume, int blockSize, int blocks, int ops, int thread, SplittableRandom random,
+    static void run(TieredVolume volume, int blockSize, int blocks, int ops, int thread, SplittableRandom random,
                             AtomicLongArray completed, AtomicLongArray issued) {
         int runs = blocks / RUN;
         int writableRuns = runs / 2; // leave free slots, so that mirroring and moving have room
@@ -149,7 +149,7 @@ class TieredVolumeModelTest {
         return Math.min(r, runs - 1 - ((runs - 1 - thread) % THREADS));
     }
 
-    private static void checkAll(TieredVolume volume, int blockSize, int blocks, AtomicLongArray completed, long seed) {
+    static void checkAll(TieredVolume volume, int blockSize, int blocks, AtomicLongArray completed, long seed) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = arena.allocate(blockSize, blockSize);
             for (int b = 0; b < blocks; b++) {

@@ -61,9 +61,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * moment during or soon after its recovery, and checks the same against the first child's transcript
  * (recovery settles the same way when it is cut short).
  *
+ * <p>The THREE variant runs the same over three device files ({@link TieredVolume#open(List,
+ * io.most.tier.TierConfig)}: one-channel NVMe, one-channel NVMe, Optane SSD), where both levels of the
+ * stack offload, mirror and migrate; it kills once both levels have mirrored, after a random delay, at a
+ * random {@code WRITE} line, or at a random {@code BOTH_MIGRATING} line (both levels migrated within the
+ * last 100 ms: a three-way migration under way), and checks the same, with every level's mirrored reads
+ * routed as the test says and every level's stats sane. Every second THREE kill is a double kill (the
+ * stack killed again while its levels recover, bottom level first).
+ *
  * <p>Randomness comes from one seed, printed and in every failure message; rerun with
  * {@code -Dmost.crash.seed=<seed>}. {@code -Dmost.crash.kills=<n>} sets the kills per variant
- * (default 4 plain, 6 with faults, one per kind of fault, taken in turn, and 2 double kills; a soak run
+ * (default 4 plain, 6 with faults, one per kind of fault, taken in turn, 2 double kills and 4 on three
+ * devices; a soak run
  * uses 30 or more).
  */
 @Tag("crash")
@@ -104,7 +113,13 @@ class TieredVolumeCrashTest {
     @ParameterizedTest(name = "kill #{0}")
     @MethodSource("kills")
     void killedVolumeLosesNoForcedWriteAndServesNoStaleCopy(int iteration) throws Exception {
-        killAndVerify(false, iteration);
+        killAndVerify(false, iteration, 2);
+    }
+
+    @ParameterizedTest(name = "kill #{0}")
+    @MethodSource("kills")
+    void killedThreeDeviceVolumeLosesNoForcedWriteAndServesNoStaleCopy(int iteration) throws Exception {
+        killAndVerify(false, iteration + 20_000, 3);
     }
 
     static Stream<Integer> faultKills() {
@@ -114,34 +129,34 @@ class TieredVolumeCrashTest {
     @ParameterizedTest(name = "kill #{0}")
     @MethodSource("faultKills")
     void killedAfterAnInjectedDeviceFaultLosesNoForcedWrite(int iteration) throws Exception {
-        killAndVerify(true, iteration);
+        killAndVerify(true, iteration, 2);
     }
 
     @ParameterizedTest(name = "kill #{0}")
     @MethodSource("recoveryKills")
     void killedAgainDuringRecoveryLosesNoForcedWrite(int iteration) throws Exception {
-        killAndVerify(false, iteration + 10_000);
+        killAndVerify(false, iteration + 10_000, 2);
     }
 
     static Stream<Integer> recoveryKills() {
         return IntStream.range(0, RECOVERY_KILLS).boxed();
     }
 
-    private void killAndVerify(boolean faults, int iteration) throws Exception {
+    private void killAndVerify(boolean faults, int iteration, int devices) throws Exception {
         SplittableRandom random = new SplittableRandom(SEED * 31 + (faults ? 7_000 : 0) + iteration);
         long childSeed = random.nextLong();
         long run = random.nextLong();
         TieredVolumeWriterMain.Fault fault = faults ? FAULTS[(int) Math.floorMod(SEED + iteration, (long) FAULTS.length)]
                 : null;
-        String where = "[seed " + SEED + ", " + (faults ? fault : iteration >= 10_000 ? "DOUBLE" : "PLAIN")
-                + " kill #" + iteration + "]";
-        Path perfFile = dir.resolve("perf.dev");
-        Path capFile = dir.resolve("cap.dev");
+        String where = "[seed " + SEED + ", " + (faults ? fault : devices == 3 ? "THREE"
+                : iteration >= 10_000 ? "DOUBLE" : "PLAIN") + " kill #" + iteration + "]";
+        List<Path> files = IntStream.range(0, devices).mapToObj(i -> dir.resolve("device" + i + ".dev")).toList();
+        String fileList = String.join(",", files.stream().map(Path::toString).toList());
 
         String killPoint;
         List<String> transcript;
         try (ForkedJvm child = ForkedJvm.start(CHILD_JVM_OPTIONS, TieredVolumeWriterMain.class, List.of(
-                fault == null ? "PLAIN" : fault.name(), perfFile.toString(), capFile.toString(), Integer.toString(BLOCKS),
+                fault == null ? "PLAIN" : fault.name(), fileList, Integer.toString(BLOCKS),
                 Long.toString(childSeed), Long.toString(run)))) {
             child.awaitLine("READY"::equals, PATIENCE);
             child.awaitLine("MIRRORING"::equals, PATIENCE);
@@ -153,6 +168,14 @@ class TieredVolumeCrashTest {
                 assertTrue(child.isAlive(), where + " child " + child + " died before its kill; standard error:\n"
                         + child.stderrTail());
                 assertEquals(SIGKILL_EXIT, child.kill(), where + " exit status of killed child " + child);
+            } else if (devices == 3 && random.nextInt(3) == 0) {
+                int nth = 1 + random.nextInt(3);
+                AtomicInteger seen = new AtomicInteger();
+                child.killAtLine(line -> line.equals("BOTH_MIGRATING") && seen.incrementAndGet() == nth);
+                int exit = child.awaitExit(PATIENCE);
+                assertEquals(SIGKILL_EXIT, exit, where + " child " + child + " ended before its kill at the " + nth
+                        + "th interval in which both levels migrated; standard error:\n" + child.stderrTail());
+                killPoint = "in the " + nth + "th interval in which both levels migrated (a three-way migration)";
             } else if (random.nextBoolean()) {
                 int nth = 1 + random.nextInt(300);
                 AtomicInteger writes = new AtomicInteger();
@@ -173,11 +196,11 @@ class TieredVolumeCrashTest {
             transcript = child.lines();
         }
 
-        if (iteration >= 10_000) {
+        boolean killAgain = iteration >= 10_000 && iteration < 20_000 || devices == 3 && iteration % 2 == 1;
+        if (killAgain) {
             // a second crash: during recovery or while the optimizer and cleaner work on what it left
             try (ForkedJvm again = ForkedJvm.start(CHILD_JVM_OPTIONS, TieredVolumeWriterMain.class, List.of(
-                    "RECOVER", perfFile.toString(), capFile.toString(), Integer.toString(BLOCKS),
-                    Long.toString(childSeed)))) {
+                    "RECOVER", fileList, Integer.toString(BLOCKS), Long.toString(childSeed)))) {
                 again.awaitLine("OPENING"::equals, PATIENCE);
                 int delayMillis = random.nextInt(120);
                 Thread.sleep(delayMillis);
@@ -196,22 +219,22 @@ class TieredVolumeCrashTest {
         System.out.printf("%s killed %s: %d writes issued, %d made durable, %d write / %d force failures;"
                         + " child's last stats: %s%n", where, killPoint, t.writesIssued, t.durableReports,
                 t.writeFailures, t.forceFailures, t.lastStats);
-        verify(perfFile, capFile, run, t, where);
+        verify(files, run, t, where);
     }
 
     /** Reopens the volume twice and checks every block against the transcript; see the class comment. */
-    private static void verify(Path perfFile, Path capFile, long run, Transcript t, String where) {
+    private static void verify(List<Path> files, long run, Transcript t, String where) {
         List<String> errors = new ArrayList<>();
         long[] fingerprint = new long[BLOCKS];
         int atDurable = 0;
         int newer = 0;
         int unwritten = 0;
         int suspectsCorrupt = 0;
-        RoutedReads policy = new RoutedReads();
+        Route policy = new Route();
         TierStats first;
-        try (TieredVolume volume = open(perfFile, capFile, policy); Arena arena = Arena.ofConfined()) {
+        try (TieredVolume volume = open(files, policy); Arena arena = Arena.ofConfined()) {
             first = volume.tierStats();
-            checkStats(first, t, where + " after the first reopen");
+            checkStats(volume, t, where + " after the first reopen");
             MemorySegment buffer = volume.allocate(arena, CheckedBlock.SIZE);
             for (int block = 0; block < BLOCKS; block++) {
                 long offset = (long) block * CheckedBlock.SIZE;
@@ -285,9 +308,9 @@ class TieredVolumeCrashTest {
         // once more after a clean close: the same bytes, whichever copy serves them
         SplittableRandom random = new SplittableRandom(SEED ^ run);
         TierStats second;
-        try (TieredVolume volume = open(perfFile, capFile, policy); Arena arena = Arena.ofConfined()) {
+        try (TieredVolume volume = open(files, policy); Arena arena = Arena.ofConfined()) {
             second = volume.tierStats();
-            checkStats(second, t, where + " after the second reopen");
+            checkStats(volume, t, where + " after the second reopen");
             MemorySegment buffer = volume.allocate(arena, CheckedBlock.SIZE);
             for (int block = 0; block < BLOCKS; block++) {
                 policy.route = random.nextBoolean() ? Tier.PERFORMANCE : Tier.CAPACITY;
@@ -315,17 +338,13 @@ class TieredVolumeCrashTest {
         return s.tieredPerformanceSegments() + s.tieredCapacitySegments() + s.mirroredSegments();
     }
 
-    private static void checkStats(TierStats s, Transcript t, String where) {
+    private static void checkStats(TieredVolume volume, Transcript t, String where) {
+        for (TieredVolume level : volume.levels()) {
+            checkLevelStats(level.tierStats(), where + " level " + level.name());
+        }
+        TierStats s = volume.tierStats();
         String message = where + " tier stats " + s;
         assertTrue(s.logicalSegments() >= (long) BLOCKS * CheckedBlock.SIZE / TieredVolumeWriterMain.SEGMENT, message);
-        assertTrue(s.tieredPerformanceSegments() >= 0 && s.tieredCapacitySegments() >= 0
-                && s.mirroredSegments() >= 0 && s.freePerformanceSlots() >= 0 && s.freeCapacitySlots() >= 0, message);
-        assertTrue(allocated(s) <= s.logicalSegments(), message);
-        assertEquals(s.mirroredSegments() * SUBPAGES_PER_SEGMENT, s.cleanSubpages() + s.invalidSubpages(),
-                message + ": clean and invalid subpages must add up to the mirrored segments' subpages");
-        assertTrue(s.resyncedSubpages() >= 0 && s.resyncedSubpages() <= s.mirroredSegments() * SUBPAGES_PER_SEGMENT,
-                message);
-        assertEquals(0, s.backgroundErrors(), message);
         Set<Integer> segmentsWithData = new HashSet<>();
         for (int block = 0; block < BLOCKS; block++) {
             if (t.durable[block] > 0) {
@@ -336,16 +355,33 @@ class TieredVolumeCrashTest {
                 + segmentsWithData.size() + " that hold durable blocks");
     }
 
-    private static TieredVolume open(Path perfFile, Path capFile, PlacementPolicy policy) {
-        DirectFileDevice perf = DirectFileDevice.open(perfFile, TieredVolumeWriterMain.PERF_BYTES);
-        DirectFileDevice cap = DirectFileDevice.open(capFile, TieredVolumeWriterMain.CAP_BYTES);
+    /** What holds for every level of a recovered volume. */
+    private static void checkLevelStats(TierStats s, String where) {
+        String message = where + " tier stats " + s;
+        assertTrue(s.tieredPerformanceSegments() >= 0 && s.tieredCapacitySegments() >= 0
+                && s.mirroredSegments() >= 0 && s.freePerformanceSlots() >= 0 && s.freeCapacitySlots() >= 0, message);
+        assertTrue(allocated(s) <= s.logicalSegments(), message);
+        assertEquals(s.mirroredSegments() * SUBPAGES_PER_SEGMENT, s.cleanSubpages() + s.invalidSubpages(),
+                message + ": clean and invalid subpages must add up to the mirrored segments' subpages");
+        assertTrue(s.resyncedSubpages() >= 0 && s.resyncedSubpages() <= s.mirroredSegments() * SUBPAGES_PER_SEGMENT,
+                message);
+        assertEquals(0, s.backgroundErrors(), message);
+    }
+
+    /** Opens the volume over the files, each level's mirrored reads routed by {@code route}. */
+    private static TieredVolume open(List<Path> files, Route route) {
+        List<DirectFileDevice> devices = TieredVolumeWriterMain.openFiles(files);
         try {
-            return TieredVolume.open(perf, cap, TieredVolumeWriterMain.config().policy(() -> policy).build());
+            return TieredVolume.open(devices, TieredVolumeWriterMain.config().policy(() -> new RoutedReads(route)).build());
         } catch (RuntimeException e) {
-            perf.close();
-            cap.close();
+            devices.forEach(DirectFileDevice::close);
             throw e;
         }
+    }
+
+    /** The copy every level's mirrored reads go to, as the test says. */
+    private static final class Route {
+        volatile Tier route = Tier.PERFORMANCE;
     }
 
     private static long fingerprint(MemorySegment block) {
@@ -354,10 +390,14 @@ class TieredVolumeCrashTest {
         return crc.getValue() ^ ((long) Arrays.hashCode(block.toArray(java.lang.foreign.ValueLayout.JAVA_LONG)) << 32);
     }
 
-    /** MOST, except that mirrored reads go to the copy the test chooses. */
+    /** MOST, except that mirrored reads go to the copy the test chooses (one instance per level). */
     private static final class RoutedReads implements PlacementPolicy {
         private final MostPolicy most = new MostPolicy(TieredVolumeWriterMain.settings());
-        volatile Tier route = Tier.PERFORMANCE;
+        private final Route route;
+
+        RoutedReads(Route route) {
+            this.route = route;
+        }
 
         @Override
         public String name() {
@@ -376,7 +416,7 @@ class TieredVolumeCrashTest {
 
         @Override
         public Tier routeMirroredRead(int segment) {
-            return route;
+            return route.route;
         }
 
         @Override
@@ -426,7 +466,7 @@ class TieredVolumeCrashTest {
             for (String line : lines) {
                 String[] f = line.split(" ");
                 switch (f[0]) {
-                    case "READY", "MIRRORING" -> {
+                    case "READY", "MIRRORING", "BOTH_MIGRATING" -> {
                     }
                     case "STATS" -> t.lastStats = line.substring("STATS ".length());
                     case "WRITE" -> {

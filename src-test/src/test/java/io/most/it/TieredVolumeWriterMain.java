@@ -17,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,7 +37,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * the journal is 128 KiB (a checkpoint every few dozen commits) and the cleaner re-mirrors subpages read
  * 4 times since their last write.
  *
- * <p>Arguments: {@code <PLAIN|fault kind|RECOVER> <perf file> <cap file> <blocks> <seed> <run id>}. Writer threads
+ * <p>With three device files ({@link TieredVolume#open(List, TierConfig)}) the middle device is another
+ * one-channel NVMe drive and the Optane SSD is last, so both levels offload, mirror and migrate: the
+ * top level from its NVMe device onto the volume below, that one from its NVMe device onto the Optane
+ * SSD; {@code MIRRORING} then waits for both levels, and {@code BOTH_MIGRATING} is printed whenever both
+ * levels migrated within the same 100 ms (a kill point during a three-way migration).
+ *
+ * <p>Arguments: {@code <PLAIN|fault kind|RECOVER> <device files, comma-separated, fastest first> <blocks>
+ * <seed> <run id>}. Writer threads
  * own disjoint sets of blocks ({@code block % WRITERS}), so each block's generations grow by one in
  * one thread; reader threads check what they read against the generations issued and completed.
  * Protocol, one line each (several lines of one thread may come in one write):
@@ -61,6 +69,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class TieredVolumeWriterMain {
     static final long PERF_BYTES = 8L << 20;
     static final long CAP_BYTES = 32L << 20;
+    /** The middle device of the three-device variant. */
+    static final long MID_BYTES = 16L << 20;
     static final int SEGMENT = 64 * 1024;
     /** The first blocks take most of the traffic: 8 segments. */
     static final int HOT_BLOCKS = 128;
@@ -105,32 +115,67 @@ public final class TieredVolumeWriterMain {
         return MostPolicy.Settings.defaults().withMaxOffloadRatio(0.5).withMinRewriteDistance(4);
     }
 
+    /** The device files of a comma-separated argument, fastest first. */
+    static List<Path> files(String arg) {
+        return Arrays.stream(arg.split(",")).map(Path::of).toList();
+    }
+
+    /** The file sizes, fastest first: {@link #PERF_BYTES}, {@link #MID_BYTES} with three, {@link #CAP_BYTES}. */
+    static long bytes(int device, int devices) {
+        return device == 0 ? PERF_BYTES : device == devices - 1 ? CAP_BYTES : MID_BYTES;
+    }
+
+    /**
+     * The volume's devices over {@code raw}: one-channel NVMe for all but the last, an Optane SSD last
+     * (the loaded devices are the fast-listed ones, so every level offloads). The first may be wrapped.
+     */
+    static List<BlockDevice> emulated(List<? extends BlockDevice> raw) {
+        List<BlockDevice> devices = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            boolean last = i == raw.size() - 1;
+            devices.add(new EmulatedDevice(i == 0 ? "perf" : last ? "cap" : "mid" + i, raw.get(i),
+                    last ? DeviceProfiles.get("optane-ssd") : DeviceProfiles.get("nvme-pcie3").withChannels(1)));
+        }
+        return devices;
+    }
+
+    static List<DirectFileDevice> openFiles(List<Path> files) {
+        List<DirectFileDevice> raw = new ArrayList<>();
+        try {
+            for (int i = 0; i < files.size(); i++) {
+                raw.add(DirectFileDevice.open(files.get(i), bytes(i, files.size())));
+            }
+        } catch (RuntimeException e) {
+            raw.forEach(DirectFileDevice::close);
+            throw e;
+        }
+        return raw;
+    }
+
     public static void main(String[] args) throws Exception {
         ForkedJvm.exitWhenParentDies();
         if (args[0].equals("RECOVER")) {
-            recoverAndRead(Path.of(args[1]), Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
+            recoverAndRead(files(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]));
             return;
         }
         Fault chosenFault = args[0].equals("PLAIN") ? null : Fault.valueOf(args[0]);
         boolean faultVariant = chosenFault != null;
-        Path perfFile = Path.of(args[1]);
-        Path capFile = Path.of(args[2]);
-        int blocks = Integer.parseInt(args[3]);
-        long seed = Long.parseLong(args[4]);
-        long run = Long.parseLong(args[5]);
+        List<Path> files = files(args[1]);
+        int blocks = Integer.parseInt(args[2]);
+        long seed = Long.parseLong(args[3]);
+        long run = Long.parseLong(args[4]);
         ForkedJvm.LineWriter out = ForkedJvm.lineWriter();
 
         AtomicLongArray issued = new AtomicLongArray(blocks);
         AtomicLongArray completed = new AtomicLongArray(blocks);
         AtomicIntegerArray suspect = new AtomicIntegerArray(blocks);
 
-        DirectFileDevice rawPerf = DirectFileDevice.open(perfFile, PERF_BYTES);
-        DirectFileDevice rawCap = DirectFileDevice.open(capFile, CAP_BYTES);
-        FaultTap tap = faultVariant ? new FaultTap(new FaultyDevice(rawPerf), run, out, suspect) : null;
-        BlockDevice perf = new EmulatedDevice("perf", tap != null ? tap : rawPerf,
-                DeviceProfiles.get("nvme-pcie3").withChannels(1));
-        BlockDevice cap = new EmulatedDevice("cap", rawCap, DeviceProfiles.get("optane-ssd"));
-        TieredVolume volume = TieredVolume.open(perf, cap, config().build());
+        List<BlockDevice> raw = new ArrayList<>(openFiles(files));
+        FaultTap tap = faultVariant ? new FaultTap(new FaultyDevice(raw.getFirst()), run, out, suspect) : null;
+        if (tap != null) {
+            raw.set(0, tap);
+        }
+        TieredVolume volume = TieredVolume.open(emulated(raw), config().build());
         if ((long) blocks * CheckedBlock.SIZE > volume.capacity()) {
             throw new IllegalArgumentException(blocks + " blocks do not fit in " + volume.capacity() + " bytes");
         }
@@ -151,11 +196,24 @@ public final class TieredVolumeWriterMain {
         long start = System.nanoTime();
         SplittableRandom faultRandom = new SplittableRandom(seed ^ 0x5DEECE66DL);
         long faultAt = -1;
+        List<TieredVolume> levels = volume.levels();
+        long[] migrations = new long[levels.size()];
         while (System.nanoTime() - start < MAX_RUN_NANOS) {
             LockSupport.parkNanos(100_000_000L);
             TierStats stats = volume.tierStats();
             out.println("STATS " + stats);
-            if (!mirroring.get() && stats.migrations() > 0 && stats.mirroredSegments() > 0) {
+            boolean everyLevelMirrors = true;
+            boolean everyLevelMigrated = true;
+            for (int i = 0; i < levels.size(); i++) {
+                TierStats level = i == 0 ? stats : levels.get(i).tierStats();
+                everyLevelMirrors &= level.migrations() > 0 && level.mirroredSegments() > 0;
+                everyLevelMigrated &= level.migrations() > migrations[i];
+                migrations[i] = level.migrations();
+            }
+            if (levels.size() > 1 && everyLevelMigrated && mirroring.get()) {
+                out.println("BOTH_MIGRATING");
+            }
+            if (!mirroring.get() && everyLevelMirrors) {
                 mirroring.set(true);
                 out.println("MIRRORING");
                 faultAt = System.nanoTime() + faultRandom.nextLong(200_000_000L);
@@ -174,14 +232,11 @@ public final class TieredVolumeWriterMain {
      * soon after), prints {@code READY} and then only reads (with the emulated devices and the
      * optimizer running, so the cleaner re-mirrors what recovery left on one copy) until killed.
      */
-    private static void recoverAndRead(Path perfFile, Path capFile, int blocks, long seed) {
+    private static void recoverAndRead(List<Path> files, int blocks, long seed) {
         ForkedJvm.LineWriter out = ForkedJvm.lineWriter();
-        BlockDevice perf = new EmulatedDevice("perf", DirectFileDevice.open(perfFile, PERF_BYTES),
-                DeviceProfiles.get("nvme-pcie3").withChannels(1));
-        BlockDevice cap = new EmulatedDevice("cap", DirectFileDevice.open(capFile, CAP_BYTES),
-                DeviceProfiles.get("optane-ssd"));
+        List<BlockDevice> devices = emulated(openFiles(files));
         out.println("OPENING");
-        TieredVolume volume = TieredVolume.open(perf, cap, config().build());
+        TieredVolume volume = TieredVolume.open(devices, config().build());
         out.println("READY");
         SplittableRandom random = new SplittableRandom(seed);
         long start = System.nanoTime();

@@ -63,6 +63,10 @@ final class Commands {
                     + " a rotated order (a,b,c / b,c,a / ...); reports the median and min-max per policy/engine"),
             FORK,
             LOAD_WAIT,
+            new Opt("heap", "S", "each forked run's maximum heap, e.g. 512m (default: for engines on a page hierarchy,"
+                    + " the DRAM budget + 256m, so that engines caching on the heap (H2, Caffeine, Ehcache's heap"
+                    + " tier) keep what the budget gives them, not what a large heap lets them keep; otherwise this"
+                    + " JVM's heap)"),
             new Opt("threads", "N", "driver threads, 1..1024 (default 1; an open loop defaults to the threads its"
                     + " rate needs at the model's latency, by Little's law)"),
             new Opt("duration", "D", "measured time per run: 500ms, 20s, 2m (default 10s)"),

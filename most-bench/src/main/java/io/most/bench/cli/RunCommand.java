@@ -14,6 +14,7 @@ import io.most.bench.fork.Machine;
 import io.most.bench.fork.Repeater;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
+import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.report.Charts;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -49,7 +51,9 @@ public final class RunCommand {
     private static final ForkedJvm FORK = new ForkedJvm(Main.class.getName());
     /** The options a parent sets for each child itself; the rest are passed on as given. */
     private static final Set<String> PARENT_OPTIONS = Set.of("policies", "engines", "json", "chart", "fork", "repeat",
-            "load-wait");
+            "load-wait", "heap");
+    /** Heap a forked engine run gets beyond the DRAM budget: the driver, the records' keys, the JIT's data. */
+    static final long HEAP_OVERHEAD_BYTES = 256L << 20;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -71,13 +75,15 @@ public final class RunCommand {
                     OpenLoopThreads.HEADROOM);
         }
         List<RunResult> results = measure(spec);
+        RunMethod method = spec.method().withHeap(childHeap(spec));
         boolean jsonToStdout = spec.json().filter(j -> j.equals("-")).isPresent();
         PrintStream tableStream = jsonToStdout ? err : out;
         tableStream.println(Machine.describe());
         if (!spec.method().singlePass()) {
-            tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", spec.method().repeat(),
-                    spec.method().repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
-                    spec.method().fork() ? "each in a JVM of its own" : "all in this JVM");
+            tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", method.repeat(),
+                    method.repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
+                    !method.fork() ? "all in this JVM" : "each in a JVM of its own" + method.heapBytes().stream()
+                            .mapToObj(h -> " with a " + (h >> 20) + " MiB heap").findFirst().orElse(""));
         }
         tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
                 : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
@@ -85,7 +91,7 @@ public final class RunCommand {
             tableStream.print(SpreadTable.of(results, spec.kv().isPresent() ? "engine" : "policy"));
         }
         tableStream.flush();
-        spec.json().ifPresent(target -> Json.output(target, report(results, spec.method()), out, err));
+        spec.json().ifPresent(target -> Json.output(target, report(results, method), out, err));
         if (spec.chart().isPresent()) {
             Charts.write(Path.of(spec.chart().get()), RunCharts.panels(results.stream().filter(r -> !r.failed()).toList()));
             err.println("wrote " + spec.chart().get());
@@ -114,7 +120,7 @@ public final class RunCommand {
         err.println(Machine.describe());
         Repeater<String> repeater = new Repeater<>(LoadGate.system(spec.method().loadWaitNanos()), err);
         Repeater.Executor<String> executor = spec.method().fork()
-                ? item -> FORK.run(childArgs(spec, item), err)
+                ? item -> FORK.run(childArgs(spec, item), childHeap(spec), err)
                 : item -> new Repeater.Measured(ProcessHandle.current().pid(), results(spec.only(item)).getFirst());
         return withRatios(repeater.run(spec.items(), item -> item, spec.method().repeat(), recordingFailures(spec,
                 executor)));
@@ -135,6 +141,24 @@ public final class RunCommand {
                         spec.workload().name(), spec.hierarchy().name(), e));
             }
         };
+    }
+
+    /**
+     * The forked runs' maximum heap: {@code --heap}, else for engines on a page hierarchy the DRAM
+     * budget plus {@link #HEAP_OVERHEAD_BYTES}. An engine that caches on the heap must not hold more than
+     * the budget: H2's LIRS cache keeps weak references to the pages it evicted, so on a large heap they
+     * stay reachable until a collection needs the space, and its misses never reach the device. Empty:
+     * this JVM's heap.
+     */
+    static OptionalLong childHeap(RunSpec spec) {
+        if (spec.method().heapBytes().isPresent()) {
+            return spec.method().heapBytes();
+        }
+        if (spec.kv().isPresent() && spec.hierarchy() instanceof PageHierarchy page) {
+            return OptionalLong.of(page.dramBytes(new Hierarchy.Options(spec.size(), spec.blockSize(), null,
+                    spec.dramBytes(), spec.pmBytes(), spec.pmCost())) + HEAP_OVERHEAD_BYTES);
+        }
+        return OptionalLong.empty();
     }
 
     /** The command line of a forked child measuring {@code item} once: the run's options, one item, no fork. */
@@ -184,6 +208,10 @@ public final class RunCommand {
             m.put("fork", method.fork());
             m.put("repeat", method.repeat());
             m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+            if (method.fork()) {
+                m.put("child_max_heap_bytes", method.heapBytes().isPresent() ? method.heapBytes().getAsLong()
+                        : Runtime.getRuntime().maxMemory());
+            }
             m.put("statistic", "median; spread has min and max; ratios are ratios of medians");
             root.put("method", m);
         }

@@ -2,22 +2,24 @@ package io.most.bench.cli;
 
 import io.most.bench.Units;
 import io.most.bench.UsageException;
+import java.util.OptionalLong;
 
 /**
  * How a command measures: {@code --fork} (each run in a JVM of its own, or all in this one),
  * {@code --repeat} (rounds of rotated runs) and {@code --load-wait} (the bound on waiting for a quiet
- * machine before each repetition).
+ * machine before each repetition) and {@code --heap} (the forked runs' maximum heap).
  *
  * @param fork          whether each run gets a JVM of its own
  * @param repeat        rounds, 1..{@value #MAX_REPEAT}
  * @param loadWaitNanos the longest wait for the load average to fall below the core count; 0 = never wait
+ * @param heapBytes     each forked run's maximum heap; empty = the command's default
  */
-record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
+record RunMethod(boolean fork, int repeat, long loadWaitNanos, OptionalLong heapBytes) {
     static final int MAX_REPEAT = 100;
     /** The wait of a measurement ({@code run}, {@code reproduce}): a minute lets a finished build's load decay. */
     static final long DEFAULT_LOAD_WAIT_NANOS = 60_000_000_000L;
     /** What a forked child runs with: itself, once, without waiting (its parent waited). */
-    static final RunMethod CHILD = new RunMethod(false, 1, 0);
+    static final RunMethod CHILD = new RunMethod(false, 1, 0, OptionalLong.empty());
 
     /** The method options of a measurement: {@code defaultRepeat} rounds, a minute's load wait unless given. */
     static RunMethod parse(Options line, int defaultRepeat) {
@@ -30,7 +32,14 @@ record RunMethod(boolean fork, int repeat, long loadWaitNanos) {
         int repeat = line.value("repeat").map(RunMethod::parseRepeat).orElse(defaultRepeat);
         long wait = line.value("load-wait").map(v -> Units.parseDurationNanos("--load-wait", v, true))
                 .orElse(defaultLoadWaitNanos);
-        return new RunMethod(fork, repeat, wait);
+        OptionalLong heap = line.value("heap").map(v -> OptionalLong.of(Units.parseSize("--heap", v)))
+                .orElse(OptionalLong.empty());
+        return new RunMethod(fork, repeat, wait, heap);
+    }
+
+    /** This method with {@code heap} as the forked runs' heap. */
+    RunMethod withHeap(OptionalLong heap) {
+        return new RunMethod(fork, repeat, loadWaitNanos, heap);
     }
 
     /** Whether this is today's single in-process pass: nothing forked, nothing repeated. */

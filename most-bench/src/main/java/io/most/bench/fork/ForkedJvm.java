@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Runs one measurement in a JVM of its own, as JMH forks: the same {@code java} binary, the same JVM
@@ -36,11 +37,16 @@ public final class ForkedJvm {
 
     /** The child's command: java, this JVM's flags, the class path, the main class, then {@code args}. */
     public List<String> command(List<String> args) {
+        return command(args, OptionalLong.empty());
+    }
+
+    /** As {@link #command(List)}, with a maximum heap of {@code heapBytes} instead of this JVM's, if given. */
+    public List<String> command(List<String> args, OptionalLong heapBytes) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         List<String> flags = jvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                Runtime.getRuntime().maxMemory());
+                heapBytes.orElse(Runtime.getRuntime().maxMemory()), heapBytes.isPresent());
         command.addAll(flags);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -51,24 +57,29 @@ public final class ForkedJvm {
 
     /**
      * The flags a child gets: this JVM's, less a debugger agent (its port is taken), plus native access
-     * (a {@code java -jar} parent has it from the manifest, which {@code -cp} does not read) and this
-     * JVM's heap when no flag set it.
+     * (a {@code java -jar} parent has it from the manifest, which {@code -cp} does not read) and a
+     * maximum heap of {@code maxHeapBytes} when no flag set one or when {@code overrideHeap} says this
+     * heap replaces the flags' (the run chose the children's heap).
      */
-    static List<String> jvmFlags(List<String> parentFlags, long maxHeapBytes) {
+    static List<String> jvmFlags(List<String> parentFlags, long maxHeapBytes, boolean overrideHeap) {
         List<String> flags = new ArrayList<>();
         for (String f : parentFlags) {
-            if (!f.startsWith("-agentlib:jdwp") && !f.startsWith("-Xrunjdwp")) {
+            boolean debugger = f.startsWith("-agentlib:jdwp") || f.startsWith("-Xrunjdwp");
+            if (!debugger && !(overrideHeap && setsMaxHeap(f))) {
                 flags.add(f);
             }
         }
         if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
             flags.add("--enable-native-access=ALL-UNNAMED");
         }
-        if (flags.stream().noneMatch(f -> f.startsWith("-Xmx") || f.startsWith("-XX:MaxHeapSize")
-                || f.startsWith("-XX:MaxRAMPercentage"))) {
+        if (flags.stream().noneMatch(ForkedJvm::setsMaxHeap)) {
             flags.add("-Xmx" + Math.max(1, maxHeapBytes >> 20) + "m");
         }
         return flags;
+    }
+
+    private static boolean setsMaxHeap(String flag) {
+        return flag.startsWith("-Xmx") || flag.startsWith("-XX:MaxHeapSize") || flag.startsWith("-XX:MaxRAMPercentage");
     }
 
     /**
@@ -78,13 +89,18 @@ public final class ForkedJvm {
      * @throws BenchException if the child fails without recording a failed run, or reports anything but one run
      */
     public Repeater.Measured run(List<String> args, PrintStream err) {
+        return run(args, OptionalLong.empty(), err);
+    }
+
+    /** As {@link #run(List, PrintStream)}, the child with a maximum heap of {@code heapBytes} if given. */
+    public Repeater.Measured run(List<String> args, OptionalLong heapBytes, PrintStream err) {
         Path json = null;
         try {
             json = Files.createTempFile("most-bench-fork-", ".json");
             List<String> childArgs = new ArrayList<>(args);
             childArgs.add("--json");
             childArgs.add(json.toString());
-            Process process = new ProcessBuilder(command(childArgs))
+            Process process = new ProcessBuilder(command(childArgs, heapBytes))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
             passThrough(process.getErrorStream(), err, "wrote " + json);

@@ -13,7 +13,7 @@ import java.util.List;
  * {@code dram-ssd}, {@code pm-ssd}, {@code dram-pm-most} / {@code dram-pm-hemem} over a tiered volume, and
  * {@code dram-file} / {@code dram-cached-file} over a real file
  * (page layer). Multi-device block hierarchies
- * ({@code optane-nvme}) register here too.
+ * ({@code optane-nvme}, {@code nvme-sata}, and over three devices {@code optane-nvme-sata}) register here too.
  */
 public final class Hierarchies {
     private static final Registry<Hierarchy> REGISTRY = new Registry<>("hierarchy", "hierarchies");
@@ -35,6 +35,7 @@ public final class Hierarchies {
         REGISTRY.register(new PageHierarchy("dram-cached-file", PageHierarchy.Kind.DRAM_CACHED_FILE));
         REGISTRY.register(new TierHierarchy("optane-nvme", "optane-ssd", "nvme-pcie3"));
         REGISTRY.register(new TierHierarchy("nvme-sata", "nvme-pcie3", "sata-ssd"));
+        REGISTRY.register(new TierHierarchy("optane-nvme-sata", "optane-ssd", "nvme-pcie3", "sata-ssd"));
     }
 
     private Hierarchies() {

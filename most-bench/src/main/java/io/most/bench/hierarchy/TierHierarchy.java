@@ -8,6 +8,8 @@ import io.most.device.DeviceProfiles;
 import io.most.device.EmulatedDevice;
 import io.most.device.MemoryDevice;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -16,12 +18,13 @@ import java.util.Set;
 import java.util.WeakHashMap;
 
 /**
- * A performance and a capacity device for a {@link io.most.tier.TieredVolume}: two
- * {@link EmulatedDevice}s over {@link MemoryDevice}s ({@code optane-nvme}: Optane SSD over PCIe 3 NVMe;
- * {@code nvme-sata}: PCIe 3 NVMe over SATA flash), at time scale {@link #SCALE}. As in the
- * MOST paper's setup the performance device is smaller than the data set: it holds
- * {@value #PERFORMANCE_SHARE_PERCENT}% of {@code --size} (plus room for the volume's metadata); the
- * capacity device holds the whole data set, so caching policies (Orthus) can keep every segment there.
+ * The devices of a {@link io.most.tier.TieredVolume}, fastest first: {@link EmulatedDevice}s over
+ * {@link MemoryDevice}s ({@code optane-nvme}: Optane SSD over PCIe 3 NVMe; {@code nvme-sata}: PCIe 3
+ * NVMe over SATA flash; {@code optane-nvme-sata}: all three, a volume over three devices), at time
+ * scale {@link #SCALE}. As in the MOST paper's setup the faster devices are smaller than the data set:
+ * each holds {@value #PERFORMANCE_SHARE_PERCENT}% of {@code --size} (plus room for the volume's
+ * metadata); the slowest device holds the whole data set, so caching policies (Orthus) can keep every
+ * segment there. Intensity 1.0 ({@link #model()}) is the fastest device's model maximum.
  *
  * <p>A volume owns and closes its devices, and each policy must start from blank devices, so every
  * policy after the first gets fresh devices of the same sizes ({@link #devicesFor}).
@@ -38,14 +41,16 @@ public final class TierHierarchy implements Hierarchy {
     static final double SCALE = 2 * DeviceProfiles.DEFAULT_SCALE;
 
     private final String name;
-    private final DeviceProfile performance;
-    private final DeviceProfile capacity;
+    private final List<DeviceProfile> profiles;
     private final Set<OpenHierarchy> handedOut = Collections.newSetFromMap(new WeakHashMap<>());
 
-    TierHierarchy(String name, String performanceProfile, String capacityProfile) {
+    /** A hierarchy over the named {@link DeviceProfiles}, fastest first (at least two). */
+    TierHierarchy(String name, String... fastestFirst) {
+        if (fastestFirst.length < 2) {
+            throw new IllegalArgumentException("a tier hierarchy needs at least two device profiles");
+        }
         this.name = name;
-        this.performance = DeviceProfiles.get(performanceProfile, SCALE);
-        this.capacity = DeviceProfiles.get(capacityProfile, SCALE);
+        this.profiles = Arrays.stream(fastestFirst).map(p -> DeviceProfiles.get(p, SCALE)).toList();
     }
 
     @Override
@@ -55,18 +60,33 @@ public final class TierHierarchy implements Hierarchy {
 
     @Override
     public String description() {
-        return String.format(Locale.ROOT, "tiered volume: %s (%,.0f IOPS) over %s (%,.0f IOPS), emulated x%.0f over"
-                        + " memory; performance device = %d%% of --size, default 256m", performance.name(),
-                ModelExpectation.maxIops(performance, 0, 4096), capacity.name(),
-                ModelExpectation.maxIops(capacity, 0, 4096), SCALE, PERFORMANCE_SHARE_PERCENT);
+        List<String> devices = new ArrayList<>();
+        for (DeviceProfile p : profiles) {
+            devices.add(String.format(Locale.ROOT, "%s (%,.0f IOPS)", p.name(), ModelExpectation.maxIops(p, 0, 4096)));
+        }
+        return String.format(Locale.ROOT, "tiered volume: %s, emulated x%.0f over memory; %s = %d%% of --size,"
+                + " default 256m", String.join(" over ", devices), SCALE,
+                profiles.size() == 2 ? "performance device" : "each but the slowest device", PERFORMANCE_SHARE_PERCENT);
     }
 
+    /** The fastest device's profile. */
     public DeviceProfile performanceProfile() {
-        return performance;
+        return profiles.getFirst();
     }
 
+    /** The slowest device's profile. */
     public DeviceProfile capacityProfile() {
-        return capacity;
+        return profiles.getLast();
+    }
+
+    /** Every device's profile, fastest first. */
+    public List<DeviceProfile> profiles() {
+        return profiles;
+    }
+
+    /** The devices' summed 4 KiB model IOPS for this write fraction: the ceiling of a volume over all of them. */
+    public double summedMaxIops(double writeFraction, int blockSize) {
+        return profiles.stream().mapToDouble(p -> ModelExpectation.maxIops(p, writeFraction, blockSize)).sum();
     }
 
     /**
@@ -79,12 +99,12 @@ public final class TierHierarchy implements Hierarchy {
 
     @Override
     public int devices() {
-        return 2;
+        return profiles.size();
     }
 
     @Override
     public Optional<DeviceProfile> model() {
-        return Optional.of(performance);
+        return Optional.of(profiles.getFirst());
     }
 
     @Override
@@ -109,9 +129,13 @@ public final class TierHierarchy implements Hierarchy {
 
     private List<BlockDevice> create(long size, int blockSize) {
         long segments = (size + SEGMENT - 1) / SEGMENT;
-        long perfBytes = (segments * PERFORMANCE_SHARE_PERCENT / 100 + 4) * SEGMENT; // + journal and checkpoints
-        long capBytes = (segments + 2) * SEGMENT;
-        return List.of(device(performance, blockSize, perfBytes), device(capacity, blockSize, capBytes));
+        long fasterBytes = (segments * PERFORMANCE_SHARE_PERCENT / 100 + 4) * SEGMENT; // + journal and checkpoints
+        long slowestBytes = (segments + 2) * SEGMENT;
+        List<BlockDevice> devices = new ArrayList<>();
+        for (int i = 0; i < profiles.size(); i++) {
+            devices.add(device(profiles.get(i), blockSize, i == profiles.size() - 1 ? slowestBytes : fasterBytes));
+        }
+        return List.copyOf(devices);
     }
 
     private static BlockDevice device(DeviceProfile profile, int blockSize, long bytes) {
@@ -127,8 +151,11 @@ public final class TierHierarchy implements Hierarchy {
         if (handedOut.add(open)) {
             return open.devices();
         }
-        BlockDevice p = open.devices().get(0);
-        BlockDevice c = open.devices().get(1);
-        return List.of(device(performance, p.blockSize(), p.capacity()), device(capacity, c.blockSize(), c.capacity()));
+        List<BlockDevice> fresh = new ArrayList<>();
+        for (int i = 0; i < profiles.size(); i++) {
+            BlockDevice d = open.devices().get(i);
+            fresh.add(device(profiles.get(i), d.blockSize(), d.capacity()));
+        }
+        return List.copyOf(fresh);
     }
 }

@@ -64,9 +64,17 @@ final class TierPolicy implements Policy<TieredVolume> {
 
     @Override
     public Optional<String> unsupportedReason(Hierarchy hierarchy) {
-        return hierarchy instanceof TierHierarchy ? Optional.empty()
-                : Optional.of("policy '" + name + "' builds a tiered volume and needs a two-device tier hierarchy"
-                + " (optane-nvme, nvme-sata), not '" + hierarchy.name() + "'");
+        if (!(hierarchy instanceof TierHierarchy tiers)) {
+            return Optional.of("policy '" + name + "' builds a tiered volume and needs a tier hierarchy"
+                    + " (optane-nvme, nvme-sata, optane-nvme-sata), not '" + hierarchy.name() + "'");
+        }
+        if (name.equals("batman") && tiers.devices() > 2) {
+            // each level of a stacked volume would need its own ratio (its device against the rest), and
+            // the volume takes one policy supplier for all levels
+            return Optional.of("policy 'batman' takes one fixed ratio between two devices; '" + hierarchy.name()
+                    + "' has " + tiers.devices());
+        }
+        return Optional.empty();
     }
 
     Supplier<PlacementPolicy> supplier(TierHierarchy hierarchy) {
@@ -80,14 +88,15 @@ final class TierPolicy implements Policy<TieredVolume> {
 
     @Override
     public Target<TieredVolume> attach(OpenHierarchy open, Settings settings) {
-        if (!(open.hierarchy() instanceof TierHierarchy hierarchy)) {
-            throw new UsageException(unsupportedReason(open.hierarchy()).orElseThrow());
-        }
+        unsupportedReason(open.hierarchy()).ifPresent(reason -> {
+            throw new UsageException(reason);
+        });
+        TierHierarchy hierarchy = (TierHierarchy) open.hierarchy();
         List<BlockDevice> devices = hierarchy.devicesFor(open);
         TierConfig config = TierConfig.builder().segmentSize(TierHierarchy.SEGMENT)
                 .migrationBytesPerSecond(hierarchy.migrationBytesPerSecond()).policy(supplier(hierarchy))
                 .name("tier-" + name).build();
-        TieredVolume volume = TieredVolume.open(devices.get(0), devices.get(1), config);
+        TieredVolume volume = TieredVolume.open(devices, config); // a stack of two-device volumes over 3+ devices
         return new Target<>(volume, volume::close);
     }
 }

@@ -31,7 +31,13 @@ final class ExperimentArgs {
 
     /** A tier workload on {@code optane-nvme}, open loop at {@code intensity}. */
     static List<String> tier(boolean quick, String workload, double intensity, String warmup, String duration) {
-        List<String> args = new ArrayList<>(List.of("--workload", workload, "--hierarchy", "optane-nvme",
+        return tier(quick, "optane-nvme", workload, intensity, warmup, duration);
+    }
+
+    /** A tier workload on {@code hierarchy}, open loop at {@code intensity} (of its fastest device). */
+    static List<String> tier(boolean quick, String hierarchy, String workload, double intensity, String warmup,
+                             String duration) {
+        List<String> args = new ArrayList<>(List.of("--workload", workload, "--hierarchy", hierarchy,
                 "--intensity", String.format(Locale.ROOT, "%.1f", intensity)));
         if (quick) {
             args.addAll(List.of("--size", "16m", "--threads", "32", "--warmup", "200ms", "--duration", "300ms"));

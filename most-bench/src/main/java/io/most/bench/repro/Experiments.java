@@ -10,6 +10,7 @@ public final class Experiments {
         REGISTRY.register(new MostFig4());
         REGISTRY.register(new MostFig5());
         REGISTRY.register(new MostFig7a());
+        REGISTRY.register(new MostThreeTiers());
         REGISTRY.register(new OrthusFig7());
         REGISTRY.register(new SpitfireFig6And7());
         REGISTRY.register(new SpitfireTable2());

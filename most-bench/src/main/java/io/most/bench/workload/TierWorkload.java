@@ -6,6 +6,7 @@ import io.most.bench.Units;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceStats;
+import io.most.device.EmulatedDevice;
 import io.most.device.IoOp;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;
@@ -307,6 +308,9 @@ public final class TierWorkload implements Workload<TieredVolume> {
             volume.stats().reset();
             volume.performanceDevice().stats().reset();
             volume.capacityDevice().stats().reset();
+            if (volume.devices().size() > 2) {
+                volume.devices().forEach(d -> d.stats().reset());
+            }
             atStart = volume.tierStats();
             measureStart = System.nanoTime();
         }
@@ -351,7 +355,8 @@ public final class TierWorkload implements Workload<TieredVolume> {
             fields.put("mirrored_segments", end.mirroredSegments());
             fields.put("offload_ratio", end.offloadRatio());
             device(fields, "performance", volume.performanceDevice());
-            device(fields, "capacity", volume.capacityDevice());
+            device(fields, "capacity", volume.capacityDevice()); // over 3+ devices: the volume over the slower ones
+            devices(fields, ops * 1e9 / Math.max(1, System.nanoTime() - measureStart));
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
             synchronized (intervals) {
@@ -373,6 +378,47 @@ public final class TierWorkload implements Workload<TieredVolume> {
                 ratios[i] = (Double) intervals.get(i).get("offload_ratio");
             }
             return RatioSettling.changes(seconds, factors, ratios).stream().map(RatioSettling.Change::row).toList();
+        }
+
+        /**
+         * The devices' summed model IOPS for the op mix ({@code summed_max_iops}) and what the volume served
+         * as a share of it ({@code served_share_of_summed}: the issue's "ratio of served IOPS to the devices'
+         * summed capacity"); over three or more devices also per device ({@code device0_read_ops}, ...,
+         * fastest first) and per level of the stack ({@code level_offload_ratios}, {@code level_mirrored_bytes},
+         * {@code level_migrated_bytes_total}, top first).
+         */
+        private void devices(Map<String, Object> fields, double served) {
+            List<BlockDevice> devices = volume.devices();
+            double summed = 0;
+            for (BlockDevice d : devices) {
+                if (!(d instanceof EmulatedDevice emulated)) {
+                    summed = Double.NaN; // a real device has no model
+                    break;
+                }
+                summed += ModelExpectation.maxIops(emulated.profile(), writeFraction, setup.blockSize());
+            }
+            if (!Double.isNaN(summed)) {
+                fields.put("summed_max_iops", Units.round(summed, 1));
+                fields.put("served_share_of_summed", Units.round(served / summed, 4));
+            }
+            if (devices.size() <= 2) {
+                return;
+            }
+            for (int i = 0; i < devices.size(); i++) {
+                device(fields, "device" + i, devices.get(i));
+            }
+            List<Double> ratios = new ArrayList<>();
+            List<Long> mirrored = new ArrayList<>();
+            List<Long> migrated = new ArrayList<>();
+            for (TieredVolume level : volume.levels()) {
+                TierStats s = level.tierStats();
+                ratios.add(Units.round(s.offloadRatio(), 4));
+                mirrored.add(s.mirroredBytes());
+                migrated.add(s.migratedBytes());
+            }
+            fields.put("level_offload_ratios", ratios);
+            fields.put("level_mirrored_bytes", mirrored);
+            fields.put("level_migrated_bytes_total", migrated);
         }
 
         private static void device(Map<String, Object> fields, String role, BlockDevice device) {

@@ -1,6 +1,8 @@
 package io.most.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -29,5 +31,18 @@ class ChildArgsTest {
         assertEquals(List.of("run", "--workload", "ycsb-c", "--hierarchy", "dram-cached-file", "--records", "3000",
                 "--engines", "caffeine-pagecache", "--fork", "0", "--repeat", "1", "--load-wait", "0s"),
                 RunCommand.childArgs(spec, "caffeine-pagecache"));
+    }
+
+    @Test
+    void enginesOnAPageHierarchyRunWithTheDramBudgetPlusOverheadAsTheirHeap() {
+        RunSpec engines = RunSpec.parse(Options.ofRun(List.of("--workload", "ycsb-c", "--hierarchy", "dram-file",
+                "--engines", "most,h2-most-device", "--dram", "64m", "--heap", "2g")));
+        assertEquals(2L << 30, RunCommand.childHeap(engines).getAsLong(), "--heap wins");
+        RunSpec byDefault = RunSpec.parse(Options.ofRun(List.of("--workload", "ycsb-c", "--hierarchy", "dram-file",
+                "--engines", "most,h2-most-device", "--dram", "32m")));
+        assertEquals((32L << 20) + RunCommand.HEAP_OVERHEAD_BYTES, RunCommand.childHeap(byDefault).getAsLong());
+        RunSpec blocks = RunSpec.parse(Options.ofRun(List.of("--workload", "device-rand-read", "--hierarchy", "memory")));
+        assertTrue(RunCommand.childHeap(blocks).isEmpty(), "a block run keeps this JVM's heap");
+        assertFalse(RunCommand.childArgs(engines, "most").contains("--heap"), "the parent sets the child's heap");
     }
 }

@@ -57,14 +57,29 @@ class TierBenchTest {
 
     @Test
     void everyBaselineRunsOnNvmeSata(@TempDir Path dir) throws IOException {
+        List<String> policies = List.of("most", "hemem", "batman", "colloid", "colloid+", "striping", "orthus");
+        assertEquals(policies, policiesRun(dir, "nvme-sata", policies));
+    }
+
+    /** Runs a short most-rand-rw with {@code policies} on {@code hierarchy}; the policies of the JSON's runs. */
+    private static List<Object> policiesRun(Path dir, String hierarchy, List<String> policies) throws IOException {
         Path json = dir.resolve("out.json");
-        Cli cli = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", "nvme-sata", "--policies",
-                "most,hemem,batman,colloid,colloid+,striping,orthus", "--threads", "2", "--duration", "200ms",
+        Cli cli = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", hierarchy, "--policies",
+                String.join(",", policies), "--threads", "2", "--duration", "200ms",
                 "--warmup", "0s", "--size", "8m", "--json", json.toString());
         assertEquals(0, cli.exitCode(), cli.err());
         List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
-        assertEquals(List.of("most", "hemem", "batman", "colloid", "colloid+", "striping", "orthus"),
-                runs.stream().map(r -> MiniJson.object(r).get("policy")).toList());
+        return runs.stream().map(r -> MiniJson.object(r).get("policy")).toList();
+    }
+
+    @Test
+    void everyPolicyButBatmanRunsOnThreeDevices(@TempDir Path dir) throws IOException {
+        List<String> policies = List.of("most", "hemem", "colloid", "striping", "orthus");
+        assertEquals(policies, policiesRun(dir, "optane-nvme-sata", policies));
+        Cli batman = Cli.run("run", "--workload", "most-rand-rw", "--hierarchy", "optane-nvme-sata", "--policies",
+                "batman", "--duration", "200ms", "--warmup", "0s", "--size", "8m");
+        assertEquals(2, batman.exitCode());
+        assertTrue(batman.err().contains("one fixed ratio between two devices"), batman.err());
     }
 
     @Test

@@ -16,15 +16,22 @@ class ForkedJvmTest {
     @Test
     void childKeepsTheParentsFlagsWithoutADebugger() {
         List<String> flags = ForkedJvm.jvmFlags(List.of("-Xmx2g", "--enable-native-access=ALL-UNNAMED",
-                "-agentlib:jdwp=transport=dt_socket,server=y,address=5005", "-XX:+UseParallelGC"), 1L << 30);
+                "-agentlib:jdwp=transport=dt_socket,server=y,address=5005", "-XX:+UseParallelGC"), 1L << 30, false);
         assertEquals(List.of("-Xmx2g", "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"), flags);
     }
 
     @Test
     void childGetsNativeAccessAndTheHeapWhenNoFlagSaidSo() {
         // a 'java -jar' parent has native access from the jar's manifest, which '-cp' does not read
-        List<String> flags = ForkedJvm.jvmFlags(List.of(), 3L << 30);
+        List<String> flags = ForkedJvm.jvmFlags(List.of(), 3L << 30, false);
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "-Xmx3072m"), flags);
+    }
+
+    @Test
+    void aHeapChosenForTheChildrenReplacesTheParentsHeapFlags() {
+        List<String> flags = ForkedJvm.jvmFlags(List.of("-Xmx8g", "-XX:MaxRAMPercentage=50", "-XX:+UseG1GC",
+                "--enable-native-access=ALL-UNNAMED"), 320L << 20, true);
+        assertEquals(List.of("-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED", "-Xmx320m"), flags);
     }
 
     @Test

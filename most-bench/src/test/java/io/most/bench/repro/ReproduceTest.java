@@ -47,6 +47,25 @@ class ReproduceTest {
     }
 
     @Test
+    void threeDeviceExperimentRunsMostAndHememOverAStackOfVolumes(@TempDir Path dir) throws IOException {
+        Cli cli = Cli.run("reproduce", "most-three-tiers", "--quick", "--out", dir.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = checkFiles(dir, "most-three-tiers", "three devices");
+        assertEquals(List.of("most", "hemem"), runs.stream().map(r -> r.get("policy")).distinct().toList());
+        for (Map<String, Object> run : runs) {
+            assertEquals("optane-nvme-sata", run.get("hierarchy"));
+            assertTrue((Double) run.get("summed_max_iops") > (Double) run.get("profile_max_iops"),
+                    "three devices sum to more than the fastest: " + run);
+            assertTrue(run.get("served_share_of_summed") instanceof Double, "the share the finding reports: " + run);
+            assertEquals(2, MiniJson.array(run.get("level_offload_ratios")).size(), "one ratio per level: " + run);
+            assertTrue(run.containsKey("device2_read_ops"), "per-device counts of all three: " + run);
+            assertEquals(0.0, run.get("background_errors"), "background errors: " + run);
+        }
+        String md = Files.readString(dir.resolve("most-three-tiers.md"));
+        assertTrue(md.contains(">= 1.3x"), "the issue's target beside ours: " + md);
+    }
+
+    @Test
     void pageExperimentWritesJsonChartAndMarkdown(@TempDir Path dir) throws IOException {
         Cli cli = Cli.run("reproduce", "spitfire-fig10", "--quick", "--out", dir.toString());
         assertEquals(0, cli.exitCode(), cli.err());
