@@ -25,7 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class FramePool {
     static final long SHARED_MASK = 0xFFFF;
-    static final long EXCLUSIVE = 1L << 16;
+    /** Most shared holders of one frame: half the count's range, see {@link #tryLatchShared}. */
+    static final long MAX_SHARED = SHARED_MASK >>> 1;
+    static final int EXCLUSIVE_BIT = 16;
+    static final long EXCLUSIVE = 1L << EXCLUSIVE_BIT;
     static final int VERSION_SHIFT = 17;
     static final long VERSION_ONE = 1L << VERSION_SHIFT;
     static final long NO_PAGE = -1;
@@ -67,6 +70,10 @@ final class FramePool {
         for (int f = 0; f < frames; f++) {
             frameSegments[f] = memory.asSlice((long) f * frameSize, frameSize);
             payloads[f] = frameSegments[f].asSlice(headerSize);
+        }
+        // a loop of their own, so that the read-only views every read hit loads lie next to each other
+        // on the heap (allocated in a row) instead of one in three among the other segments
+        for (int f = 0; f < frames; f++) {
             readOnlyPayloads[f] = payloads[f].asReadOnly();
         }
         this.meta = new long[Math.multiplyExact(frames, STRIDE)];
@@ -140,13 +147,19 @@ final class FramePool {
      * Records an access for the replacement policy: raises the frame's frequency up to
      * {@link Replacement#maxFrequency()}. Racy on purpose (a lost increment costs nothing but a
      * little precision), and it only stores while the counter is below its cap, so the hot frames'
-     * records stay clean in every core's cache instead of bouncing between readers.
+     * records stay clean in every core's cache instead of bouncing between readers. Plain accesses:
+     * an opaque or volatile one would be a compiler barrier on the hit path, forcing every field the
+     * hit reads after it to be loaded again, and the count needs no ordering.
      */
     void touch(int f) {
-        int i = f * STRIDE + FREQUENCY;
-        long n = (long) META.getOpaque(meta, i);
+        touchRecord(f * STRIDE);
+    }
+
+    private void touchRecord(int record) {
+        int i = record + FREQUENCY;
+        long n = (long) META.get(meta, i);
         if (n < maxFrequency) {
-            META.setOpaque(meta, i, n + 1);
+            META.set(meta, i, n + 1);
         }
     }
 
@@ -172,16 +185,22 @@ final class FramePool {
         META.getAndAdd(meta, f * STRIDE + LATCH, delta);
     }
 
+    /**
+     * Takes a shared latch unless a writer holds the frame: one atomic add, not a read and a CAS (the
+     * read would fetch the record's line only for the CAS to fetch it again for writing, and a CAS
+     * fails whenever another reader came or went meanwhile). The add is undone if the frame was held
+     * exclusively or already had {@value #MAX_SHARED} shared holders, so a writer sees the count
+     * rise and fall while it holds the frame, which it ignores; the cap leaves room for 32,768
+     * threads' transient adds before one could carry into the exclusive bit.
+     */
     boolean tryLatchShared(int f) {
-        while (true) {
-            long s = latchWord(f);
-            if ((s & EXCLUSIVE) != 0 || (s & SHARED_MASK) == SHARED_MASK) {
-                return false;
-            }
-            if (casLatch(f, s, s + 1)) {
-                return true;
-            }
+        int i = f * STRIDE + LATCH;
+        long s = (long) META.getAndAdd(meta, i, 1L);
+        if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) < MAX_SHARED) {
+            return true;
         }
+        META.getAndAdd(meta, i, -1L);
+        return false;
     }
 
     void latchShared(int f) {
@@ -220,19 +239,39 @@ final class FramePool {
         addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
     }
 
-    /** The frame's latch version for an optimistic read, or -1 while a writer holds the frame. */
-    long optimisticVersion(int f) {
-        long s = latchWord(f);
-        return (s & EXCLUSIVE) != 0 ? -1 : s >>> VERSION_SHIFT;
+    /** What {@link #optimisticLatchWord} answers when the frame cannot be read optimistically. */
+    static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
+
+    /**
+     * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word
+     * if no writer holds the frame and it holds that page (counted as an access for the replacement
+     * policy), else {@link #NOT_READABLE}. One acquire load of the latch word orders the page-id check
+     * and the caller's reads after it; everything else is plain, because an unchanged version at
+     * validation proves that no writer changed the record meanwhile.
+     */
+    long optimisticLatchWord(int f, long pageId) {
+        int record = f * STRIDE;
+        long s = (long) META.getAcquire(meta, record + LATCH);
+        if ((s & EXCLUSIVE) != 0 || (long) META.get(meta, record + PAGE) != pageId) {
+            return NOT_READABLE;
+        }
+        touchRecord(record);
+        return s;
     }
 
     /**
-     * {@link #optimisticVersion} again, ordered after the caller's reads of the frame: an unchanged
-     * version proves that no exclusive holder came or went while they ran.
+     * The frame's latch word again, ordered after the caller's reads of the frame: if its version and
+     * exclusive bit are those of {@link #optimisticLatchWord}'s answer, no exclusive holder came or
+     * went while they ran.
      */
-    long versionAfterReads(int f) {
+    long latchWordAfterReads(int f) {
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return optimisticVersion(f);
+        return latchWord(f);
+    }
+
+    /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
+    boolean isFrame(int f) {
+        return f >= 0 && f < readOnlyPayloads.length; // the array's length: the JIT drops its own check
     }
 
     /**

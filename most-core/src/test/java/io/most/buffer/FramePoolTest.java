@@ -2,6 +2,7 @@ package io.most.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -13,27 +14,69 @@ class FramePoolTest {
         return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 8);
     }
 
+    private static long version(FramePool pool, int f) {
+        long word = pool.latchWordAfterReads(f);
+        return (word & FramePool.EXCLUSIVE) != 0 ? -1 : word >>> FramePool.VERSION_SHIFT;
+    }
+
     @Test
     void everyExclusiveReleaseBumpsTheVersionAndSharedHoldersDoNot() {
         FramePool pool = pool(4);
-        long v0 = pool.optimisticVersion(1);
+        long v0 = version(pool, 1);
         assertTrue(pool.tryLatchShared(1));
         assertTrue(pool.tryLatchShared(1));
         assertFalse(pool.tryLatchExclusive(1), "shared holders exclude a writer");
-        assertEquals(v0, pool.versionAfterReads(1));
+        assertEquals(v0, version(pool, 1));
         pool.unlatchShared(1);
         pool.unlatchShared(1);
         assertTrue(pool.tryLatchExclusive(1));
-        assertEquals(-1, pool.optimisticVersion(1), "no optimistic read while a writer holds the frame");
+        assertEquals(-1, version(pool, 1), "a writer holds the frame");
         assertFalse(pool.tryLatchShared(1));
+        assertEquals(-1, version(pool, 1), "a failed shared latch leaves the word as it was");
         pool.unlatchExclusive(1);
-        assertEquals(v0 + 1, pool.optimisticVersion(1));
+        assertEquals(v0 + 1, version(pool, 1));
+        assertTrue(pool.tryLatchShared(1), "the failed attempt left no shared holder behind");
+        assertFalse(pool.tryLatchExclusive(1));
+        pool.unlatchShared(1);
         pool.latchExclusive(1);
         pool.downgrade(1);
-        assertEquals(v0 + 2, pool.optimisticVersion(1), "a downgrade ends the writer's version");
+        assertEquals(v0 + 2, version(pool, 1), "a downgrade ends the writer's version");
         assertFalse(pool.tryLatchExclusive(1), "and leaves one shared holder");
         pool.unlatchShared(1);
-        assertEquals(v0, pool.optimisticVersion(0), "neighbouring frames are independent");
+        assertEquals(v0, version(pool, 0), "neighbouring frames are independent");
+    }
+
+    @Test
+    void anOptimisticReadNeedsTheFramesPageAndNoWriter() {
+        FramePool pool = pool(4);
+        int f = pool.takeFree();
+        pool.setPage(f, 42);
+        pool.unlatchExclusive(f);
+        long word = pool.optimisticLatchWord(f, 42);
+        assertNotEquals(FramePool.NOT_READABLE, word);
+        assertEquals(word, pool.latchWordAfterReads(f));
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 43), "the frame holds another page");
+        assertEquals(1, pool.frequency(f), "an optimistic read is an access for the replacement policy");
+        pool.latchExclusive(f);
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 42), "a writer holds the frame");
+        pool.unlatchExclusive(f);
+        assertTrue(pool.isFrame(3));
+        assertFalse(pool.isFrame(4));
+        assertFalse(pool.isFrame(-1));
+    }
+
+    @Test
+    void theSharedCountStopsShortOfTheExclusiveBit() {
+        FramePool pool = pool(1);
+        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
+            assertTrue(pool.tryLatchShared(0));
+        }
+        assertFalse(pool.tryLatchShared(0), "a full count refuses one more holder");
+        assertFalse(pool.isLatchedExclusively(0), "and does not carry into the exclusive bit");
+        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
+            pool.unlatchShared(0);
+        }
+        assertTrue(pool.tryLatchExclusive(0), "every holder is gone");
     }
 
     @Test
@@ -71,23 +114,32 @@ class FramePoolTest {
         assertEquals(3, pool.freeCount());
     }
 
+    /** A latch word at {@code version} with {@code shared} shared holders and no writer. */
+    private static long word(long version, int shared) {
+        return version << FramePool.VERSION_SHIFT | shared;
+    }
+
     @Test
     void stampsRoundTripPoolFrameAndVersion() {
         OptimisticStamp stamps = new OptimisticStamp(20); // 5 frame bits
-        long s = stamps.encode(true, 19, 12345);
+        long s = stamps.encode(true, 19, word(12345, 2));
         assertTrue(OptimisticStamp.isStamp(s));
         assertTrue(OptimisticStamp.isPm(s));
+        assertFalse(OptimisticStamp.isDramStamp(s));
         assertEquals(19, stamps.frame(s));
-        assertTrue(stamps.sameVersion(s, 12345));
-        assertFalse(stamps.sameVersion(s, 12346));
-        assertFalse(stamps.sameVersion(s, -1), "a writer holds the frame");
+        assertTrue(stamps.matches(s, word(12345, 2)));
+        assertTrue(stamps.matches(s, word(12345, 0)), "shared holders come and go");
+        assertFalse(stamps.matches(s, word(12346, 2)));
+        assertFalse(stamps.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
         long d = stamps.encode(false, 0, 0);
-        assertTrue(d != 0 && OptimisticStamp.isStamp(d) && !OptimisticStamp.isPm(d), "never 0, even for frame 0, version 0");
-        // the widest pool keeps 31 version bits
+        assertTrue(d != 0 && OptimisticStamp.isStamp(d) && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
+        // the widest pool keeps 30 version bits
         OptimisticStamp widest = new OptimisticStamp(Integer.MAX_VALUE);
-        long w = widest.encode(false, Integer.MAX_VALUE - 1, (1L << 31) - 1);
+        long w = widest.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
         assertEquals(Integer.MAX_VALUE - 1, widest.frame(w));
-        assertTrue(widest.sameVersion(w, (1L << 31) - 1));
-        assertFalse(widest.sameVersion(w, (1L << 31) - 2));
+        assertTrue(widest.matches(w, word((1L << 30) - 1, 0)));
+        assertFalse(widest.matches(w, word((1L << 30) - 2, 0)));
+        assertFalse(widest.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
+        assertTrue(widest.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
     }
 }
