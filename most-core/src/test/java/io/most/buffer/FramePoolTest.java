@@ -46,6 +46,58 @@ class FramePoolTest {
         assertEquals(v0, version(pool, 0), "neighbouring frames are independent");
     }
 
+    /**
+     * Readers take the shared latch by an atomic add that they undo when a writer holds the frame, so
+     * a writer sees shared counts come and go: two writers and two readers on one frame check that
+     * the latch still excludes. A writer fills the frame with one value under its exclusive latch;
+     * a reader under its shared latch must find the frame uniform, and nobody else exclusive.
+     */
+    @Test
+    void sharedAndExclusiveHoldersExcludeEachOtherUnderContention() throws Exception {
+        FramePool pool = pool(1);
+        java.lang.foreign.MemorySegment frame = pool.frame(0);
+        java.util.concurrent.atomic.AtomicInteger writersInside = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong sharedHolds = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            byte value = (byte) (w + 1);
+            futures.add(threads.submit(() -> {
+                for (int n = 0; n < 20_000; n++) {
+                    pool.latchExclusive(0);
+                    assertEquals(1, writersInside.incrementAndGet(), "two exclusive holders");
+                    frame.fill(value);
+                    writersInside.decrementAndGet();
+                    pool.unlatchExclusive(0);
+                }
+                return null;
+            }));
+        }
+        for (int r = 0; r < 2; r++) {
+            futures.add(threads.submit(() -> {
+                for (int n = 0; n < 50_000; n++) {
+                    if (!pool.tryLatchShared(0)) {
+                        continue;
+                    }
+                    assertEquals(0, writersInside.get(), "a writer inside while a reader holds the latch");
+                    byte first = frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+                    byte last = frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE, frame.byteSize() - 1);
+                    assertEquals(first, last, "a torn frame under a shared latch");
+                    sharedHolds.incrementAndGet();
+                    pool.unlatchShared(0);
+                }
+                return null;
+            }));
+        }
+        threads.shutdown();
+        for (java.util.concurrent.Future<?> f : futures) {
+            f.get();
+        }
+        assertTrue(sharedHolds.get() > 0, "no reader ever got the latch");
+        assertTrue(pool.tryLatchExclusive(0), "every failed attempt was undone: no holder is left");
+        assertEquals(40_000, pool.latchWordAfterReads(0) >>> FramePool.VERSION_SHIFT, "one version per write");
+    }
+
     @Test
     void anOptimisticReadNeedsTheFramesPageAndNoWriter() {
         FramePool pool = pool(4);

@@ -87,6 +87,24 @@ class OptimisticReadTest {
     }
 
     @Test
+    void aStampThatFailsValidationTakesBackItsHitSoARetriedReadCountsOnce() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long id = allocateStamped(store, 1)[0];
+            long hits = store.stats().dramHits();
+            long stamp = store.tryOptimisticRead(id);
+            write(store, id, 2); // a writer intervenes: one hit for the write
+            assertFalse(store.validate(stamp));
+            assertEquals(hits + 1, store.stats().dramHits(), "the failed stamp counts no hit; the write does");
+            long again = store.tryOptimisticRead(id);
+            assertTrue(store.validate(again));
+            assertTrue(store.validate(again), "validating a good stamp again changes no count");
+            assertEquals(hits + 2, store.stats().dramHits(), "the retry is the read's one hit");
+            assertFalse(store.validate(0));
+            assertEquals(hits + 2, store.stats().dramHits(), "stamp 0 counted nothing and takes back nothing");
+        }
+    }
+
+    @Test
     void aStampFailsOnceItsPageIsFreedAndStaysFailedWhenTheIdIsReused() {
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = allocateStamped(store, 2);
