@@ -18,8 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * one line and spread a hit over five arrays.
  *
  * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
- * are a version that every exclusive release increments. An optimistic reader remembers the word,
- * reads, and validates that version and exclusive bit are unchanged (shared holders may come and go).
+ * are a version that every exclusive release increments. A reader takes the shared latch by an atomic
+ * add, undone if a writer held the frame; a writer takes the exclusive latch by CAS from "no holder".
+ * An optimistic reader remembers the word, reads, and validates that version and exclusive bit are
+ * unchanged (shared holders may come and go).
  * Every change of a frame's page, contents or mapping happens under the exclusive latch, so an
  * unchanged version proves the frame still holds what it held when the stamp was taken.
  */
