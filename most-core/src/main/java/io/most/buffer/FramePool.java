@@ -10,8 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * record per frame, a free list and a {@link Replacement replacement policy}.
  *
  * <p><b>Metadata layout.</b> Each frame's record is {@value #STRIDE} longs (64 bytes) of one
- * {@code long[]}: the latch word, the page id, the LSN, the dirty flag and the access frequency
- * (the CLOCK reference bit, or the S3-FIFO counter). So an optimistic hit reads one record that spans
+ * {@code long[]}: the latch word, the page id, the access frequency (the CLOCK reference bit, or the
+ * S3-FIFO counter), the LSN and the dirty flag. So an optimistic hit reads one record that spans
  * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
  * in the same line: a writer latching one frame does not slow readers of its neighbour (false
  * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
@@ -37,11 +37,13 @@ final class FramePool {
 
     /** Longs per frame record: 64 bytes, one cache line, so neighbouring latch words never share one. */
     static final int STRIDE = 8;
+    // what a hit reads first and together: latch word, page id, frequency (24 bytes: a record that
+    // straddles two cache lines splits them in 2 placements of 8, where 40 bytes would in 4)
     private static final int LATCH = 0;
     private static final int PAGE = 1;
-    private static final int LSN = 2;
-    private static final int DIRTY = 3;
-    private static final int FREQUENCY = 4;
+    private static final int FREQUENCY = 2;
+    private static final int LSN = 3;
+    private static final int DIRTY = 4;
     private static final VarHandle META = MethodHandles.arrayElementVarHandle(long[].class);
 
     final String tier;
