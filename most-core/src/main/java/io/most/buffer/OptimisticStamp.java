@@ -6,43 +6,38 @@ package io.most.buffer;
  * need no lookup and no object.
  *
  * <pre>
- *  bit 0                 always 1: a stamp is never 0, which means "no stamp"
- *  bit 1                 the pool: 0 = DRAM, 1 = PM
- *  bits 2 .. shift-1     the frame index (as many bits as the larger pool needs; shift >= 17)
- *  bit shift             the latch word's exclusive bit: always 0 in a stamp
- *  bits shift+1 .. 63    the low bits of the frame's latch version
+ *  bit 0          always 1: a stamp is never 0, which means "no stamp"
+ *  bit 1          the pool: 0 = DRAM, 1 = PM
+ *  bits 2 .. 32   the frame index (31 bits: pools have fewer than 2^31 frames)
+ *  bit 33         the latch word's exclusive bit: always 0 in a stamp
+ *  bits 34 .. 63  the low 30 bits of the frame's latch version
  * </pre>
  *
- * That is the latch word without its shared count, shifted left by {@code shift - 16}: so validating
- * is one shift, one mask and one comparison, which fails both when the version moved and when a
- * writer holds the frame now. The version keeps at least 30 bits (pools have at most 2^31 frames), so
- * a stamp could only validate wrongly if its frame were latched exclusively a multiple of 2^30 times
- * between the stamp and its validation: minutes of nothing but writes to one frame while a reader
- * sits between two loads.
+ * That is the latch word without its shared count, shifted left by {@value #LATCH_SHIFT}: so
+ * validating is one shift, one mask and one comparison, which fails both when the version moved and
+ * when a writer holds the frame now. The layout is fixed (not sized to the pools) so that every shift
+ * and mask is a constant the JIT folds into the caller's code. A stamp could only validate wrongly if
+ * its frame were latched exclusively a multiple of 2^30 times between the stamp and its validation:
+ * minutes of nothing but writes to one frame while a reader sits between two loads.
  */
 final class OptimisticStamp {
-    /** How far the latch word moves left: its exclusive bit lands on the first bit above the frame index. */
-    private final int latchShift;
-    private final int frameMask;
+    private static final int FRAME_SHIFT = 2;
+    private static final int FRAME_MASK = Integer.MAX_VALUE;
+    /** How far the latch word moves left: its exclusive bit lands on bit 33, above the frame index. */
+    static final int LATCH_SHIFT = FRAME_SHIFT + 31 - FramePool.EXCLUSIVE_BIT;
     /** The stamp bits that come from the latch word. */
-    private final long latchBits;
+    private static final long LATCH_BITS = -1L << (FRAME_SHIFT + 31);
 
-    /** @param maxFrames the frame count of the larger pool */
-    OptimisticStamp(int maxFrames) {
-        int frameBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, maxFrames - 1));
-        int shift = Math.max(FramePool.EXCLUSIVE_BIT + 1, 2 + frameBits);
-        this.latchShift = shift - FramePool.EXCLUSIVE_BIT;
-        this.frameMask = (int) ((1L << frameBits) - 1);
-        this.latchBits = -1L << shift;
+    private OptimisticStamp() {
     }
 
     /** The stamp of frame {@code frame} of the DRAM or PM pool, whose latch word (no writer) is {@code latchWord}. */
-    long encode(boolean pm, int frame, long latchWord) {
-        return inStampPosition(latchWord) | (long) frame << 2 | (pm ? 2 : 0) | 1;
+    static long encode(boolean pm, int frame, long latchWord) {
+        return inStampPosition(latchWord) | (long) frame << FRAME_SHIFT | (pm ? 2 : 0) | 1;
     }
 
-    private long inStampPosition(long latchWord) {
-        return (latchWord & ~FramePool.SHARED_MASK) << latchShift;
+    private static long inStampPosition(long latchWord) {
+        return (latchWord & ~FramePool.SHARED_MASK) << LATCH_SHIFT;
     }
 
     /** Whether {@code stamp} could have been issued at all (nonzero, marker bit set). */
@@ -59,15 +54,15 @@ final class OptimisticStamp {
         return (stamp & 2) != 0;
     }
 
-    int frame(long stamp) {
-        return (int) (stamp >>> 2) & frameMask;
+    static int frame(long stamp) {
+        return (int) (stamp >>> FRAME_SHIFT) & FRAME_MASK;
     }
 
     /**
      * Whether the frame's current latch word has the stamp's version and no writer: shared holders
      * that came or went since do not count.
      */
-    boolean matches(long stamp, long latchWord) {
-        return inStampPosition(latchWord) == (stamp & latchBits);
+    static boolean matches(long stamp, long latchWord) {
+        return inStampPosition(latchWord) == (stamp & LATCH_BITS);
     }
 }

@@ -57,7 +57,6 @@ public final class SpitfireBufferManager implements PageStore {
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
-    private final OptimisticStamp stamps;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
@@ -119,7 +118,6 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
-        this.stamps = new OptimisticStamp(Math.max(dram.frames, pm == null ? 0 : pm.frames));
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
                 admissionQueue, counters, writeSeq, this::policy);
@@ -630,7 +628,7 @@ public final class SpitfireBufferManager implements PageStore {
             long word = dram.optimisticLatchWord(f, pageId);
             if (word != FramePool.NOT_READABLE) {
                 counters.dramHits.increment();
-                return stamps.encode(false, f, word);
+                return OptimisticStamp.encode(false, f, word);
             }
             return 0;
         }
@@ -654,7 +652,7 @@ public final class SpitfireBufferManager implements PageStore {
         }
         counters.pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        return stamps.encode(true, m, word);
+        return OptimisticStamp.encode(true, m, word);
     }
 
     @Override
@@ -673,7 +671,7 @@ public final class SpitfireBufferManager implements PageStore {
             return false;
         }
         FramePool pool = poolOf(stamp);
-        if (stamps.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
+        if (OptimisticStamp.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
             return true;
         }
         (pool == dram ? counters.dramHits : counters.pmHits).decrement();
@@ -692,7 +690,7 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     private int frameOf(long stamp, FramePool pool) {
-        int f = stamps.frame(stamp);
+        int f = OptimisticStamp.frame(stamp);
         if (!pool.isFrame(f)) {
             throw badStamp(stamp);
         }

@@ -176,25 +176,24 @@ class FramePoolTest {
 
     @Test
     void stampsRoundTripPoolFrameAndVersion() {
-        OptimisticStamp stamps = new OptimisticStamp(20); // 5 frame bits
-        long s = stamps.encode(true, 19, word(12345, 2));
+        long s = OptimisticStamp.encode(true, 19, word(12345, 2));
         assertTrue(OptimisticStamp.isStamp(s));
         assertTrue(OptimisticStamp.isPm(s));
         assertFalse(OptimisticStamp.isDramStamp(s));
-        assertEquals(19, stamps.frame(s));
-        assertTrue(stamps.matches(s, word(12345, 2)));
-        assertTrue(stamps.matches(s, word(12345, 0)), "shared holders come and go");
-        assertFalse(stamps.matches(s, word(12346, 2)));
-        assertFalse(stamps.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
-        long d = stamps.encode(false, 0, 0);
+        assertEquals(19, OptimisticStamp.frame(s));
+        assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
+        assertTrue(OptimisticStamp.matches(s, word(12345, 0)), "shared holders come and go");
+        assertFalse(OptimisticStamp.matches(s, word(12346, 2)));
+        assertFalse(OptimisticStamp.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
+        long d = OptimisticStamp.encode(false, 0, 0);
         assertTrue(d != 0 && OptimisticStamp.isStamp(d) && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
-        // the widest pool keeps 30 version bits
-        OptimisticStamp widest = new OptimisticStamp(Integer.MAX_VALUE);
-        long w = widest.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
-        assertEquals(Integer.MAX_VALUE - 1, widest.frame(w));
-        assertTrue(widest.matches(w, word((1L << 30) - 1, 0)));
-        assertFalse(widest.matches(w, word((1L << 30) - 2, 0)));
-        assertFalse(widest.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
-        assertTrue(widest.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
+        // the widest frame index, and 30 version bits
+        long w = OptimisticStamp.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
+        assertEquals(Integer.MAX_VALUE - 1, OptimisticStamp.frame(w));
+        assertTrue(OptimisticStamp.isDramStamp(w));
+        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
+        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
+        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
+        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
     }
 }
