@@ -110,6 +110,14 @@ final class FramePool {
     }
 
     /**
+     * {@link #pageOf} for a caller that holds the frame's latch: a plain load, ordered by the latch's
+     * atomic add (a volatile one would make the JIT reload every field the hit reads after it).
+     */
+    long pageOfLatched(int f) {
+        return (long) META.get(meta, f * STRIDE + PAGE);
+    }
+
+    /**
      * Records that frame {@code f} (exclusively latched) now holds {@code pageId}; a real page (not
      * {@link #NO_PAGE}) enters the replacement policy as a newly loaded one.
      */

@@ -357,18 +357,24 @@ public final class SpitfireBufferManager implements PageStore {
         return handle(access(pageId, true), pageId, true);
     }
 
-    private static final long PINNED_IN_PM = 1L << 62;
     private static final int FRAME_BITS = 0x7FFF_FFFF;
 
-    /** A pinned frame as one long: bit 62 the pool (PM), bits 31-61 the frame, bits 0-30 the frame worked on. */
+    /**
+     * A pinned frame as one long, never negative: bits 0-30 the frame, bit 31 the pool (set: PM), bits
+     * 32-62 how far the frame worked on lies from it (modulo 2^31; 0 but for a PM write's private
+     * copy). Laid out for the JIT: for a DRAM hit (a frame known to be non-negative, distance 0) the
+     * decoding in {@link #handle} folds away to the frame number itself.
+     */
     private static long pinned(boolean inPm, int frame, int target) {
-        return (inPm ? PINNED_IN_PM : 0) | (long) frame << 31 | target;
+        long distance = (target - frame) & FRAME_BITS;
+        return distance << 32 | (inPm ? 1L << 31 : 0) | frame;
     }
 
     private Page handle(long pinned, long pageId, boolean exclusive) {
-        FramePool pool = (pinned & PINNED_IN_PM) != 0 ? pm : dram;
-        return new LatchedPage(this, pool, (int) (pinned >>> 31) & FRAME_BITS, (int) pinned & FRAME_BITS, pageId,
-                exclusive);
+        int low = (int) pinned;
+        int frame = low & FRAME_BITS;
+        int target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
+        return new LatchedPage(this, low < 0 ? pm : dram, frame, target, pageId, exclusive);
     }
 
     /**
@@ -395,7 +401,7 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
         latch(dram, f, exclusive);
-        if (dram.pageOf(f) == pageId && dramFrameOf.getPlain(i) == f) {
+        if (dram.pageOfLatched(f) == pageId && dramFrameOf.getPlain(i) == f) {
             dram.touch(f);
             counters.dramHits.increment();
             return true;
