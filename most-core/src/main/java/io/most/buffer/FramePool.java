@@ -283,7 +283,8 @@ final class FramePool {
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
     boolean isFrame(int f) {
-        return f >= 0 && f < readOnlyPayloads.length; // the array's length: the JIT drops its own check
+        // the array's length, compared unsigned as the JIT compares an index: it drops its own check
+        return Integer.compareUnsigned(f, readOnlyPayloads.length) < 0;
     }
 
     /**
