@@ -112,7 +112,8 @@ public interface PageStore extends AutoCloseable {
      * Starts a latch-free read of a buffered page, as {@link java.util.concurrent.locks.StampedLock#tryOptimisticRead()}
      * does for a lock: returns a nonzero stamp if the page is in DRAM or PM and no writer holds it,
      * else 0 (not buffered, not allocated, or being written: use {@link #read(long)}, which loads,
-     * waits or throws). Takes no latch, allocates nothing, and counts a buffer hit.
+     * waits or throws). Takes no latch, allocates nothing, and counts a buffer hit ({@link #validate}
+     * takes it back if the stamp fails, so a retried read counts once).
      *
      * <pre>{@code
      * long stamp = store.tryOptimisticRead(pageId);

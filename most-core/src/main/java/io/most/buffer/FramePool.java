@@ -10,33 +10,40 @@ import java.util.concurrent.locks.LockSupport;
  * record per frame, a free list and a {@link Replacement replacement policy}.
  *
  * <p><b>Metadata layout.</b> Each frame's record is {@value #STRIDE} longs (64 bytes) of one
- * {@code long[]}: the latch word, the page id, the LSN, the dirty flag and the access frequency
- * (the CLOCK reference bit, or the S3-FIFO counter). So an optimistic hit reads one record that spans
+ * {@code long[]}: the latch word, the page id, the access frequency (the CLOCK reference bit, or the
+ * S3-FIFO counter), the LSN and the dirty flag. So an optimistic hit reads one record that spans
  * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
  * in the same line: a writer latching one frame does not slow readers of its neighbour (false
  * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
  * one line and spread a hit over five arrays.
  *
  * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
- * are a version that every exclusive release increments. An optimistic reader remembers the word,
- * reads, and validates that version and exclusive bit are unchanged (shared holders may come and go).
+ * are a version that every exclusive release increments. A reader takes the shared latch by an atomic
+ * add, undone if a writer held the frame; a writer takes the exclusive latch by CAS from "no holder".
+ * An optimistic reader remembers the word, reads, and validates that version and exclusive bit are
+ * unchanged (shared holders may come and go).
  * Every change of a frame's page, contents or mapping happens under the exclusive latch, so an
  * unchanged version proves the frame still holds what it held when the stamp was taken.
  */
 final class FramePool {
     static final long SHARED_MASK = 0xFFFF;
-    static final long EXCLUSIVE = 1L << 16;
+    /** Most shared holders of one frame: half the count's range, see {@link #tryLatchShared}. */
+    static final long MAX_SHARED = SHARED_MASK >>> 1;
+    static final int EXCLUSIVE_BIT = 16;
+    static final long EXCLUSIVE = 1L << EXCLUSIVE_BIT;
     static final int VERSION_SHIFT = 17;
     static final long VERSION_ONE = 1L << VERSION_SHIFT;
     static final long NO_PAGE = -1;
 
     /** Longs per frame record: 64 bytes, one cache line, so neighbouring latch words never share one. */
     static final int STRIDE = 8;
+    // what a hit reads first and together: latch word, page id, frequency (24 bytes: a record that
+    // straddles two cache lines splits them in 2 placements of 8, where 40 bytes would in 4)
     private static final int LATCH = 0;
     private static final int PAGE = 1;
-    private static final int LSN = 2;
-    private static final int DIRTY = 3;
-    private static final int FREQUENCY = 4;
+    private static final int FREQUENCY = 2;
+    private static final int LSN = 3;
+    private static final int DIRTY = 4;
     private static final VarHandle META = MethodHandles.arrayElementVarHandle(long[].class);
 
     final String tier;
@@ -67,6 +74,10 @@ final class FramePool {
         for (int f = 0; f < frames; f++) {
             frameSegments[f] = memory.asSlice((long) f * frameSize, frameSize);
             payloads[f] = frameSegments[f].asSlice(headerSize);
+        }
+        // a loop of their own, so that the read-only views every read hit loads lie next to each other
+        // on the heap (allocated in a row) instead of one in three among the other segments
+        for (int f = 0; f < frames; f++) {
             readOnlyPayloads[f] = payloads[f].asReadOnly();
         }
         this.meta = new long[Math.multiplyExact(frames, STRIDE)];
@@ -96,6 +107,14 @@ final class FramePool {
 
     long pageOf(int f) {
         return (long) META.getVolatile(meta, f * STRIDE + PAGE);
+    }
+
+    /**
+     * {@link #pageOf} for a caller that holds the frame's latch: a plain load, ordered by the latch's
+     * atomic add (a volatile one would make the JIT reload every field the hit reads after it).
+     */
+    long pageOfLatched(int f) {
+        return (long) META.get(meta, f * STRIDE + PAGE);
     }
 
     /**
@@ -140,13 +159,19 @@ final class FramePool {
      * Records an access for the replacement policy: raises the frame's frequency up to
      * {@link Replacement#maxFrequency()}. Racy on purpose (a lost increment costs nothing but a
      * little precision), and it only stores while the counter is below its cap, so the hot frames'
-     * records stay clean in every core's cache instead of bouncing between readers.
+     * records stay clean in every core's cache instead of bouncing between readers. Plain accesses:
+     * an opaque or volatile one would be a compiler barrier on the hit path, forcing every field the
+     * hit reads after it to be loaded again, and the count needs no ordering.
      */
     void touch(int f) {
-        int i = f * STRIDE + FREQUENCY;
-        long n = (long) META.getOpaque(meta, i);
+        touchRecord(f * STRIDE);
+    }
+
+    private void touchRecord(int record) {
+        int i = record + FREQUENCY;
+        long n = (long) META.get(meta, i);
         if (n < maxFrequency) {
-            META.setOpaque(meta, i, n + 1);
+            META.set(meta, i, n + 1);
         }
     }
 
@@ -172,16 +197,22 @@ final class FramePool {
         META.getAndAdd(meta, f * STRIDE + LATCH, delta);
     }
 
+    /**
+     * Takes a shared latch unless a writer holds the frame: one atomic add, not a read and a CAS (the
+     * read would fetch the record's line only for the CAS to fetch it again for writing, and a CAS
+     * fails whenever another reader came or went meanwhile). The add is undone if the frame was held
+     * exclusively or already had {@value #MAX_SHARED} shared holders, so a writer sees the count
+     * rise and fall while it holds the frame, which it ignores; the cap leaves room for 32,768
+     * threads' transient adds before one could carry into the exclusive bit.
+     */
     boolean tryLatchShared(int f) {
-        while (true) {
-            long s = latchWord(f);
-            if ((s & EXCLUSIVE) != 0 || (s & SHARED_MASK) == SHARED_MASK) {
-                return false;
-            }
-            if (casLatch(f, s, s + 1)) {
-                return true;
-            }
+        int i = f * STRIDE + LATCH;
+        long s = (long) META.getAndAdd(meta, i, 1L);
+        if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) < MAX_SHARED) {
+            return true;
         }
+        META.getAndAdd(meta, i, -1L);
+        return false;
     }
 
     void latchShared(int f) {
@@ -220,19 +251,40 @@ final class FramePool {
         addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
     }
 
-    /** The frame's latch version for an optimistic read, or -1 while a writer holds the frame. */
-    long optimisticVersion(int f) {
-        long s = latchWord(f);
-        return (s & EXCLUSIVE) != 0 ? -1 : s >>> VERSION_SHIFT;
+    /** What {@link #optimisticLatchWord} answers when the frame cannot be read optimistically. */
+    static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
+
+    /**
+     * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word
+     * if no writer holds the frame and it holds that page (counted as an access for the replacement
+     * policy), else {@link #NOT_READABLE}. One acquire load of the latch word orders the page-id check
+     * and the caller's reads after it; everything else is plain, because an unchanged version at
+     * validation proves that no writer changed the record meanwhile.
+     */
+    long optimisticLatchWord(int f, long pageId) {
+        int record = f * STRIDE;
+        long s = (long) META.getAcquire(meta, record + LATCH);
+        if ((s & EXCLUSIVE) != 0 || (long) META.get(meta, record + PAGE) != pageId) {
+            return NOT_READABLE;
+        }
+        touchRecord(record);
+        return s;
     }
 
     /**
-     * {@link #optimisticVersion} again, ordered after the caller's reads of the frame: an unchanged
-     * version proves that no exclusive holder came or went while they ran.
+     * The frame's latch word again, ordered after the caller's reads of the frame: if its version and
+     * exclusive bit are those of {@link #optimisticLatchWord}'s answer, no exclusive holder came or
+     * went while they ran.
      */
-    long versionAfterReads(int f) {
+    long latchWordAfterReads(int f) {
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return optimisticVersion(f);
+        return latchWord(f);
+    }
+
+    /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
+    boolean isFrame(int f) {
+        // the array's length, compared unsigned as the JIT compares an index: it drops its own check
+        return Integer.compareUnsigned(f, readOnlyPayloads.length) < 0;
     }
 
     /**

@@ -57,7 +57,6 @@ public final class SpitfireBufferManager implements PageStore {
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
-    private final OptimisticStamp stamps;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
@@ -119,7 +118,6 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
-        this.stamps = new OptimisticStamp(Math.max(dram.frames, pm == null ? 0 : pm.frames));
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
                 admissionQueue, counters, writeSeq, this::policy);
@@ -359,24 +357,61 @@ public final class SpitfireBufferManager implements PageStore {
         return handle(access(pageId, true), pageId, true);
     }
 
-    private static final long PINNED_IN_PM = 1L << 62;
     private static final int FRAME_BITS = 0x7FFF_FFFF;
 
-    /** A pinned frame as one long: bit 62 the pool (PM), bits 31-61 the frame, bits 0-30 the frame worked on. */
+    /**
+     * A pinned frame as one long, never negative: bits 0-30 the frame, bit 31 the pool (set: PM), bits
+     * 32-62 how far the frame worked on lies from it (modulo 2^31; 0 but for a PM write's private
+     * copy). Laid out for the JIT: for a DRAM hit (a frame known to be non-negative, distance 0) the
+     * decoding in {@link #handle} folds away to the frame number itself.
+     */
     private static long pinned(boolean inPm, int frame, int target) {
-        return (inPm ? PINNED_IN_PM : 0) | (long) frame << 31 | target;
+        long distance = (target - frame) & FRAME_BITS;
+        return distance << 32 | (inPm ? 1L << 31 : 0) | frame;
     }
 
     private Page handle(long pinned, long pageId, boolean exclusive) {
-        FramePool pool = (pinned & PINNED_IN_PM) != 0 ? pm : dram;
-        return new LatchedPage(this, pool, (int) (pinned >>> 31) & FRAME_BITS, (int) pinned & FRAME_BITS, pageId,
-                exclusive);
+        int low = (int) pinned;
+        int frame = low & FRAME_BITS;
+        int target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
+        return new LatchedPage(this, low < 0 ? pm : dram, frame, target, pageId, exclusive);
     }
 
-    /** Pins the page's frame under a shared or exclusive latch, loading the page if needed; see {@link #pinned}. */
+    /**
+     * Pins the page's frame under a shared or exclusive latch, loading the page if needed; see
+     * {@link #pinned}. The DRAM hit is this method alone (small enough to inline into the caller); the
+     * rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
+     * and mapping checks made under the latch (whose atomic add orders them), and goes the slow way.
+     */
     private long access(long pageId, boolean exclusive) {
         checkOpen();
         int i = checkedIndex(pageId);
+        int f = dramFrameOf.getPlain(i);
+        if (f >= 0 && pinInDram(pageId, i, f, exclusive)) {
+            return pinned(false, f, f);
+        }
+        return accessSlowly(pageId, i, exclusive);
+    }
+
+    /**
+     * Latches DRAM frame {@code f} and keeps the latch if the frame still holds page {@code pageId} and
+     * the mapping still names it (a hit); else releases it and returns false. Plain reads after the
+     * latch: its atomic add orders them, and the frame's page and mapping change only under the
+     * exclusive latch.
+     */
+    private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
+        latch(dram, f, exclusive);
+        if (dram.pageOfLatched(f) == pageId && dramFrameOf.getPlain(i) == f) {
+            dram.touch(f);
+            counters.dramHits.increment();
+            return true;
+        }
+        unlatch(dram, f, exclusive);
+        return false;
+    }
+
+    /** {@link #access} when the page was not mapped in DRAM, or its mapping changed while latching. */
+    private long accessSlowly(long pageId, int i, boolean exclusive) {
         // a page mapped in DRAM is allocated and intact: the bitmap and corruption checks can wait
         if (dramFrameOf.get(i) < 0) {
             checkAllocated(pageId);
@@ -385,13 +420,9 @@ public final class SpitfireBufferManager implements PageStore {
         while (true) {
             int f = dramFrameOf.get(i);
             if (f >= 0) {
-                latch(dram, f, exclusive);
-                if (dram.pageOf(f) == pageId && dramFrameOf.get(i) == f) {
-                    dram.touch(f);
-                    counters.dramHits.increment();
+                if (pinInDram(pageId, i, f, exclusive)) {
                     return pinned(false, f, f);
                 }
-                unlatch(dram, f, exclusive);
                 continue;
             }
             int m = pm == null ? -1 : pmFrameOf.get(i);
@@ -584,18 +615,26 @@ public final class SpitfireBufferManager implements PageStore {
         }
     }
 
+    /*
+     * The stamp API is the hit path at in-memory speed, so it is written for what the JIT makes of it
+     * once inlined into the caller: one acquire load (the latch word) when the stamp is taken and one
+     * load fence in validate(); every other load is plain (an ordered VarHandle access is a compiler
+     * barrier after which every field is loaded again), no object, no interface call, and decoding a
+     * stamp is a few shifts and one range check per call.
+     */
+
     @Override
     public long tryOptimisticRead(long pageId) {
         checkOpen();
         int i = checkedIndex(pageId);
-        int f = dramFrameOf.get(i);
+        // plain: a stale frame number holds another page (or none) and fails the page-id check below
+        int f = dramFrameOf.getPlain(i);
         if (f >= 0) {
-            long version = dram.optimisticVersion(f);
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
-            if (version >= 0 && dram.pageOf(f) == pageId) {
-                dram.touch(f);
+            long word = dram.optimisticLatchWord(f, pageId);
+            if (word != FramePool.NOT_READABLE) {
                 counters.dramHits.increment();
-                return stamps.encode(false, f, version);
+                return OptimisticStamp.encode(false, f, word);
             }
             return 0;
         }
@@ -604,49 +643,61 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * The PM half of {@link #tryOptimisticRead}. After the stamp is taken the DRAM mapping is read
-     * again: a PM->DRAM migration sets it before it releases the PM frame's latch, so a page that moved
-     * to DRAM before this stamp is seen here (its DRAM copy may be newer), and one that moves after
-     * bumps the PM frame's version and fails validation.
+     * again (ordered after the version's acquire load): a PM->DRAM migration sets it before it releases
+     * the PM frame's latch, so a page that moved to DRAM before this stamp is seen here (its DRAM copy
+     * may be newer), and one that moves after bumps the PM frame's version and fails validation.
      */
     private long tryOptimisticReadInPm(long pageId, int i) {
-        int m = pmFrameOf.get(i);
+        int m = pmFrameOf.getPlain(i);
         if (m < 0) {
             return 0;
         }
-        long version = pm.optimisticVersion(m);
-        if (version < 0 || pm.pageOf(m) != pageId || dramFrameOf.get(i) >= 0) {
+        long word = pm.optimisticLatchWord(m, pageId);
+        if (word == FramePool.NOT_READABLE || dramFrameOf.getPlain(i) >= 0) {
             return 0;
         }
-        pm.touch(m);
         counters.pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        return stamps.encode(true, m, version);
+        return OptimisticStamp.encode(true, m, word);
     }
 
     @Override
     public MemorySegment optimisticPayload(long stamp) {
-        return poolOf(stamp).payload(frameOf(stamp), false);
+        FramePool pool = poolOf(stamp);
+        return pool.payload(frameOf(stamp, pool), false);
     }
 
+    /**
+     * {@inheritDoc} A stamp that fails validation takes back the hit its {@link #tryOptimisticRead}
+     * counted, so that a read retried (or redone under a latch) counts once.
+     */
     @Override
     public boolean validate(long stamp) {
         if (stamp == 0) {
             return false;
         }
         FramePool pool = poolOf(stamp);
-        return stamps.sameVersion(stamp, pool.versionAfterReads(frameOf(stamp)));
+        if (OptimisticStamp.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
+            return true;
+        }
+        (pool == dram ? counters.dramHits : counters.pmHits).decrement();
+        return false;
     }
 
+    /** The pool a stamp names: one test for a DRAM stamp, the common case. */
     private FramePool poolOf(long stamp) {
-        if (!OptimisticStamp.isStamp(stamp) || (OptimisticStamp.isPm(stamp) && pm == null)) {
+        if (OptimisticStamp.isDramStamp(stamp)) {
+            return dram;
+        }
+        if (!OptimisticStamp.isStamp(stamp) || pm == null) {
             throw badStamp(stamp);
         }
-        return OptimisticStamp.isPm(stamp) ? pm : dram;
+        return pm;
     }
 
-    private int frameOf(long stamp) {
-        int f = stamps.frame(stamp);
-        if (f >= (OptimisticStamp.isPm(stamp) ? pm.frames : dram.frames)) {
+    private int frameOf(long stamp, FramePool pool) {
+        int f = OptimisticStamp.frame(stamp);
+        if (!pool.isFrame(f)) {
             throw badStamp(stamp);
         }
         return f;

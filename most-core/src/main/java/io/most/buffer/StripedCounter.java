@@ -17,6 +17,11 @@ final class StripedCounter {
         cells[(int) (Thread.currentThread().threadId() & (CELLS - 1)) * PAD]++;
     }
 
+    /** Takes back an increment (of this thread's or another's: only the sum counts). */
+    void decrement() {
+        cells[(int) (Thread.currentThread().threadId() & (CELLS - 1)) * PAD]--;
+    }
+
     long sum() {
         long total = 0;
         for (int i = 0; i < CELLS; i++) {

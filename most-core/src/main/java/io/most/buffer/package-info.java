@@ -45,6 +45,10 @@
  * the frame's page id before reading, and {@code v} again after (with no exclusive holder), read the
  * bytes of that page at one version. A PM stamp also re-checks the DRAM mapping after taking the
  * version, because PM->DRAM migration publishes the DRAM copy before it releases the PM latch.
+ * Only the latch word needs ordering (an acquire load, then a load fence before the re-read): the
+ * mapping is read plain before it (a stale frame number fails the page-id check) and the page id
+ * plain after it. The latched hit reads the mapping plain too and checks it again under the latch,
+ * whose atomic add orders the re-check.
  *
  * <h2>PM persistence rules</h2>
  * (docs/ARCHITECTURE.md, "Persistence protocol", gives each rule's cost.)

@@ -2,6 +2,7 @@ package io.most.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -13,27 +14,124 @@ class FramePoolTest {
         return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 8);
     }
 
+    private static long version(FramePool pool, int f) {
+        long word = pool.latchWordAfterReads(f);
+        return (word & FramePool.EXCLUSIVE) != 0 ? -1 : word >>> FramePool.VERSION_SHIFT;
+    }
+
     @Test
     void everyExclusiveReleaseBumpsTheVersionAndSharedHoldersDoNot() {
         FramePool pool = pool(4);
-        long v0 = pool.optimisticVersion(1);
+        long v0 = version(pool, 1);
         assertTrue(pool.tryLatchShared(1));
         assertTrue(pool.tryLatchShared(1));
         assertFalse(pool.tryLatchExclusive(1), "shared holders exclude a writer");
-        assertEquals(v0, pool.versionAfterReads(1));
+        assertEquals(v0, version(pool, 1));
         pool.unlatchShared(1);
         pool.unlatchShared(1);
         assertTrue(pool.tryLatchExclusive(1));
-        assertEquals(-1, pool.optimisticVersion(1), "no optimistic read while a writer holds the frame");
+        assertEquals(-1, version(pool, 1), "a writer holds the frame");
         assertFalse(pool.tryLatchShared(1));
+        assertEquals(-1, version(pool, 1), "a failed shared latch leaves the word as it was");
         pool.unlatchExclusive(1);
-        assertEquals(v0 + 1, pool.optimisticVersion(1));
+        assertEquals(v0 + 1, version(pool, 1));
+        assertTrue(pool.tryLatchShared(1), "the failed attempt left no shared holder behind");
+        assertFalse(pool.tryLatchExclusive(1));
+        pool.unlatchShared(1);
         pool.latchExclusive(1);
         pool.downgrade(1);
-        assertEquals(v0 + 2, pool.optimisticVersion(1), "a downgrade ends the writer's version");
+        assertEquals(v0 + 2, version(pool, 1), "a downgrade ends the writer's version");
         assertFalse(pool.tryLatchExclusive(1), "and leaves one shared holder");
         pool.unlatchShared(1);
-        assertEquals(v0, pool.optimisticVersion(0), "neighbouring frames are independent");
+        assertEquals(v0, version(pool, 0), "neighbouring frames are independent");
+    }
+
+    /**
+     * Readers take the shared latch by an atomic add that they undo when a writer holds the frame, so
+     * a writer sees shared counts come and go: two writers and two readers on one frame check that
+     * the latch still excludes. A writer fills the frame with one value under its exclusive latch;
+     * a reader under its shared latch must find the frame uniform, and nobody else exclusive.
+     */
+    @Test
+    void sharedAndExclusiveHoldersExcludeEachOtherUnderContention() throws Exception {
+        FramePool pool = pool(1);
+        java.lang.foreign.MemorySegment frame = pool.frame(0);
+        java.util.concurrent.atomic.AtomicInteger writersInside = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong sharedHolds = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            byte value = (byte) (w + 1);
+            futures.add(threads.submit(() -> {
+                for (int n = 0; n < 20_000; n++) {
+                    pool.latchExclusive(0);
+                    assertEquals(1, writersInside.incrementAndGet(), "two exclusive holders");
+                    frame.fill(value);
+                    writersInside.decrementAndGet();
+                    pool.unlatchExclusive(0);
+                }
+                return null;
+            }));
+        }
+        for (int r = 0; r < 2; r++) {
+            futures.add(threads.submit(() -> {
+                // until it held the latch 5,000 times: once the writers are done every attempt succeeds
+                for (int held = 0; held < 5_000; ) {
+                    if (!pool.tryLatchShared(0)) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    held++;
+                    assertEquals(0, writersInside.get(), "a writer inside while a reader holds the latch");
+                    byte first = frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+                    byte last = frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE, frame.byteSize() - 1);
+                    assertEquals(first, last, "a torn frame under a shared latch");
+                    sharedHolds.incrementAndGet();
+                    pool.unlatchShared(0);
+                }
+                return null;
+            }));
+        }
+        threads.shutdown();
+        for (java.util.concurrent.Future<?> f : futures) {
+            f.get();
+        }
+        assertEquals(10_000, sharedHolds.get());
+        assertTrue(pool.tryLatchExclusive(0), "every failed attempt was undone: no holder is left");
+        assertEquals(40_000, pool.latchWordAfterReads(0) >>> FramePool.VERSION_SHIFT, "one version per write");
+    }
+
+    @Test
+    void anOptimisticReadNeedsTheFramesPageAndNoWriter() {
+        FramePool pool = pool(4);
+        int f = pool.takeFree();
+        pool.setPage(f, 42);
+        pool.unlatchExclusive(f);
+        long word = pool.optimisticLatchWord(f, 42);
+        assertNotEquals(FramePool.NOT_READABLE, word);
+        assertEquals(word, pool.latchWordAfterReads(f));
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 43), "the frame holds another page");
+        assertEquals(1, pool.frequency(f), "an optimistic read is an access for the replacement policy");
+        pool.latchExclusive(f);
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 42), "a writer holds the frame");
+        pool.unlatchExclusive(f);
+        assertTrue(pool.isFrame(3));
+        assertFalse(pool.isFrame(4));
+        assertFalse(pool.isFrame(-1));
+    }
+
+    @Test
+    void theSharedCountStopsShortOfTheExclusiveBit() {
+        FramePool pool = pool(1);
+        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
+            assertTrue(pool.tryLatchShared(0));
+        }
+        assertFalse(pool.tryLatchShared(0), "a full count refuses one more holder");
+        assertFalse(pool.isLatchedExclusively(0), "and does not carry into the exclusive bit");
+        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
+            pool.unlatchShared(0);
+        }
+        assertTrue(pool.tryLatchExclusive(0), "every holder is gone");
     }
 
     @Test
@@ -71,23 +169,31 @@ class FramePoolTest {
         assertEquals(3, pool.freeCount());
     }
 
+    /** A latch word at {@code version} with {@code shared} shared holders and no writer. */
+    private static long word(long version, int shared) {
+        return version << FramePool.VERSION_SHIFT | shared;
+    }
+
     @Test
     void stampsRoundTripPoolFrameAndVersion() {
-        OptimisticStamp stamps = new OptimisticStamp(20); // 5 frame bits
-        long s = stamps.encode(true, 19, 12345);
+        long s = OptimisticStamp.encode(true, 19, word(12345, 2));
         assertTrue(OptimisticStamp.isStamp(s));
         assertTrue(OptimisticStamp.isPm(s));
-        assertEquals(19, stamps.frame(s));
-        assertTrue(stamps.sameVersion(s, 12345));
-        assertFalse(stamps.sameVersion(s, 12346));
-        assertFalse(stamps.sameVersion(s, -1), "a writer holds the frame");
-        long d = stamps.encode(false, 0, 0);
-        assertTrue(d != 0 && OptimisticStamp.isStamp(d) && !OptimisticStamp.isPm(d), "never 0, even for frame 0, version 0");
-        // the widest pool keeps 31 version bits
-        OptimisticStamp widest = new OptimisticStamp(Integer.MAX_VALUE);
-        long w = widest.encode(false, Integer.MAX_VALUE - 1, (1L << 31) - 1);
-        assertEquals(Integer.MAX_VALUE - 1, widest.frame(w));
-        assertTrue(widest.sameVersion(w, (1L << 31) - 1));
-        assertFalse(widest.sameVersion(w, (1L << 31) - 2));
+        assertFalse(OptimisticStamp.isDramStamp(s));
+        assertEquals(19, OptimisticStamp.frame(s));
+        assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
+        assertTrue(OptimisticStamp.matches(s, word(12345, 0)), "shared holders come and go");
+        assertFalse(OptimisticStamp.matches(s, word(12346, 2)));
+        assertFalse(OptimisticStamp.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
+        long d = OptimisticStamp.encode(false, 0, 0);
+        assertTrue(d != 0 && OptimisticStamp.isStamp(d) && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
+        // the widest frame index, and 30 version bits
+        long w = OptimisticStamp.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
+        assertEquals(Integer.MAX_VALUE - 1, OptimisticStamp.frame(w));
+        assertTrue(OptimisticStamp.isDramStamp(w));
+        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
+        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
+        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
+        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
     }
 }

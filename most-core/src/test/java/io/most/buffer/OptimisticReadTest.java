@@ -71,9 +71,11 @@ class OptimisticReadTest {
 
             write(store, id, 2);
             assertFalse(store.validate(stamp), "the page was rewritten after the stamp");
+            assertEquals(hits + 1, store.stats().dramHits(), "the failed stamp took back its hit; the write is one");
             long again = store.tryOptimisticRead(id);
             assertEquals(2, StoreFixture.versionOf(store.optimisticPayload(again), id));
             assertTrue(store.validate(again));
+            assertEquals(hits + 2, store.stats().dramHits(), "the retry is the read's one hit, validated or not");
 
             try (Page reader = store.read(id)) {
                 assertTrue(store.validate(again), "shared latch holders do not invalidate optimistic readers");
