@@ -6,6 +6,7 @@ import io.most.bench.Units;
 import io.most.cache.CacheConfig;
 import io.most.cache.CacheStats;
 import io.most.cache.MostCache;
+import io.most.device.BlockDevice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,27 +44,46 @@ final class MostCacheEngine implements CacheEngine {
     /** A cache on {@code setup}'s files (created empty, or reopened), its PM file in {@code pmDirectory} if any. */
     private MostCacheEngine(CacheSetup setup, Path pmDirectory) {
         this.setup = setup;
-        long smallBytes = roundUp(Math.max(64L * PAGE_SIZE,
-                SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())), PAGE_SIZE);
-        long largeBytes = roundUp(Math.max(4L * REGION_SIZE, setup.largeBytes() + setup.largeBytes() / 4), REGION_SIZE);
-        long pmBytes = setup.pmBytes() / PAGE_SIZE * PAGE_SIZE;
         this.pmDirectory = pmDirectory;
         Path smallFile = create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE));
         Path largeFile = create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE));
-        this.config = CacheConfig.builder()
-                .directory(pmDirectory != null ? pmDirectory : setup.directory())
-                .smallItemDevice(DirectFileDevice.open(smallFile, smallDeviceBytes(smallBytes)))
-                .largeItemDevice(DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeBytes))
+        this.config = config(setup, pmDirectory != null ? pmDirectory : setup.directory(),
+                DirectFileDevice.open(smallFile, smallDeviceBytes(smallItemBytes(setup))),
+                DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeItemBytes(setup)));
+        this.cache = MostCache.open(config);
+        this.baseline = cache.stats();
+    }
+
+    /**
+     * The cache configuration of a run on {@code setup}: bucket pages on {@code smallDevice} (at least
+     * {@link #smallDeviceBytes}({@link #smallItemBytes}) bytes), regions on {@code largeDevice} (at least
+     * {@link #REGION_HEADER_BYTES} + {@link #largeItemBytes} bytes), the PM file (if any) in
+     * {@code directory}. The replay tests open the same configuration over counting devices.
+     */
+    static CacheConfig config(CacheSetup setup, Path directory, BlockDevice smallDevice, BlockDevice largeDevice) {
+        return CacheConfig.builder()
+                .directory(directory)
+                .smallItemDevice(smallDevice)
+                .largeItemDevice(largeDevice)
                 .pageSize(PAGE_SIZE)
                 .dramBytes(Math.max(16L * PAGE_SIZE, setup.dramBytes() / PAGE_SIZE * PAGE_SIZE))
-                .pmBytes(pmBytes)
-                .smallItemBytes(smallBytes)
-                .largeItemBytes(largeBytes)
+                .pmBytes(setup.pmBytes() / PAGE_SIZE * PAGE_SIZE)
+                .smallItemBytes(smallItemBytes(setup))
+                .largeItemBytes(largeItemBytes(setup))
                 .regionSize(REGION_SIZE)
                 .largeItemThreshold(LARGE_ITEM_THRESHOLD)
                 .build();
-        this.cache = MostCache.open(config);
-        this.baseline = cache.stats();
+    }
+
+    /** Bytes of bucket pages for {@code setup}'s small values (see {@link #SMALL_ITEM_SLACK}). */
+    static long smallItemBytes(CacheSetup setup) {
+        return roundUp(Math.max(64L * PAGE_SIZE, SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())),
+                PAGE_SIZE);
+    }
+
+    /** Bytes of regions for {@code setup}'s large values, a quarter more for the log's garbage. */
+    static long largeItemBytes(CacheSetup setup) {
+        return roundUp(Math.max(4L * REGION_SIZE, setup.largeBytes() + setup.largeBytes() / 4), REGION_SIZE);
     }
 
     static MostCacheEngine open(CacheSetup setup) {
