@@ -33,7 +33,9 @@ final class MostCacheEngine implements CacheEngine {
     /** The regions' device header ahead of the first region (RegionStore's, for 4 KiB device blocks). */
     static final long REGION_HEADER_BYTES = 4096;
     /** Bucket pages per byte of small items: buckets fill unevenly, so twice the bytes. */
-    static final int SMALL_ITEM_SLACK = 2;
+    static final double SMALL_ITEM_SLACK = Double.parseDouble(System.getProperty("exp.slack", "2"));
+    /** Share of the DRAM budget for the item-level front of hot large items (the rest: bucket pages). */
+    static final double FRONT_SHARE = 0.25;
 
     private final CacheSetup setup;
     private final Path pmDirectory;
@@ -61,12 +63,22 @@ final class MostCacheEngine implements CacheEngine {
      * {@code directory}. The replay tests open the same configuration over counting devices.
      */
     static CacheConfig config(CacheSetup setup, Path directory, BlockDevice smallDevice, BlockDevice largeDevice) {
+        return config(setup, directory, smallDevice, largeDevice, FRONT_SHARE);
+    }
+
+    /** {@link #config(CacheSetup, Path, BlockDevice, BlockDevice)} with {@code frontShare} of the DRAM budget for the front. */
+    static CacheConfig config(CacheSetup setup, Path directory, BlockDevice smallDevice, BlockDevice largeDevice,
+                              double frontShare) {
+        long front = (long) (setup.dramBytes() * frontShare);
+        // the region buffers (the open region and the one being reclaimed) are DRAM of the budget too
+        long pages = setup.dramBytes() - front - 2L * REGION_SIZE;
         return CacheConfig.builder()
                 .directory(directory)
                 .smallItemDevice(smallDevice)
                 .largeItemDevice(largeDevice)
                 .pageSize(PAGE_SIZE)
-                .dramBytes(Math.max(16L * PAGE_SIZE, setup.dramBytes() / PAGE_SIZE * PAGE_SIZE))
+                .dramBytes(Math.max(16L * PAGE_SIZE, pages / PAGE_SIZE * PAGE_SIZE))
+                .largeItemFrontBytes(front)
                 .pmBytes(setup.pmBytes() / PAGE_SIZE * PAGE_SIZE)
                 .smallItemBytes(smallItemBytes(setup))
                 .largeItemBytes(largeItemBytes(setup))
@@ -77,7 +89,7 @@ final class MostCacheEngine implements CacheEngine {
 
     /** Bytes of bucket pages for {@code setup}'s small values (see {@link #SMALL_ITEM_SLACK}). */
     static long smallItemBytes(CacheSetup setup) {
-        return roundUp(Math.max(64L * PAGE_SIZE, SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())),
+        return roundUp(Math.max(64L * PAGE_SIZE, (long) (SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes()))),
                 PAGE_SIZE);
     }
 

@@ -95,9 +95,11 @@ final class CacheReplay {
 
     /**
      * Replays {@code warmupOps} and then {@code measuredOps} operations over {@code keys} keys with a
-     * DRAM budget of {@code dramBytes} (and {@code pmBytes} of PM in {@code dir}, if not 0).
+     * DRAM budget of {@code dramBytes} (and {@code pmBytes} of PM in {@code dir}, if not 0), of which
+     * {@code frontShare} goes to the large items' DRAM front.
      */
-    static Result run(long keys, long dramBytes, long pmBytes, Path dir, long warmupOps, long measuredOps, long seed) {
+    static Result run(long keys, long dramBytes, long pmBytes, Path dir, long warmupOps, long measuredOps, long seed,
+                      double frontShare) {
         CacheSetup setup = setup(dir, keys, dramBytes, pmBytes);
         long smallBytes = MostCacheEngine.smallDeviceBytes(MostCacheEngine.smallItemBytes(setup));
         long largeBytes = MostCacheEngine.REGION_HEADER_BYTES + MostCacheEngine.largeItemBytes(setup);
@@ -109,7 +111,7 @@ final class CacheReplay {
         ScrambledZipfian zipf = ScrambledZipfian.ycsb(keys);
         SplittableRandom random = new SplittableRandom(seed);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        try (MostCache cache = MostCache.open(MostCacheEngine.config(setup, dir, smallDevice, largeDevice))) {
+        try (MostCache cache = MostCache.open(MostCacheEngine.config(setup, dir, smallDevice, largeDevice, frontShare))) {
             Tally warm = new Tally();
             for (long i = 0; i < warmupOps; i++) {
                 step(cache, dram, present, zipf, random, warm);
@@ -202,7 +204,7 @@ final class CacheReplay {
             PageStoreStats p = a.pageStore();
             PageStoreStats q = b.pageStore();
             return new Counters(b.smallItemHits() - a.smallItemHits(), b.largeItemHits() - a.largeItemHits(),
-                    b.regionBufferHits() - a.regionBufferHits(), 0,
+                    b.regionBufferHits() - a.regionBufferHits(), b.frontHits() - a.frontHits(),
                     b.evictions() - a.evictions(), b.reinsertions() - a.reinsertions(),
                     b.bucketOverflows() - a.bucketOverflows(), b.expirations() - a.expirations(),
                     q.dramHits() - p.dramHits(), q.pmHits() - p.pmHits(), q.misses() - p.misses());
