@@ -95,11 +95,9 @@ final class CacheReplay {
 
     /**
      * Replays {@code warmupOps} and then {@code measuredOps} operations over {@code keys} keys with a
-     * DRAM budget of {@code dramBytes} (and {@code pmBytes} of PM in {@code dir}, if not 0), of which
-     * {@code frontShare} goes to the large items' DRAM front.
+     * DRAM budget of {@code dramBytes} (and {@code pmBytes} of PM in {@code dir}, if not 0).
      */
-    static Result run(long keys, long dramBytes, long pmBytes, Path dir, long warmupOps, long measuredOps, long seed,
-                      double frontShare) {
+    static Result run(long keys, long dramBytes, long pmBytes, Path dir, long warmupOps, long measuredOps, long seed) {
         CacheSetup setup = setup(dir, keys, dramBytes, pmBytes);
         long smallBytes = MostCacheEngine.smallDeviceBytes(MostCacheEngine.smallItemBytes(setup));
         long largeBytes = MostCacheEngine.REGION_HEADER_BYTES + MostCacheEngine.largeItemBytes(setup);
@@ -111,7 +109,7 @@ final class CacheReplay {
         ScrambledZipfian zipf = ScrambledZipfian.ycsb(keys);
         SplittableRandom random = new SplittableRandom(seed);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        try (MostCache cache = MostCache.open(MostCacheEngine.config(setup, dir, smallDevice, largeDevice, frontShare))) {
+        try (MostCache cache = MostCache.open(MostCacheEngine.config(setup, dir, smallDevice, largeDevice))) {
             Tally warm = new Tally();
             for (long i = 0; i < warmupOps; i++) {
                 step(cache, dram, present, zipf, random, warm);

@@ -20,9 +20,9 @@ class MostCacheReplayTest {
         long keys = Long.getLong("replay.keys", 6_000);
         long dram = Long.getLong("replay.dram", 6L << 20);
         long ops = Long.getLong("replay.ops", 10 * keys);
-        double front = Double.parseDouble(System.getProperty("replay.front", String.valueOf(MostCacheEngine.FRONT_SHARE)));
-        CacheReplay.Result r = CacheReplay.run(keys, dram, 0, dir, ops, ops, 42, front);
-        System.out.println("most-cache replay, " + keys + " keys, DRAM " + dram + " B, front share " + front + ": " + r.describe());
+        long warmup = Long.getLong("replay.warmup", ops);
+        CacheReplay.Result r = CacheReplay.run(keys, dram, 0, dir, warmup, ops, 42);
+        System.out.println("most-cache replay, " + keys + " keys, DRAM " + dram + " B: " + r.describe());
         // the flash holds every key: a miss is a cold key or one deleted since, as in the unbounded reference
         assertEquals(r.unboundedHitRatio(), r.hitRatio(), 0.002, r.describe());
         assertTrue(r.largeDeviceReads() <= r.cache().largeHits(), "at most one region read per region hit: " + r.describe());
