@@ -1,0 +1,111 @@
+package io.most.cache;
+
+import static io.most.cache.CacheFixture.key;
+import static io.most.cache.CacheFixture.value;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.ConfigurationException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The large items' DRAM front ({@code largeItemFrontBytes}): an item read from the device twice is
+ * then served without a device read, and every change of the key (put, remove, clear, reinsertion,
+ * region eviction) is seen through it; counted by device reads, not by time.
+ */
+class CacheFrontTest {
+    private static final int LARGE = 6000;
+
+    @TempDir
+    Path dir;
+
+    private MostCache open(int regions) {
+        return MostCache.open(CacheFixture.config(dir, 16, regions).largeItemFrontBytes(64 * 1024).build());
+    }
+
+    /** Writes enough other large items that {@code key(0)} is in a sealed region, read from the device. */
+    private static void pushOutOfTheOpenRegion(MostCache cache, int from) {
+        for (int i = from; i < from + 12; i++) {
+            cache.put(key(i), value(i, LARGE));
+        }
+    }
+
+    @Test
+    void anItemReadTwiceFromTheDeviceIsThenServedWithoutADeviceRead() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            long reads = cache.stats().regionDeviceReads();
+            for (int i = 0; i < 10; i++) {
+                assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            }
+            CacheStats stats = cache.stats();
+            assertEquals(reads, stats.regionDeviceReads(), "served from the front: " + stats);
+            assertEquals(10, stats.frontHits(), stats.toString());
+        }
+    }
+
+    @Test
+    void writesRemovesAndClearsAreSeenThroughTheFront() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            cache.get(key(0));
+            cache.get(key(0)); // admitted
+            cache.put(key(0), value(1, LARGE + 1));
+            assertArrayEquals(value(1, LARGE + 1), cache.get(key(0)), "the new value, not the front's copy");
+            pushOutOfTheOpenRegion(cache, 200);
+            cache.get(key(0));
+            cache.get(key(0)); // the new value admitted
+            assertArrayEquals(value(1, LARGE + 1), cache.get(key(0)));
+            assertTrue(cache.stats().frontHits() >= 1, cache.stats().toString());
+            cache.put(key(0), value(2, 100)); // now a small item: it leaves the regions
+            assertArrayEquals(value(2, 100), cache.get(key(0)));
+            cache.put(key(0), value(3, LARGE));
+            pushOutOfTheOpenRegion(cache, 300);
+            cache.get(key(0));
+            cache.get(key(0));
+            assertTrue(cache.remove(key(0)));
+            assertNull(cache.get(key(0)), "removed, whatever the front held");
+            cache.put(key(5), value(5, LARGE));
+            pushOutOfTheOpenRegion(cache, 400);
+            cache.get(key(5));
+            cache.get(key(5));
+            cache.clear();
+            assertNull(cache.get(key(5)), "cleared");
+        }
+    }
+
+    @Test
+    void aHotItemKeepsBeingServedAcrossReinsertionsAndAColdOneIsEvictedFromTheFrontToo() {
+        try (MostCache cache = open(4)) {
+            cache.put(key(0), value(0, LARGE));
+            cache.put(key(1), value(1, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            cache.get(key(1));
+            cache.get(key(1)); // key 1 in the front, read twice and then never again
+            for (int i = 2; i < 200; i++) {
+                cache.put(key(1000 + i), value(i, LARGE));
+                assertArrayEquals(value(0, LARGE), cache.get(key(0)), "the hot key after " + i + " writes");
+            }
+            CacheStats stats = cache.stats();
+            assertTrue(stats.reinsertions() >= 4, stats.toString());
+            assertTrue(stats.frontHits() > 150, "the hot key came from the front: " + stats);
+            assertNull(cache.get(key(1)), "evicted from the regions, so gone from the front as well");
+        }
+    }
+
+    @Test
+    void aFrontNeedsLargeItemsAndAPositiveSize() {
+        assertThrows(ConfigurationException.class,
+                () -> CacheFixture.config(dir, 16, 4).largeItemBytes(0).largeItemFrontBytes(4096).build());
+        assertThrows(ConfigurationException.class, () -> CacheFixture.config(dir, 16, 4).largeItemFrontBytes(-1).build());
+    }
+}

@@ -1,0 +1,114 @@
+package io.most.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
+ * capacity, CLOCK keeps a referenced entry over an unreferenced older one, and removals by token
+ * drop only the entry they name.
+ */
+class ItemFrontTest {
+    private static final int VALUE = 1000;
+    /** What one test entry weighs: value, a 5-byte key and the fixed overhead. */
+    private static final long ENTRY = VALUE + 5 + ItemFront.ENTRY_OVERHEAD;
+
+    private static ByteKey key(int i) {
+        byte[] b = String.format("k%04d", i).getBytes(StandardCharsets.UTF_8);
+        return new ByteKey(b, KeyHash.of(b));
+    }
+
+    private static byte[] value(int i) {
+        byte[] v = new byte[VALUE];
+        java.util.Arrays.fill(v, (byte) i);
+        return v;
+    }
+
+    @Test
+    void aCopyIsReturnedOnlyForTheWriteItCopies() {
+        ItemFront front = new ItemFront(10 * ENTRY);
+        Object write1 = new Object();
+        Object write2 = new Object();
+        front.admit(key(1), write1, value(1));
+        assertArrayEquals(value(1), front.get(key(1), write1));
+        assertNull(front.get(key(1), write2), "a newer write of the key is not served the older copy");
+        assertNull(front.get(key(2), write1), "another key");
+    }
+
+    @Test
+    void theBytesStayWithinTheCapacityAndClockKeepsTheReferencedEntry() {
+        ItemFront front = new ItemFront(3 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 3; i++) {
+            front.admit(key(i), v, value(i));
+        }
+        assertEquals(3 * ENTRY, front.bytes());
+        assertNotNull(front.get(key(0), v)); // key 0 referenced: the clock passes over it once
+        front.admit(key(3), v, value(3));
+        assertEquals(3, front.entries());
+        assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity: " + front.bytes());
+        assertNotNull(front.get(key(0), v), "the referenced entry stayed");
+        assertNull(front.get(key(1), v), "the oldest unreferenced entry went");
+        assertNotNull(front.get(key(3), v));
+        for (int i = 4; i < 100; i++) {
+            front.admit(key(i), v, value(i));
+            assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity after " + i + ": " + front.bytes());
+        }
+    }
+
+    @Test
+    void aValueLargerThanTheFrontIsNotAdmitted() {
+        ItemFront front = new ItemFront(ENTRY - 1);
+        assertNull(front.admit(key(1), new Object(), value(1)));
+        assertEquals(0, front.entries());
+        assertEquals(0, front.bytes());
+    }
+
+    @Test
+    void removalsGiveTheBytesBackAndATokenRemovesOnlyItsOwnEntry() {
+        ItemFront front = new ItemFront(10 * ENTRY);
+        Object v1 = new Object();
+        Object v2 = new Object();
+        Object first = front.admit(key(1), v1, value(1));
+        Object second = front.admit(key(1), v2, value(2));
+        assertEquals(ENTRY, front.bytes(), "the replaced copy's bytes were given back");
+        front.remove(key(1), first);
+        assertArrayEquals(value(2), front.get(key(1), v2), "a stale token does not remove the newer entry");
+        front.remove(key(1), second);
+        assertNull(front.get(key(1), v2));
+        assertEquals(0, front.bytes());
+        front.admit(key(2), v1, value(2));
+        front.remove(key(2));
+        assertEquals(0, front.entries());
+        front.admit(key(3), v1, value(3));
+        front.clear();
+        assertEquals(0, front.bytes());
+        assertNull(front.get(key(3), v1));
+    }
+
+    @Test
+    void manyRemovalsWithoutEvictionsLeaveTheFrontUsable() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 10_000; i++) {
+            front.admit(key(i % 9000), v, value(i));
+            front.remove(key(i % 9000));
+        }
+        assertEquals(0, front.bytes());
+        assertNotNull(front.admit(key(1), v, value(1)));
+        assertArrayEquals(value(1), front.get(key(1), v));
+        assertEquals(ENTRY, front.bytes());
+    }
+
+    @Test
+    void aFrontNeedsAPositiveCapacity() {
+        assertThrows(IllegalArgumentException.class, () -> new ItemFront(0));
+    }
+}
