@@ -150,6 +150,7 @@ final class MostCacheEngine implements CacheEngine {
         fields.put("cache_evictions", now.evictions() - base.evictions());
         fields.put("cache_bucket_overflows", now.bucketOverflows() - base.bucketOverflows());
         fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
+        fields.put("cache_front_hits", now.frontHits() - base.frontHits());
         fields.put("cache_entries", now.entries());
     }
 
