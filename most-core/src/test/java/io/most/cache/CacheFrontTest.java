@@ -108,4 +108,62 @@ class CacheFrontTest {
                 () -> CacheFixture.config(dir, 16, 4).largeItemBytes(0).largeItemFrontBytes(4096).build());
         assertThrows(ConfigurationException.class, () -> CacheFixture.config(dir, 16, 4).largeItemFrontBytes(-1).build());
     }
+
+    @Test
+    void aWriterReadsItsOwnLatestValueWhileReadersKeepAdmittingCopies() throws Exception {
+        int keysPerWriter = 8;
+        int rounds = 300;
+        try (MostCache cache = open(8); java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.List<java.util.concurrent.Future<?>> writers = new java.util.ArrayList<>();
+            java.util.List<java.util.concurrent.Future<?>> readers = new java.util.ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                int base = w * keysPerWriter;
+                writers.add(pool.submit(() -> {
+                    for (int round = 0; round < rounds; round++) {
+                        for (int k = base; k < base + keysPerWriter; k++) {
+                            // only this thread writes key k: after its put, its get must see exactly this round
+                            cache.put(key(k), versioned(k, round));
+                            assertArrayEquals(versioned(k, round), cache.get(key(k)), "key " + k + " round " + round);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (int r = 0; r < 2; r++) {
+                readers.add(pool.submit(() -> {
+                    while (!done.get()) {
+                        for (int k = 0; k < 2 * keysPerWriter; k++) {
+                            byte[] v = cache.get(key(k));
+                            if (v != null) {
+                                assertEquals(k, java.nio.ByteBuffer.wrap(v).getInt(), "a value of another key");
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            try {
+                for (java.util.concurrent.Future<?> f : writers) {
+                    f.get();
+                }
+            } finally {
+                done.set(true);
+            }
+            for (java.util.concurrent.Future<?> f : readers) {
+                f.get();
+            }
+            for (int k = 0; k < 2 * keysPerWriter; k++) {
+                assertArrayEquals(versioned(k, rounds - 1), cache.get(key(k)), "key " + k + " after the run");
+            }
+        }
+    }
+
+    /** A large value of key {@code k} at {@code round}: the key number, then bytes of the round. */
+    private static byte[] versioned(int k, int round) {
+        byte[] v = value(round * 1000L + k, LARGE);
+        java.nio.ByteBuffer.wrap(v).putInt(k);
+        return v;
+    }
 }
