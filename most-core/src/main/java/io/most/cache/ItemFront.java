@@ -10,12 +10,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * region device (a bucket page is 4 KiB and may hold dozens of small items, but a large item is its
  * own device read), while DRAM spent on bucket pages beyond the hot ones serves nothing.
  *
- * <p><b>Admission and eviction.</b> A value is admitted when it is read from the device for the
- * second time since it was written ({@link RegionStore} decides), so items read once never displace
- * hot ones. Eviction is CLOCK (second chance): entries sit in insertion order, a hit sets the entry's
- * reference bit, and the evictor drops the first entry at the head whose bit is clear, moving those
- * whose bit is set to the tail with the bit cleared. The values' bytes plus a fixed overhead per
- * entry stay within the capacity.
+ * <p><b>Admission and eviction.</b> {@link RegionStore} offers a value when it reads it from the
+ * device for the second time since it was written. Eviction is CLOCK (second chance): entries sit in
+ * insertion order, a hit sets the entry's reference bit, and the evictor picks the first entry at the
+ * head whose bit is clear, moving those whose bit is set to the tail with the bit cleared. A full
+ * front admits the offered value only if its key was read more often lately than the first victim's
+ * (TinyLFU: a {@link FrequencySketch} of every read the region store reports), so keys of the long
+ * tail do not churn the front, each admission being a copy of the whole value. The values' bytes
+ * plus a fixed overhead per entry stay within the capacity.
  *
  * <p><b>Consistency.</b> The front never decides whether a key is live: {@link RegionStore} consults
  * it only after its index says the key is live, and a copy carries the identity of the write it is a
@@ -47,7 +49,11 @@ final class ItemFront {
         }
     }
 
+    /** Bytes per key the frequency sketch is sized for: about one key per 512 bytes of front. */
+    private static final int SKETCH_BYTES_PER_KEY = 512;
+
     private final long capacity;
+    private final FrequencySketch sketch;
     private final ConcurrentHashMap<ByteKey, Entry> map = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Entry> clock = new ArrayDeque<>(); // guarded by lock
@@ -63,6 +69,12 @@ final class ItemFront {
             throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
         }
         this.capacity = capacity;
+        this.sketch = new FrequencySketch(capacity / SKETCH_BYTES_PER_KEY);
+    }
+
+    /** Counts a read of {@code key} (a hit here or a read of the regions), for admission. */
+    void recordRead(ByteKey key) {
+        sketch.record(key.hash);
     }
 
     /**
@@ -81,21 +93,32 @@ final class ItemFront {
     }
 
     /**
-     * Admits {@code value} (owned by the front from now on) as the value of {@code key} written by
-     * {@code version}, evicting
+     * Admits the value of {@code key} written by {@code version}, of {@code size} bytes, copied by
+     * {@code copy} only once it is admitted (under the front's lock), evicting
      * others to make room; returns the admitted entry's token for {@link #remove(ByteKey, Object)}, or
-     * null if the value alone is larger than the front.
+     * null if it was not admitted: the value alone is larger than the front, or the front is full of
+     * entries whose keys were read at least as often.
      */
-    Object admit(ByteKey key, Object version, byte[] value) {
-        Entry entry = new Entry(key, version, value);
-        if (entry.bytes() > capacity) {
+    Object admit(ByteKey key, Object version, int size, java.util.function.Supplier<byte[]> copy) {
+        long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
+        if (need > capacity) {
             return null;
         }
         lock.lock();
         try {
-            while (bytes + entry.bytes() > capacity) {
-                evictOne();
+            int frequency = sketch.frequency(key.hash);
+            boolean compared = false;
+            while (bytes + need > capacity) {
+                Entry victim = nextVictim();
+                if (!compared) {
+                    if (!victim.key.equals(key) && sketch.frequency(victim.key.hash) >= frequency) {
+                        return null;
+                    }
+                    compared = true; // the candidate won against the first victim: make all the room it needs
+                }
+                evict(victim);
             }
+            Entry entry = new Entry(key, version, copy.get());
             Entry old = map.put(key, entry);
             if (old != null) {
                 drop(old);
@@ -109,6 +132,11 @@ final class ItemFront {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** {@link #admit(ByteKey, Object, int, java.util.function.Supplier)} of a value at hand (owned by the front if admitted). */
+    Object admit(ByteKey key, Object version, byte[] value) {
+        return admit(key, version, value.length, () -> value);
     }
 
     /** Removes {@code key}'s copy, if any. */
@@ -166,26 +194,31 @@ final class ItemFront {
         return map.size();
     }
 
-    private void evictOne() {
+    /** Runs the clock to the first live unreferenced entry, which it leaves at the head. */
+    private Entry nextVictim() {
         assert lock.isHeldByCurrentThread();
         while (true) {
-            Entry head = clock.pollFirst();
+            Entry head = clock.peekFirst();
             if (head == null) {
                 throw new IllegalStateException("item front accounts " + bytes + " bytes but holds no entry");
             }
             if (!head.live) {
-                continue; // removed earlier: its bytes were given back then
-            }
-            if (head.referenced) {
+                clock.pollFirst(); // removed earlier: its bytes were given back then
+            } else if (head.referenced) {
                 head.referenced = false;
-                clock.addLast(head);
-                continue;
+                clock.addLast(clock.pollFirst());
+            } else {
+                return head;
             }
-            map.remove(head.key, head);
-            head.live = false;
-            bytes -= head.bytes();
-            return;
         }
+    }
+
+    /** Drops {@code victim}, the clock's head. */
+    private void evict(Entry victim) {
+        assert lock.isHeldByCurrentThread() && clock.peekFirst() == victim;
+        clock.pollFirst();
+        map.remove(victim.key, victim);
+        drop(victim);
     }
 
     private void drop(Entry e) {

@@ -356,6 +356,9 @@ final class RegionStore implements AutoCloseable {
             if (loc == null || BucketStore.expired(loc.deadline, now)) {
                 return null;
             }
+            if (front != null && access && attempt == 0) {
+                front.recordRead(key);
+            }
             byte[] copy = front == null ? null : front.get(key, loc.version);
             R result;
             if (copy != null) {
@@ -426,7 +429,7 @@ final class RegionStore implements AutoCloseable {
             return null;
         }
         if (front != null && access && loc.accessed) {
-            admit(key, loc, value.toArray(ValueLayout.JAVA_BYTE));
+            admit(key, loc, value);
         }
         return reader.read(value);
     }
@@ -435,8 +438,8 @@ final class RegionStore implements AutoCloseable {
      * Copies a twice-read value into the front. The copy is of {@code loc}'s write only, so it is never
      * returned for a newer one; if the index moved on meanwhile it is dropped again, to free its bytes.
      */
-    private void admit(ByteKey key, Location loc, byte[] value) {
-        Object token = front.admit(key, loc.version, value);
+    private void admit(ByteKey key, Location loc, MemorySegment value) {
+        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> value.toArray(ValueLayout.JAVA_BYTE));
         Location now = index.get(key);
         if (token != null && (now == null || now.version != loc.version)) {
             front.remove(key, token);

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
- * capacity, CLOCK keeps a referenced entry over an unreferenced older one, and removals by token
- * drop only the entry they name.
+ * capacity, CLOCK keeps a referenced entry over an unreferenced older one, a full front admits only
+ * keys read more often than its victim, and removals by token drop only the entry they name.
  */
 class ItemFrontTest {
     private static final int VALUE = 1000;
@@ -51,16 +51,41 @@ class ItemFrontTest {
         }
         assertEquals(3 * ENTRY, front.bytes());
         assertNotNull(front.get(key(0), v)); // key 0 referenced: the clock passes over it once
-        front.admit(key(3), v, value(3));
+        front.recordRead(key(3)); // read more often than the victim, key 1 (never)
+        assertNotNull(front.admit(key(3), v, value(3)));
         assertEquals(3, front.entries());
         assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity: " + front.bytes());
         assertNotNull(front.get(key(0), v), "the referenced entry stayed");
         assertNull(front.get(key(1), v), "the oldest unreferenced entry went");
         assertNotNull(front.get(key(3), v));
         for (int i = 4; i < 100; i++) {
+            front.recordRead(key(i));
+            front.recordRead(key(i));
             front.admit(key(i), v, value(i));
             assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity after " + i + ": " + front.bytes());
         }
+    }
+
+    @Test
+    void aFullFrontAdmitsOnlyAKeyReadMoreOftenThanItsVictim() {
+        ItemFront front = new ItemFront(2 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 2; i++) {
+            for (int r = 0; r < 3; r++) {
+                front.recordRead(key(i));
+            }
+            front.admit(key(i), v, value(i));
+        }
+        front.recordRead(key(7));
+        assertNull(front.admit(key(7), v, value(7)), "read once, less than the victim's three reads");
+        assertNull(front.get(key(7), v));
+        assertEquals(2, front.entries(), "nothing was evicted for it");
+        for (int r = 0; r < 4; r++) {
+            front.recordRead(key(7));
+        }
+        assertNotNull(front.admit(key(7), v, value(7)), "now read more often than the victim");
+        assertArrayEquals(value(7), front.get(key(7), v));
+        assertEquals(2, front.entries());
     }
 
     @Test
