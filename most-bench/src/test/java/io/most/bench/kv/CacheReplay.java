@@ -48,7 +48,8 @@ final class CacheReplay {
      * @param largeGets           gets of keys with a large value
      * @param smallDeviceReads    reads of the bucket-page device
      * @param smallDeviceBytes    bytes read from it
-     * @param largeDeviceReads    reads of the region device
+     * @param largeDeviceReads    reads of the region device: item reads, and a whole region's read when
+     *                            the ring reuses it (to find its live items)
      * @param largeDeviceBytes    bytes read from it
      * @param deviceWrites        writes of both devices
      * @param deviceWriteBytes    bytes written to both
@@ -82,13 +83,13 @@ final class CacheReplay {
                             + "  per op: small-device reads %.4f (%.0f B), region-device reads %.4f (%.0f B),"
                             + " device writes %.4f (%.0f B), allocated %.0f B%n"
                             + "  gets answered from memory >= %.4f; page store: dram hits %,d pm hits %,d faults %,d;"
-                            + " cache: small hits %,d large hits %,d region buffer hits %,d, dram front hits %,d,"
+                            + " cache: small hits %,d large hits %,d (region buffer %,d, dram front %,d, item reads %,d),"
                             + " evictions %,d, reinsertions %,d, overflows %,d, expirations %,d",
                     ops, gets, largeGets, hitRatio(), unboundedHitRatio(), dramReferenceHitRatio(),
                     (double) smallDeviceReads / ops, (double) smallDeviceBytes / ops, (double) largeDeviceReads / ops,
                     (double) largeDeviceBytes / ops, (double) deviceWrites / ops, (double) deviceWriteBytes / ops,
                     (double) allocatedBytes / ops, servedFromMemory(), cache.dramHits, cache.pmHits,
-                    cache.faults, cache.smallHits, cache.largeHits, cache.bufferHits, cache.frontHits,
+                    cache.faults, cache.smallHits, cache.largeHits, cache.bufferHits, cache.frontHits, cache.itemReads,
                     cache.evictions, cache.reinsertions, cache.overflows, cache.expirations);
         }
     }
@@ -196,13 +197,14 @@ final class CacheReplay {
     }
 
     /** The cache's counters that the replay reports, as differences over the measured operations. */
-    record Counters(long smallHits, long largeHits, long bufferHits, long frontHits, long evictions,
+    record Counters(long smallHits, long largeHits, long bufferHits, long frontHits, long itemReads, long evictions,
                     long reinsertions, long overflows, long expirations, long dramHits, long pmHits, long faults) {
         static Counters between(CacheStats a, CacheStats b) {
             PageStoreStats p = a.pageStore();
             PageStoreStats q = b.pageStore();
             return new Counters(b.smallItemHits() - a.smallItemHits(), b.largeItemHits() - a.largeItemHits(),
                     b.regionBufferHits() - a.regionBufferHits(), b.frontHits() - a.frontHits(),
+                    b.regionDeviceReads() - a.regionDeviceReads(),
                     b.evictions() - a.evictions(), b.reinsertions() - a.reinsertions(),
                     b.bucketOverflows() - a.bucketOverflows(), b.expirations() - a.expirations(),
                     q.dramHits() - p.dramHits(), q.pmHits() - p.pmHits(), q.misses() - p.misses());
