@@ -134,11 +134,6 @@ final class ItemFront {
         }
     }
 
-    /** {@link #admit(ByteKey, Object, int, java.util.function.Supplier)} of a value at hand (owned by the front if admitted). */
-    Object admit(ByteKey key, Object version, byte[] value) {
-        return admit(key, version, value.length, () -> value);
-    }
-
     /** Removes {@code key}'s copy, if any. */
     void remove(ByteKey key) {
         if (!map.containsKey(key)) {

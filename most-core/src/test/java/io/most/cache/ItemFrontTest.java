@@ -36,7 +36,7 @@ class ItemFrontTest {
         ItemFront front = new ItemFront(10 * ENTRY);
         Object write1 = new Object();
         Object write2 = new Object();
-        front.admit(key(1), write1, value(1));
+        admit(front, key(1), write1, value(1));
         assertArrayEquals(value(1), front.get(key(1), write1));
         assertNull(front.get(key(1), write2), "a newer write of the key is not served the older copy");
         assertNull(front.get(key(2), write1), "another key");
@@ -47,12 +47,12 @@ class ItemFrontTest {
         ItemFront front = new ItemFront(3 * ENTRY);
         Object v = new Object();
         for (int i = 0; i < 3; i++) {
-            front.admit(key(i), v, value(i));
+            admit(front, key(i), v, value(i));
         }
         assertEquals(3 * ENTRY, front.bytes());
         assertNotNull(front.get(key(0), v)); // key 0 referenced: the clock passes over it once
         front.recordRead(key(3)); // read more often than the victim, key 1 (never)
-        assertNotNull(front.admit(key(3), v, value(3)));
+        assertNotNull(admit(front, key(3), v, value(3)));
         assertEquals(3, front.entries());
         assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity: " + front.bytes());
         assertNotNull(front.get(key(0), v), "the referenced entry stayed");
@@ -61,7 +61,7 @@ class ItemFrontTest {
         for (int i = 4; i < 100; i++) {
             front.recordRead(key(i));
             front.recordRead(key(i));
-            front.admit(key(i), v, value(i));
+            admit(front, key(i), v, value(i));
             assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity after " + i + ": " + front.bytes());
         }
     }
@@ -74,16 +74,16 @@ class ItemFrontTest {
             for (int r = 0; r < 3; r++) {
                 front.recordRead(key(i));
             }
-            front.admit(key(i), v, value(i));
+            admit(front, key(i), v, value(i));
         }
         front.recordRead(key(7));
-        assertNull(front.admit(key(7), v, value(7)), "read once, less than the victim's three reads");
+        assertNull(admit(front, key(7), v, value(7)), "read once, less than the victim's three reads");
         assertNull(front.get(key(7), v));
         assertEquals(2, front.entries(), "nothing was evicted for it");
         for (int r = 0; r < 4; r++) {
             front.recordRead(key(7));
         }
-        assertNotNull(front.admit(key(7), v, value(7)), "now read more often than the victim");
+        assertNotNull(admit(front, key(7), v, value(7)), "now read more often than the victim");
         assertArrayEquals(value(7), front.get(key(7), v));
         assertEquals(2, front.entries());
     }
@@ -91,7 +91,7 @@ class ItemFrontTest {
     @Test
     void aValueLargerThanTheFrontIsNotAdmitted() {
         ItemFront front = new ItemFront(ENTRY - 1);
-        assertNull(front.admit(key(1), new Object(), value(1)));
+        assertNull(admit(front, key(1), new Object(), value(1)));
         assertEquals(0, front.entries());
         assertEquals(0, front.bytes());
     }
@@ -101,18 +101,18 @@ class ItemFrontTest {
         ItemFront front = new ItemFront(10 * ENTRY);
         Object v1 = new Object();
         Object v2 = new Object();
-        Object first = front.admit(key(1), v1, value(1));
-        Object second = front.admit(key(1), v2, value(2));
+        Object first = admit(front, key(1), v1, value(1));
+        Object second = admit(front, key(1), v2, value(2));
         assertEquals(ENTRY, front.bytes(), "the replaced copy's bytes were given back");
         front.remove(key(1), first);
         assertArrayEquals(value(2), front.get(key(1), v2), "a stale token does not remove the newer entry");
         front.remove(key(1), second);
         assertNull(front.get(key(1), v2));
         assertEquals(0, front.bytes());
-        front.admit(key(2), v1, value(2));
+        admit(front, key(2), v1, value(2));
         front.remove(key(2));
         assertEquals(0, front.entries());
-        front.admit(key(3), v1, value(3));
+        admit(front, key(3), v1, value(3));
         front.clear();
         assertEquals(0, front.bytes());
         assertNull(front.get(key(3), v1));
@@ -123,11 +123,11 @@ class ItemFrontTest {
         ItemFront front = new ItemFront(4 * ENTRY);
         Object v = new Object();
         for (int i = 0; i < 10_000; i++) {
-            front.admit(key(i % 9000), v, value(i));
+            admit(front, key(i % 9000), v, value(i));
             front.remove(key(i % 9000));
         }
         assertEquals(0, front.bytes());
-        assertNotNull(front.admit(key(1), v, value(1)));
+        assertNotNull(admit(front, key(1), v, value(1)));
         assertArrayEquals(value(1), front.get(key(1), v));
         assertEquals(ENTRY, front.bytes());
     }
@@ -135,5 +135,10 @@ class ItemFrontTest {
     @Test
     void aFrontNeedsAPositiveCapacity() {
         assertThrows(IllegalArgumentException.class, () -> new ItemFront(0));
+    }
+
+    /** Offers a value at hand (the region store offers a copy made only on admission). */
+    private static Object admit(ItemFront front, ByteKey key, Object version, byte[] value) {
+        return front.admit(key, version, value.length, () -> value);
     }
 }
