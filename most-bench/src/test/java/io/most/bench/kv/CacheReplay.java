@@ -3,6 +3,7 @@ package io.most.bench.kv;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.most.PageStoreStats;
+import io.most.bench.cli.CacheKeySpace;
 import io.most.bench.workload.cache.CacheValues;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.bench.workload.ycsb.YcsbKeys;
@@ -99,7 +100,7 @@ final class CacheReplay {
      * DRAM budget of {@code dramBytes} (and {@code pmBytes} of PM in {@code dir}, if not 0).
      */
     static Result run(long keys, long dramBytes, long pmBytes, Path dir, long warmupOps, long measuredOps, long seed) {
-        CacheSetup setup = setup(dir, keys, dramBytes, pmBytes);
+        CacheSetup setup = CacheKeySpace.of(keys).setup(dir, dramBytes, pmBytes);
         long smallBytes = MostCacheEngine.smallDeviceBytes(MostCacheEngine.smallItemBytes(setup));
         long largeBytes = MostCacheEngine.REGION_HEADER_BYTES + MostCacheEngine.largeItemBytes(setup);
         BlockDevice smallDevice = new MemoryDevice("small-items", 4096, smallBytes);
@@ -129,20 +130,6 @@ final class CacheReplay {
                     dev[0] - dev0[0], dev[1] - dev0[1], dev[2] - dev0[2], dev[3] - dev0[3], dev[4] - dev0[4],
                     dev[5] - dev0[5], Counters.between(stats0, stats), alloc);
         }
-    }
-
-    /** The setup of the bench's run over {@code keys} keys (CacheKeySpace's sums). */
-    static CacheSetup setup(Path dir, long keys, long dramBytes, long pmBytes) {
-        long bytes = 0;
-        long large = 0;
-        int max = 0;
-        for (long k = 0; k < keys; k++) {
-            int size = CacheValues.size(k);
-            bytes += size;
-            large += CacheValues.large(k) ? size : 0;
-            max = Math.max(max, size);
-        }
-        return new CacheSetup(dir, dramBytes, pmBytes, keys, bytes, large, max);
     }
 
     private static final class Tally {
