@@ -31,11 +31,13 @@ import java.util.function.LongSupplier;
  * retrying if the region was reclaimed under them.
  *
  * <p><b>DRAM front.</b> With an {@link ItemFront}, an item read from the device a second time since it
- * was written is copied into it, and later hits are served from it (after the index says the key is
- * live). The front holds only indexed values: every change of a key's index entry other than a
- * reinsertion (which keeps the value) removes its copy after changing the index, and a reader that
- * admits a copy drops it again if the index no longer holds the location it read, so a copy admitted
- * by a reader racing a writer never outlives the write.
+ * was written is offered to it (which admits it as TinyLFU does, from the reads reported here), and
+ * later hits are served from the copy after the index says the key is live. A copy is tagged with the
+ * {@link Location#version} of the write it copies, which a reinsertion keeps (it moves the same value)
+ * and every other write replaces, and is served only while the index holds that version: a copy
+ * admitted by a reader racing a writer is never returned for the newer value. Every change of a key's
+ * index entry other than a reinsertion also removes its copy, and a reader drops a copy it admitted
+ * if the index moved on meanwhile, so the front's bytes go to live values.
  */
 final class RegionStore implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.most.cache");
