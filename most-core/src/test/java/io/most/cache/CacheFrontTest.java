@@ -155,7 +155,14 @@ class CacheFrontTest {
                 f.get();
             }
             for (int k = 0; k < 2 * keysPerWriter; k++) {
-                assertArrayEquals(versioned(k, rounds - 1), cache.get(key(k)), "key " + k + " after the run");
+                // a writer that finished first leaves its keys to age in the ring while the other goes on:
+                // the ring may evict them, but a value read is the last one written, never an older copy
+                byte[] v = cache.get(key(k));
+                if (v == null) {
+                    assertTrue(cache.stats().evictions() > 0, "key " + k + " is gone only if evicted: " + cache.stats());
+                } else {
+                    assertArrayEquals(versioned(k, rounds - 1), v, "key " + k + " after the run");
+                }
             }
         }
     }
