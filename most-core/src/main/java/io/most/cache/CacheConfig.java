@@ -42,6 +42,9 @@ import java.util.Objects;
  * @param clock              the time source of expiry (default the system clock; tests inject one)
  * @param dirtyRatio         share of the DRAM bucket pages allowed dirty before the page store's
  *                           background cleaner writes them back (default 0.5, the page store's)
+ * @param largeItemFrontBytes DRAM (heap) for copies of the most read large items, so that a hit on
+ *                           one costs no device read; 0 for none (the default). It is DRAM besides
+ *                           {@code dramBytes}: a caller with one DRAM budget splits it between the two
  */
 public record CacheConfig(
         Path directory,
@@ -59,7 +62,8 @@ public record CacheConfig(
         Duration expireAfterWrite,
         Duration expireAfterAccess,
         InstantSource clock,
-        double dirtyRatio) {
+        double dirtyRatio,
+        long largeItemFrontBytes) {
 
     /** The small-item (bucket page) file in the directory. */
     public static final String SMALL_ITEM_FILE = "small-items.most";
@@ -124,6 +128,7 @@ public record CacheConfig(
         private Duration expireAfterAccess;
         private InstantSource clock = InstantSource.system();
         private double dirtyRatio = DEFAULT_DIRTY_RATIO;
+        private long largeItemFrontBytes;
 
         private Builder() {
         }
@@ -223,6 +228,15 @@ public record CacheConfig(
             return this;
         }
 
+        /**
+         * DRAM (heap) bytes for an item-level front of the most read large items (0 = none, the
+         * default): a hit on one of them costs no device read. Needs large items.
+         */
+        public Builder largeItemFrontBytes(long bytes) {
+            this.largeItemFrontBytes = bytes;
+            return this;
+        }
+
         /** The time source of expiry. */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -291,6 +305,10 @@ public record CacheConfig(
                 throw new ConfigurationException("dirtyRatio " + dirtyRatio + " must be within (0, 1] (default "
                         + DEFAULT_DIRTY_RATIO + ")");
             }
+            if (largeItemFrontBytes < 0 || (largeItemFrontBytes > 0 && largeItemBytes == 0)) {
+                throw new ConfigurationException("largeItemFrontBytes " + largeItemFrontBytes + " must be 0 (no front) or"
+                        + " positive with large items on (largeItemBytes > 0)");
+            }
             checkPositive("expireAfterWrite", expireAfterWrite);
             checkPositive("expireAfterAccess", expireAfterAccess);
             if (expireAfterWrite != null && expireAfterAccess != null) {
@@ -299,7 +317,7 @@ public record CacheConfig(
             }
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
-                    expireAfterAccess, clock, dirtyRatio);
+                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes);
         }
 
         private static void checkPositive(String name, Duration d) {

@@ -18,4 +18,5 @@ final class CacheCounters {
     final LongAdder corruptItems = new LongAdder();
     final LongAdder regionBufferHits = new LongAdder();
     final LongAdder regionDeviceReads = new LongAdder();
+    final LongAdder frontHits = new LongAdder();
 }

@@ -27,6 +27,7 @@ import io.most.PageStoreStats;
  * @param corruptItems       items or bucket pages found corrupt (dropped, never returned)
  * @param regionBufferHits   large-item hits served from the region being filled (DRAM)
  * @param regionDeviceReads  large-item reads from the large-item device
+ * @param frontHits          large-item hits served from the item-level DRAM front (no device read)
  * @param entries            gauge: entries stored (expired ones not yet dropped included)
  * @param smallItemEntries   gauge: entries in bucket pages
  * @param largeItemEntries   gauge: entries in regions
@@ -47,6 +48,7 @@ public record CacheStats(
         long corruptItems,
         long regionBufferHits,
         long regionDeviceReads,
+        long frontHits,
         long entries,
         long smallItemEntries,
         long largeItemEntries,

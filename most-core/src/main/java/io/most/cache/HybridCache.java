@@ -108,7 +108,8 @@ final class HybridCache implements MostCache {
                                 RegionStore.headerBytes(4096) + config.largeItemBytes());
                 opened.add(largeDevice);
                 regions = RegionStore.open(largeDevice, config.regionSize(), config.regions(), sb.cacheId(),
-                        sb.minLiveSeq(), counters, config.clock()::millis, indexFile(config), sb.clean());
+                        sb.minLiveSeq(), counters, config.clock()::millis, indexFile(config), sb.clean(),
+                        config.largeItemFrontBytes() > 0 ? new ItemFront(config.largeItemFrontBytes()) : null);
                 opened.add(regions);
             }
             HybridCache cache = new HybridCache(config, store, buckets, regions, largeDevice, counters, sb);
@@ -524,7 +525,7 @@ final class HybridCache implements MostCache {
                 counters.largeItemHits.sum(), counters.filterRejects.sum(), counters.puts.sum(),
                 counters.removals.sum(), counters.evictions.sum(), counters.expirations.sum(),
                 counters.reinsertions.sum(), counters.bucketOverflows.sum(), counters.corruptItems.sum(), counters.regionBufferHits.sum(),
-                counters.regionDeviceReads.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
+                counters.regionDeviceReads.sum(), counters.frontHits.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
                 store.stats());
     }
 

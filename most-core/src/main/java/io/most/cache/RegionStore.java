@@ -29,6 +29,15 @@ import java.util.function.LongSupplier;
  * <p><b>Concurrency.</b> Appends, region changes and reads from the open region hold one lock; reads
  * of sealed regions hold none and check what they read (generation, key, checksum) against the index,
  * retrying if the region was reclaimed under them.
+ *
+ * <p><b>DRAM front.</b> With an {@link ItemFront}, an item read from the device a second time since it
+ * was written is offered to it (which admits it as TinyLFU does, from the reads reported here), and
+ * later hits are served from the copy after the index says the key is live. A copy is tagged with the
+ * {@link Location#version} of the write it copies, which a reinsertion keeps (it moves the same value)
+ * and every other write replaces, and is served only while the index holds that version: a copy
+ * admitted by a reader racing a writer is never returned for the newer value. Every change of a key's
+ * index entry other than a reinsertion also removes its copy, and a reader drops a copy it admitted
+ * if the index moved on meanwhile, so the front's bytes go to live values.
  */
 final class RegionStore implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.most.cache");
@@ -42,6 +51,8 @@ final class RegionStore implements AutoCloseable {
         volatile long deadline;
         /** Read since it was written: a candidate for reinsertion. */
         volatile boolean accessed;
+        /** The write this item is: itself, or for a reinserted item the location it was copied from. */
+        final Object version;
 
         Location(int region, long seq, int offset, int bytes, long deadline) {
             this.region = region;
@@ -49,6 +60,17 @@ final class RegionStore implements AutoCloseable {
             this.offset = offset;
             this.bytes = bytes;
             this.deadline = deadline;
+            this.version = this;
+        }
+
+        /** The location of {@code from}'s item copied forward (the same write, so the same version). */
+        Location(int region, long seq, int offset, int bytes, Location from) {
+            this.region = region;
+            this.seq = seq;
+            this.offset = offset;
+            this.bytes = bytes;
+            this.deadline = from.deadline;
+            this.version = from.version;
         }
     }
 
@@ -70,6 +92,8 @@ final class RegionStore implements AutoCloseable {
     private final MemorySegment buffer;
     private final MemorySegment reclaimBuffer;
     private final ThreadLocal<MemorySegment[]> readBuffers = ThreadLocal.withInitial(() -> new MemorySegment[1]);
+    /** Copies of hot items in DRAM, or null. */
+    private final ItemFront front;
     // guarded by lock
     private int openRegion;
     private long openSeq;
@@ -81,8 +105,9 @@ final class RegionStore implements AutoCloseable {
     private volatile long openSeqPublished = -1;
 
     private RegionStore(BlockDevice device, int regionSize, int regionCount, long headerBytes, UUID cacheId,
-                        CacheCounters counters, LongSupplier clock) {
+                        CacheCounters counters, LongSupplier clock, ItemFront front) {
         this.clock = clock;
+        this.front = front;
         this.device = device;
         this.regionSize = regionSize;
         this.regionCount = regionCount;
@@ -101,12 +126,14 @@ final class RegionStore implements AutoCloseable {
     /**
      * Opens the regions on {@code device}: formats a blank device, checks the header of a used one and
      * rebuilds the index from the regions of generation {@code minLiveSeq} or later. {@code clock} gives
-     * epoch milliseconds, to tell expired items from evicted ones.
+     * epoch milliseconds, to tell expired items from evicted ones; {@code front}, if not null, keeps
+     * copies of hot items in DRAM.
      *
      * @throws CacheFormatException if the device holds another cache, format or geometry
      */
     static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
-                            CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean) {
+                            CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean,
+                            ItemFront front) {
         long header = headerBytes(device.blockSize());
         if (regionSize % device.blockSize() != 0) {
             throw new io.most.ConfigurationException("regionSize " + regionSize + " is not a multiple of the block size "
@@ -117,7 +144,8 @@ final class RegionStore implements AutoCloseable {
                     + device.capacity() + " bytes; " + regionCount + " regions of " + regionSize + " need "
                     + (header + regionCount * regionSize) + ": lower largeItemBytes or give a larger device");
         }
-        RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock);
+        RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock,
+                front);
         try {
             store.openHeader();
             // a clean close saved the index: load it instead of scanning; either way the file goes now
@@ -309,6 +337,7 @@ final class RegionStore implements AutoCloseable {
             } else {
                 index.put(key, new Location(openRegion, openSeq, at, bytes, deadline));
             }
+            dropCopy(key); // after the index: see the class comment
         } finally {
             lock.unlock();
         }
@@ -329,7 +358,17 @@ final class RegionStore implements AutoCloseable {
             if (loc == null || BucketStore.expired(loc.deadline, now)) {
                 return null;
             }
-            R result = read(key, loc, reader);
+            if (front != null && access && attempt == 0) {
+                front.recordRead(key);
+            }
+            byte[] copy = front == null ? null : front.get(key, loc.version);
+            R result;
+            if (copy != null) {
+                counters.frontHits.increment();
+                result = reader.read(MemorySegment.ofArray(copy));
+            } else {
+                result = read(key, loc, reader, access);
+            }
             if (result != null) {
                 loc.accessed |= access;
                 if (renewTo != 0) {
@@ -340,6 +379,7 @@ final class RegionStore implements AutoCloseable {
             if (index.get(key) == loc) {
                 // the item is where the index says but does not check out: drop it, never return it
                 if (index.remove(key, loc)) {
+                    dropCopy(key);
                     counters.corruptItems.increment();
                     LOG.log(System.Logger.Level.WARNING, "dropping a corrupt item", new CorruptItemException("the item of"
                             + " a " + key.bytes.length + "-byte key at offset " + loc.offset + " of region " + loc.region
@@ -362,8 +402,12 @@ final class RegionStore implements AutoCloseable {
         return true;
     }
 
-    /** The item at {@code loc} through {@code reader}, or null if it is not a valid item of {@code key}. */
-    private <R> R read(ByteKey key, Location loc, ValueReader<R> reader) {
+    /**
+     * The item at {@code loc} through {@code reader}, or null if it is not a valid item of {@code key}.
+     * An {@code access} that reads the device for an item already read since it was written admits it
+     * to the front.
+     */
+    private <R> R read(ByteKey key, Location loc, ValueReader<R> reader, boolean access) {
         if (loc.seq == openSeqPublished) {
             lock.lock();
             try {
@@ -382,17 +426,49 @@ final class RegionStore implements AutoCloseable {
         MemorySegment io = readBuffer((int) (to - from));
         device.read(from, io);
         counters.regionDeviceReads.increment();
-        return decode(io, (int) (start - from), loc, key, reader);
+        MemorySegment value = value(io, (int) (start - from), loc, key);
+        if (value == null) {
+            return null;
+        }
+        if (front != null && access && loc.accessed) {
+            admit(key, loc, value);
+        }
+        return reader.read(value);
+    }
+
+    /**
+     * Copies a twice-read value into the front. The copy is of {@code loc}'s write only, so it is never
+     * returned for a newer one; if the index moved on meanwhile it is dropped again, to free its bytes.
+     */
+    private void admit(ByteKey key, Location loc, MemorySegment value) {
+        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> value.toArray(ValueLayout.JAVA_BYTE));
+        Location now = index.get(key);
+        if (token != null && (now == null || now.version != loc.version)) {
+            front.remove(key, token);
+        }
+    }
+
+    /** Drops the front's copy of {@code key}, if any (after its index entry changed). */
+    private void dropCopy(ByteKey key) {
+        if (front != null) {
+            front.remove(key);
+        }
     }
 
     private <R> R decode(MemorySegment region, int at, Location loc, ByteKey key, ValueReader<R> reader) {
+        MemorySegment value = value(region, at, loc, key);
+        return value == null ? null : reader.read(value);
+    }
+
+    /** The value of the item at {@code at}, or null if it is not the valid item of {@code key} that {@code loc} says. */
+    private static MemorySegment value(MemorySegment region, int at, Location loc, ByteKey key) {
         int limit = (int) Math.min(region.byteSize(), (long) at + loc.bytes);
         if (RegionLayout.validItemBytes(region, at, loc.seq, limit) != loc.bytes
                 || RegionLayout.kind(region, at) != RegionLayout.KIND_VALUE
                 || !RegionLayout.keyEquals(region, at, key.bytes)) {
             return null;
         }
-        return reader.read(region.asSlice(RegionLayout.valueOffset(region, at), RegionLayout.valueLength(region, at)));
+        return region.asSlice(RegionLayout.valueOffset(region, at), RegionLayout.valueLength(region, at));
     }
 
     private MemorySegment readBuffer(int bytes) {
@@ -428,6 +504,9 @@ final class RegionStore implements AutoCloseable {
         lock.lock();
         try {
             index.clear();
+            if (front != null) {
+                front.clear();
+            }
             long seq = openSeq + 1;
             minLiveSeq = seq;
             openRegion = (openRegion + 1) % regionCount;
@@ -493,11 +572,12 @@ final class RegionStore implements AutoCloseable {
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 8, openSeq);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 16, loc.deadline);
                         RegionLayout.seal(buffer, used);
-                        if (index.replace(key, loc, new Location(region, openSeq, used, bytes, loc.deadline))) {
+                        if (index.replace(key, loc, new Location(region, openSeq, used, bytes, loc))) {
                             used += bytes;
                             counters.reinsertions.increment();
                         }
                     } else if (index.remove(key, loc)) {
+                        dropCopy(key);
                         if (BucketStore.expired(loc.deadline, now)) {
                             counters.expirations.increment();
                         } else {

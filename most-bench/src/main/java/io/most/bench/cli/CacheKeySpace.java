@@ -16,10 +16,10 @@ import java.util.Locale;
  * @param largeBytes of those, the large values
  * @param maxValue   the largest value
  */
-record CacheKeySpace(long keys, long bytes, long largeBytes, int maxValue) {
+public record CacheKeySpace(long keys, long bytes, long largeBytes, int maxValue) {
 
     /** Adds up the value sizes of key numbers {@code 0 .. keys - 1}. */
-    static CacheKeySpace of(long keys) {
+    public static CacheKeySpace of(long keys) {
         long bytes = 0;
         long large = 0;
         int max = 0;
@@ -35,7 +35,7 @@ record CacheKeySpace(long keys, long bytes, long largeBytes, int maxValue) {
     }
 
     /** What an engine of the run is opened with. */
-    CacheSetup setup(Path directory, long dramBytes, long pmBytes) {
+    public CacheSetup setup(Path directory, long dramBytes, long pmBytes) {
         return new CacheSetup(directory, dramBytes, pmBytes, keys, bytes, largeBytes, maxValue);
     }
 

@@ -6,6 +6,7 @@ import io.most.bench.Units;
 import io.most.cache.CacheConfig;
 import io.most.cache.CacheStats;
 import io.most.cache.MostCache;
+import io.most.device.BlockDevice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,8 +18,9 @@ import java.util.Map;
 
 /**
  * The {@code most-cache} engine: MOST's hybrid cache ({@link MostCache}). Small items live in bucket
- * pages of a page store whose DRAM pool is the DRAM budget and, where the hierarchy has PM, whose PM
- * pool is its {@code --pm} (a file on /dev/shm); large items live in log-structured regions. Both
+ * pages of a page store whose DRAM pool is the DRAM budget less the two region buffers and the large
+ * items' DRAM front (what the bucket pages leave), and, where the hierarchy has PM, whose PM pool is
+ * its {@code --pm} (a file on /dev/shm); large items live in log-structured regions. Both
  * engines' flash is an O_DIRECT {@link DirectFileDevice} in the run's directory, sized to hold every
  * key's value, so misses are real device reads and capacity misses come from the DRAM/PM bound only
  * where the flash tier holds everything.
@@ -43,27 +45,62 @@ final class MostCacheEngine implements CacheEngine {
     /** A cache on {@code setup}'s files (created empty, or reopened), its PM file in {@code pmDirectory} if any. */
     private MostCacheEngine(CacheSetup setup, Path pmDirectory) {
         this.setup = setup;
-        long smallBytes = roundUp(Math.max(64L * PAGE_SIZE,
-                SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())), PAGE_SIZE);
-        long largeBytes = roundUp(Math.max(4L * REGION_SIZE, setup.largeBytes() + setup.largeBytes() / 4), REGION_SIZE);
-        long pmBytes = setup.pmBytes() / PAGE_SIZE * PAGE_SIZE;
         this.pmDirectory = pmDirectory;
         Path smallFile = create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE));
         Path largeFile = create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE));
-        this.config = CacheConfig.builder()
-                .directory(pmDirectory != null ? pmDirectory : setup.directory())
-                .smallItemDevice(DirectFileDevice.open(smallFile, smallDeviceBytes(smallBytes)))
-                .largeItemDevice(DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeBytes))
+        this.config = config(setup, pmDirectory != null ? pmDirectory : setup.directory(),
+                DirectFileDevice.open(smallFile, smallDeviceBytes(smallItemBytes(setup))),
+                DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeItemBytes(setup)));
+        this.cache = MostCache.open(config);
+        this.baseline = cache.stats();
+    }
+
+    /**
+     * The cache configuration of a run on {@code setup}: bucket pages on {@code smallDevice} (at least
+     * {@link #smallDeviceBytes}({@link #smallItemBytes}) bytes), regions on {@code largeDevice} (at least
+     * {@link #REGION_HEADER_BYTES} + {@link #largeItemBytes} bytes), the PM file (if any) in
+     * {@code directory}. The DRAM budget is split between the region buffers, the bucket pages (all
+     * of them if they fit) and the large items' DRAM front. The replay tests open the same
+     * configuration over counting devices.
+     */
+    static CacheConfig config(CacheSetup setup, Path directory, BlockDevice smallDevice, BlockDevice largeDevice) {
+        long small = smallItemBytes(setup);
+        // the region buffers (the open region and the one being reclaimed) are DRAM of the budget too
+        long pages = setup.dramBytes() - 2L * REGION_SIZE;
+        // every bucket page in DRAM first (a small-item hit is then never a device read); the rest, if
+        // any, to copies of the most read large items
+        long front = Math.max(0, pages - small);
+        pages -= front;
+        return CacheConfig.builder()
+                .directory(directory)
+                .smallItemDevice(smallDevice)
+                .largeItemDevice(largeDevice)
                 .pageSize(PAGE_SIZE)
-                .dramBytes(Math.max(16L * PAGE_SIZE, setup.dramBytes() / PAGE_SIZE * PAGE_SIZE))
-                .pmBytes(pmBytes)
-                .smallItemBytes(smallBytes)
-                .largeItemBytes(largeBytes)
+                .dramBytes(Math.max(16L * PAGE_SIZE, pages / PAGE_SIZE * PAGE_SIZE))
+                .largeItemFrontBytes(front)
+                .pmBytes(setup.pmBytes() / PAGE_SIZE * PAGE_SIZE)
+                .smallItemBytes(smallItemBytes(setup))
+                .largeItemBytes(largeItemBytes(setup))
                 .regionSize(REGION_SIZE)
                 .largeItemThreshold(LARGE_ITEM_THRESHOLD)
                 .build();
-        this.cache = MostCache.open(config);
-        this.baseline = cache.stats();
+    }
+
+    /** Bytes of bucket pages for {@code setup}'s small values (see {@link #SMALL_ITEM_SLACK}). */
+    static long smallItemBytes(CacheSetup setup) {
+        return roundUp(Math.max(64L * PAGE_SIZE, SMALL_ITEM_SLACK * (setup.keySpaceBytes() - setup.largeBytes())),
+                PAGE_SIZE);
+    }
+
+    /**
+     * Bytes of regions for {@code setup}'s large values: twice them, as the ehcache engine's disk tier
+     * holds twice the key space. A log needs room for garbage (old versions, tombstones) and for the
+     * small items that overflow their bucket: at 1.25x the ring came round while most of the oldest
+     * region was live, and evicting those items cost 0.0014 of the hit ratio in the replay
+     * ({@code MostCacheReplayTest}); at 2x it evicts next to nothing.
+     */
+    static long largeItemBytes(CacheSetup setup) {
+        return roundUp(Math.max(4L * REGION_SIZE, 2 * setup.largeBytes()), REGION_SIZE);
     }
 
     static MostCacheEngine open(CacheSetup setup) {
@@ -113,6 +150,7 @@ final class MostCacheEngine implements CacheEngine {
         fields.put("cache_evictions", now.evictions() - base.evictions());
         fields.put("cache_bucket_overflows", now.bucketOverflows() - base.bucketOverflows());
         fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
+        fields.put("cache_front_hits", now.frontHits() - base.frontHits());
         fields.put("cache_entries", now.entries());
     }
 
@@ -121,7 +159,9 @@ final class MostCacheEngine implements CacheEngine {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("engine", "io.most.cache.MostCache (hybrid: bucket pages in a page store + log-structured regions)");
         c.put("page_size", config.pageSize());
-        c.put("dram_bytes", config.dramBytes());
+        c.put("dram_bytes", setup.dramBytes());
+        c.put("dram_split", "bucket pages " + config.dramBytes() + " B, large-item DRAM front "
+                + config.largeItemFrontBytes() + " B, region buffers " + 2L * REGION_SIZE + " B");
         c.put("pm_bytes", config.pmBytes());
         c.put("pm_file", pmDirectory == null ? "none" : pmDirectory.resolve(CacheConfig.PM_FILE).toString());
         c.put("small_item_bytes", config.smallItemBytes());
@@ -130,7 +170,7 @@ final class MostCacheEngine implements CacheEngine {
         c.put("large_item_threshold", config.largeItemThreshold());
         c.put("flash_files", setup.directory().toString());
         c.put("file_io", "O_DIRECT (DirectFileDevice) for both the bucket pages and the regions");
-        c.put("outside_budget", "the large items' in-memory index and region buffer, the bucket filters");
+        c.put("outside_budget", "the large items' in-memory index, the bucket filters");
         c.put("key_space_bytes", setup.keySpaceBytes());
         c.put("flash_holds", Units.formatBytes(config.smallItemBytes() + config.largeItemBytes())
                 + " (sized to hold every key's value)");

@@ -36,6 +36,8 @@ import javax.cache.spi.CachingProvider;
  *   <li>{@value #DRAM_BYTES}, {@value #PM_BYTES}, {@value #SMALL_ITEM_BYTES}, {@value #LARGE_ITEM_BYTES},
  *       {@value #REGION_SIZE}, {@value #PAGE_SIZE}: the sizes of each cache's tiers, as in
  *       {@link CacheConfig} (defaults: 1 MiB DRAM, no PM, 1 MiB of bucket pages, 4 MiB of 256 KiB regions).</li>
+ *   <li>{@value #LARGE_ITEM_FRONT_BYTES}: DRAM for copies of the most read large items (default 0, none),
+ *       as {@link CacheConfig.Builder#largeItemFrontBytes}.</li>
  * </ul>
  */
 public final class MostCacheManager implements CacheManager {
@@ -53,6 +55,8 @@ public final class MostCacheManager implements CacheManager {
     public static final String LARGE_ITEM_BYTES = "most.cache.large-item-bytes";
     /** Property: bytes per region. */
     public static final String REGION_SIZE = "most.cache.region-size";
+    /** Property: DRAM bytes of each cache's front of hot large items (0 = none). */
+    public static final String LARGE_ITEM_FRONT_BYTES = "most.cache.large-item-front-bytes";
     /** Property: bytes per bucket page. */
     public static final String PAGE_SIZE = "most.cache.page-size";
 
@@ -122,6 +126,7 @@ public final class MostCacheManager implements CacheManager {
                 .smallItemBytes(size(SMALL_ITEM_BYTES, 1L << 20))
                 .largeItemBytes(size(LARGE_ITEM_BYTES, 4L << 20))
                 .regionSize((int) size(REGION_SIZE, 256 * 1024))
+                .largeItemFrontBytes(size(LARGE_ITEM_FRONT_BYTES, 0))
                 .build();
     }
 

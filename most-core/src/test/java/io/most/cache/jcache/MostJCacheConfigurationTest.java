@@ -32,6 +32,7 @@ class MostJCacheConfigurationTest {
     void aDirectoryManagerKeepsItsCachesAcrossManagersAndDestroyDeletesThem() throws Exception {
         Properties p = new Properties();
         p.setProperty(MostCacheManager.SMALL_ITEM_BYTES, String.valueOf(64 * 4096));
+        p.setProperty(MostCacheManager.LARGE_ITEM_FRONT_BYTES, String.valueOf(256 * 1024));
         MutableConfiguration<String, String> config = new MutableConfiguration<String, String>()
                 .setTypes(String.class, String.class);
         try (CacheManager m = manager(p)) {
@@ -40,6 +41,7 @@ class MostJCacheConfigurationTest {
             cache.put("b", "b".repeat(50_000)); // a large item
             assertEquals(1, Files.list(dir).count(), "one directory per cache");
             assertEquals(64L * 4096, cache.unwrap(MostCache.class).config().smallItemBytes(), "sizes from properties");
+            assertEquals(256L * 1024, cache.unwrap(MostCache.class).config().largeItemFrontBytes());
         }
         try (CacheManager m = manager(p)) {
             Cache<String, String> cache = m.createCache("sessions", config);

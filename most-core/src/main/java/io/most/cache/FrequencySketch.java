@@ -1,0 +1,86 @@
+package io.most.cache;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * How often keys were read lately, estimated in little memory: TinyLFU's count-min sketch of 4-bit
+ * counters (four per key, in one 64-bit word, the smallest read), halved every {@code 10 x width}
+ * recordings so that old popularity fades. The {@link ItemFront} admits a copy only if its key was
+ * read more often than the key it would displace, so a key read twice does not push out a hot one.
+ *
+ * <p>Thread-safe without locks: counters are changed by compare-and-set; a halving that races a
+ * recording may lose that recording, which only makes the estimate a little lower.
+ */
+final class FrequencySketch {
+    private static final int MAX = 15;
+    private final AtomicLongArray table;
+    private final int mask;
+    private final int sampleSize;
+    private final AtomicInteger recorded = new AtomicInteger();
+
+    /** A sketch for about {@code expectedKeys} distinct keys (at least 64 words). */
+    FrequencySketch(long expectedKeys) {
+        int words = Integer.highestOneBit((int) Math.min(1 << 24, Math.max(64, expectedKeys)) * 2 - 1);
+        this.table = new AtomicLongArray(words);
+        this.mask = words - 1;
+        this.sampleSize = 10 * words;
+    }
+
+    /** Counts one read of the key of {@code hash}. */
+    void record(long hash) {
+        long h = spread(hash);
+        int word = (int) (h >>> 32) & mask;
+        boolean added = false;
+        for (int i = 0; i < 4; i++) {
+            added |= increment(word, counterIndex(h, i));
+        }
+        if (added && recorded.incrementAndGet() >= sampleSize) {
+            halve();
+        }
+    }
+
+    /** The estimated recent reads of the key of {@code hash} (0 to 15). */
+    int frequency(long hash) {
+        long h = spread(hash);
+        long value = table.get((int) (h >>> 32) & mask);
+        int min = MAX;
+        for (int i = 0; i < 4; i++) {
+            min = Math.min(min, (int) (value >>> (counterIndex(h, i) << 2)) & MAX);
+        }
+        return min;
+    }
+
+    /** Which of the word's 16 counters is the key's {@code i}-th: one in each quarter of the word. */
+    private static int counterIndex(long h, int i) {
+        return (i << 2) + (int) ((h >>> (i << 3)) & 3);
+    }
+
+    private boolean increment(int word, int counter) {
+        int shift = counter << 2;
+        while (true) {
+            long old = table.get(word);
+            if (((old >>> shift) & MAX) == MAX) {
+                return false;
+            }
+            if (table.compareAndSet(word, old, old + (1L << shift))) {
+                return true;
+            }
+        }
+    }
+
+    private void halve() {
+        recorded.set(0);
+        for (int w = 0; w < table.length(); w++) {
+            long old;
+            do {
+                old = table.get(w);
+            } while (!table.compareAndSet(w, old, (old >>> 1) & 0x7777_7777_7777_7777L));
+        }
+    }
+
+    private static long spread(long hash) {
+        long h = hash * 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 29);
+    }
+}

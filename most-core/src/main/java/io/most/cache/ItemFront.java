@@ -1,0 +1,226 @@
+package io.most.cache;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An item-level DRAM front for large items: copies of the values of the large items read most, so
+ * that a hit on one costs no device read. Without it every large-item hit reads its item from the
+ * region device (a bucket page is 4 KiB and may hold dozens of small items, but a large item is its
+ * own device read), while DRAM spent on bucket pages beyond the hot ones serves nothing.
+ *
+ * <p><b>Admission and eviction.</b> {@link RegionStore} offers a value when it reads it from the
+ * device for the second time since it was written. Eviction is CLOCK (second chance): entries sit in
+ * insertion order, a hit sets the entry's reference bit, and the evictor picks the first entry at the
+ * head whose bit is clear, moving those whose bit is set to the tail with the bit cleared. A full
+ * front admits the offered value only if its key was read more often lately than the first victim's
+ * (TinyLFU: a {@link FrequencySketch} of every read the region store reports), so keys of the long
+ * tail do not churn the front, each admission being a copy of the whole value. The values' bytes
+ * plus a fixed overhead per entry stay within the capacity.
+ *
+ * <p><b>Consistency.</b> The front never decides whether a key is live: {@link RegionStore} consults
+ * it only after its index says the key is live, and a copy carries the identity of the write it is a
+ * copy of ({@code version}), so a lookup returns it only for that same write: a copy admitted by a
+ * reader racing a writer is never returned for the newer value. The region store also removes a
+ * key's copy whenever its index drops or replaces the key, to give the bytes back. Reads take no
+ * lock; admissions and removals take the front's lock.
+ */
+final class ItemFront {
+    /** Heap bytes of an entry besides its value: the entry, its map node and its array header. */
+    static final int ENTRY_OVERHEAD = 96;
+
+    private static final class Entry {
+        final ByteKey key;
+        final Object version;
+        final byte[] value;
+        volatile boolean referenced;
+        /** Still in the map: a removed entry is skipped (and not counted again) when the clock reaches it. */
+        boolean live = true; // guarded by the front's lock
+
+        Entry(ByteKey key, Object version, byte[] value) {
+            this.key = key;
+            this.version = version;
+            this.value = value;
+        }
+
+        long bytes() {
+            return (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
+        }
+    }
+
+    /** Bytes per key the frequency sketch is sized for: about one key per 512 bytes of front. */
+    private static final int SKETCH_BYTES_PER_KEY = 512;
+
+    private final long capacity;
+    private final FrequencySketch sketch;
+    private final ConcurrentHashMap<ByteKey, Entry> map = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Entry> clock = new ArrayDeque<>(); // guarded by lock
+    private long bytes; // guarded by lock: the live entries'
+
+    /**
+     * A front of at most {@code capacity} bytes.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is not positive
+     */
+    ItemFront(long capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.sketch = new FrequencySketch(capacity / SKETCH_BYTES_PER_KEY);
+    }
+
+    /** Counts a read of {@code key} (a hit here or a read of the regions), for admission. */
+    void recordRead(ByteKey key) {
+        sketch.record(key.hash);
+    }
+
+    /**
+     * The cached value of {@code key} as written by {@code version} (not to be changed by the caller),
+     * or null; a hit marks it referenced.
+     */
+    byte[] get(ByteKey key, Object version) {
+        Entry e = map.get(key);
+        if (e == null || e.version != version) {
+            return null;
+        }
+        if (!e.referenced) {
+            e.referenced = true; // written only when clear: a hot entry's line stays shared between readers
+        }
+        return e.value;
+    }
+
+    /**
+     * Admits the value of {@code key} written by {@code version}, of {@code size} bytes, copied by
+     * {@code copy} only once it is admitted (under the front's lock), evicting
+     * others to make room; returns the admitted entry's token for {@link #remove(ByteKey, Object)}, or
+     * null if it was not admitted: the value alone is larger than the front, or the front is full of
+     * entries whose keys were read at least as often.
+     */
+    Object admit(ByteKey key, Object version, int size, java.util.function.Supplier<byte[]> copy) {
+        long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
+        if (need > capacity) {
+            return null;
+        }
+        lock.lock();
+        try {
+            int frequency = sketch.frequency(key.hash);
+            boolean compared = false;
+            while (bytes + need > capacity) {
+                Entry victim = nextVictim();
+                if (!compared) {
+                    if (!victim.key.equals(key) && sketch.frequency(victim.key.hash) >= frequency) {
+                        return null;
+                    }
+                    compared = true; // the candidate won against the first victim: make all the room it needs
+                }
+                evict(victim);
+            }
+            Entry entry = new Entry(key, version, copy.get());
+            Entry old = map.put(key, entry);
+            if (old != null) {
+                drop(old);
+            }
+            clock.addLast(entry);
+            bytes += entry.bytes();
+            if (clock.size() > 2 * map.size() + 64) {
+                clock.removeIf(e -> !e.live); // removals left dead entries behind: keep the queue bounded
+            }
+            return entry;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes {@code key}'s copy, if any. */
+    void remove(ByteKey key) {
+        if (!map.containsKey(key)) {
+            return; // the common case (most keys are not in the front) takes no lock
+        }
+        lock.lock();
+        try {
+            Entry e = map.remove(key);
+            if (e != null) {
+                drop(e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes {@code key}'s copy if it is still the entry {@code token} that {@link #admit} returned. */
+    void remove(ByteKey key, Object token) {
+        lock.lock();
+        try {
+            if (token instanceof Entry e && map.remove(key, e)) {
+                drop(e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes every copy. */
+    void clear() {
+        lock.lock();
+        try {
+            map.clear();
+            clock.clear();
+            bytes = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes the entries take (values, keys and overhead). */
+    long bytes() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Entries held. */
+    int entries() {
+        return map.size();
+    }
+
+    /** Runs the clock to the first live unreferenced entry, which it leaves at the head. */
+    private Entry nextVictim() {
+        assert lock.isHeldByCurrentThread();
+        while (true) {
+            Entry head = clock.peekFirst();
+            if (head == null) {
+                throw new IllegalStateException("item front accounts " + bytes + " bytes but holds no entry");
+            }
+            if (!head.live) {
+                clock.pollFirst(); // removed earlier: its bytes were given back then
+            } else if (head.referenced) {
+                head.referenced = false;
+                clock.addLast(clock.pollFirst());
+            } else {
+                return head;
+            }
+        }
+    }
+
+    /** Drops {@code victim}, the clock's head. */
+    private void evict(Entry victim) {
+        assert lock.isHeldByCurrentThread() && clock.peekFirst() == victim;
+        clock.pollFirst();
+        map.remove(victim.key, victim);
+        drop(victim);
+    }
+
+    private void drop(Entry e) {
+        assert lock.isHeldByCurrentThread();
+        if (e.live) {
+            e.live = false;
+            bytes -= e.bytes();
+        }
+    }
+}

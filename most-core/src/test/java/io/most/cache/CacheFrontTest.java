@@ -1,0 +1,184 @@
+package io.most.cache;
+
+import static io.most.cache.CacheFixture.key;
+import static io.most.cache.CacheFixture.value;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.ConfigurationException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The large items' DRAM front ({@code largeItemFrontBytes}): an item read from the device twice is
+ * then served without a device read, and every change of the key (put, remove, clear, reinsertion,
+ * region eviction) is seen through it; counted by device reads, not by time.
+ */
+class CacheFrontTest {
+    private static final int LARGE = 6000;
+
+    @TempDir
+    Path dir;
+
+    private MostCache open(int regions) {
+        return MostCache.open(CacheFixture.config(dir, 16, regions).largeItemFrontBytes(64 * 1024).build());
+    }
+
+    /** Writes enough other large items that {@code key(0)} is in a sealed region, read from the device. */
+    private static void pushOutOfTheOpenRegion(MostCache cache, int from) {
+        for (int i = from; i < from + 12; i++) {
+            cache.put(key(i), value(i, LARGE));
+        }
+    }
+
+    @Test
+    void anItemReadTwiceFromTheDeviceIsThenServedWithoutADeviceRead() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            long reads = cache.stats().regionDeviceReads();
+            for (int i = 0; i < 10; i++) {
+                assertArrayEquals(value(0, LARGE), cache.get(key(0)));
+            }
+            CacheStats stats = cache.stats();
+            assertEquals(reads, stats.regionDeviceReads(), "served from the front: " + stats);
+            assertEquals(10, stats.frontHits(), stats.toString());
+        }
+    }
+
+    @Test
+    void writesRemovesAndClearsAreSeenThroughTheFront() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            cache.get(key(0));
+            cache.get(key(0)); // admitted
+            cache.put(key(0), value(1, LARGE + 1));
+            assertArrayEquals(value(1, LARGE + 1), cache.get(key(0)), "the new value, not the front's copy");
+            pushOutOfTheOpenRegion(cache, 200);
+            cache.get(key(0));
+            cache.get(key(0)); // the new value admitted
+            assertArrayEquals(value(1, LARGE + 1), cache.get(key(0)));
+            assertTrue(cache.stats().frontHits() >= 1, cache.stats().toString());
+            cache.put(key(0), value(2, 100)); // now a small item: it leaves the regions
+            assertArrayEquals(value(2, 100), cache.get(key(0)));
+            cache.put(key(0), value(3, LARGE));
+            pushOutOfTheOpenRegion(cache, 300);
+            cache.get(key(0));
+            cache.get(key(0));
+            assertTrue(cache.remove(key(0)));
+            assertNull(cache.get(key(0)), "removed, whatever the front held");
+            cache.put(key(5), value(5, LARGE));
+            pushOutOfTheOpenRegion(cache, 400);
+            cache.get(key(5));
+            cache.get(key(5));
+            cache.clear();
+            assertNull(cache.get(key(5)), "cleared");
+        }
+    }
+
+    @Test
+    void aHotItemKeepsBeingServedAcrossReinsertionsAndAColdOneIsEvictedFromTheFrontToo() {
+        try (MostCache cache = open(4)) {
+            cache.put(key(0), value(0, LARGE));
+            cache.put(key(1), value(1, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            cache.get(key(1));
+            cache.get(key(1)); // key 1 in the front, read twice and then never again
+            for (int i = 2; i < 200; i++) {
+                cache.put(key(1000 + i), value(i, LARGE));
+                assertArrayEquals(value(0, LARGE), cache.get(key(0)), "the hot key after " + i + " writes");
+            }
+            CacheStats stats = cache.stats();
+            assertTrue(stats.reinsertions() >= 4, stats.toString());
+            assertTrue(stats.frontHits() > 150, "the hot key came from the front: " + stats);
+            assertNull(cache.get(key(1)), "evicted from the regions, so gone from the front as well");
+        }
+    }
+
+    @Test
+    void aFrontNeedsLargeItemsAndAPositiveSize() {
+        assertThrows(ConfigurationException.class,
+                () -> CacheFixture.config(dir, 16, 4).largeItemBytes(0).largeItemFrontBytes(4096).build());
+        assertThrows(ConfigurationException.class, () -> CacheFixture.config(dir, 16, 4).largeItemFrontBytes(-1).build());
+    }
+
+    @Test
+    void aWriterReadsItsOwnLatestValueWhileReadersKeepAdmittingCopies() throws Exception {
+        int keysPerWriter = 8;
+        int rounds = 300;
+        try (MostCache cache = open(8); java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.List<java.util.concurrent.Future<?>> writers = new java.util.ArrayList<>();
+            java.util.List<java.util.concurrent.Future<?>> readers = new java.util.ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                int base = w * keysPerWriter;
+                writers.add(pool.submit(() -> {
+                    for (int round = 0; round < rounds; round++) {
+                        for (int k = base; k < base + keysPerWriter; k++) {
+                            // only this thread writes key k: after its put, its get must see exactly this round
+                            long evictions = cache.stats().evictions();
+                            cache.put(key(k), versioned(k, round));
+                            byte[] v = cache.get(key(k));
+                            if (v == null) {
+                                // the other threads can run the ring round between this put and get
+                                assertTrue(cache.stats().evictions() > evictions, "key " + k + " round " + round
+                                        + " is gone only if evicted meanwhile: " + cache.stats());
+                            } else {
+                                assertArrayEquals(versioned(k, round), v, "key " + k + " round " + round);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (int r = 0; r < 2; r++) {
+                readers.add(pool.submit(() -> {
+                    while (!done.get()) {
+                        for (int k = 0; k < 2 * keysPerWriter; k++) {
+                            byte[] v = cache.get(key(k));
+                            if (v != null) {
+                                assertEquals(k, java.nio.ByteBuffer.wrap(v).getInt(), "a value of another key");
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            try {
+                for (java.util.concurrent.Future<?> f : writers) {
+                    f.get();
+                }
+            } finally {
+                done.set(true);
+            }
+            for (java.util.concurrent.Future<?> f : readers) {
+                f.get();
+            }
+            for (int k = 0; k < 2 * keysPerWriter; k++) {
+                // a writer that finished first leaves its keys to age in the ring while the other goes on:
+                // the ring may evict them, but a value read is the last one written, never an older copy
+                byte[] v = cache.get(key(k));
+                if (v == null) {
+                    assertTrue(cache.stats().evictions() > 0, "key " + k + " is gone only if evicted: " + cache.stats());
+                } else {
+                    assertArrayEquals(versioned(k, rounds - 1), v, "key " + k + " after the run");
+                }
+            }
+        }
+    }
+
+    /** A large value of key {@code k} at {@code round}: the key number, then bytes of the round. */
+    private static byte[] versioned(int k, int round) {
+        byte[] v = value(round * 1000L + k, LARGE);
+        java.nio.ByteBuffer.wrap(v).putInt(k);
+        return v;
+    }
+}

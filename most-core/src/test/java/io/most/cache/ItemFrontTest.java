@@ -1,0 +1,144 @@
+package io.most.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
+ * capacity, CLOCK keeps a referenced entry over an unreferenced older one, a full front admits only
+ * keys read more often than its victim, and removals by token drop only the entry they name.
+ */
+class ItemFrontTest {
+    private static final int VALUE = 1000;
+    /** What one test entry weighs: value, a 5-byte key and the fixed overhead. */
+    private static final long ENTRY = VALUE + 5 + ItemFront.ENTRY_OVERHEAD;
+
+    private static ByteKey key(int i) {
+        byte[] b = String.format("k%04d", i).getBytes(StandardCharsets.UTF_8);
+        return new ByteKey(b, KeyHash.of(b));
+    }
+
+    private static byte[] value(int i) {
+        byte[] v = new byte[VALUE];
+        java.util.Arrays.fill(v, (byte) i);
+        return v;
+    }
+
+    @Test
+    void aCopyIsReturnedOnlyForTheWriteItCopies() {
+        ItemFront front = new ItemFront(10 * ENTRY);
+        Object write1 = new Object();
+        Object write2 = new Object();
+        admit(front, key(1), write1, value(1));
+        assertArrayEquals(value(1), front.get(key(1), write1));
+        assertNull(front.get(key(1), write2), "a newer write of the key is not served the older copy");
+        assertNull(front.get(key(2), write1), "another key");
+    }
+
+    @Test
+    void theBytesStayWithinTheCapacityAndClockKeepsTheReferencedEntry() {
+        ItemFront front = new ItemFront(3 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 3; i++) {
+            admit(front, key(i), v, value(i));
+        }
+        assertEquals(3 * ENTRY, front.bytes());
+        assertNotNull(front.get(key(0), v)); // key 0 referenced: the clock passes over it once
+        front.recordRead(key(3)); // read more often than the victim, key 1 (never)
+        assertNotNull(admit(front, key(3), v, value(3)));
+        assertEquals(3, front.entries());
+        assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity: " + front.bytes());
+        assertNotNull(front.get(key(0), v), "the referenced entry stayed");
+        assertNull(front.get(key(1), v), "the oldest unreferenced entry went");
+        assertNotNull(front.get(key(3), v));
+        for (int i = 4; i < 100; i++) {
+            front.recordRead(key(i));
+            front.recordRead(key(i));
+            admit(front, key(i), v, value(i));
+            assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity after " + i + ": " + front.bytes());
+        }
+    }
+
+    @Test
+    void aFullFrontAdmitsOnlyAKeyReadMoreOftenThanItsVictim() {
+        ItemFront front = new ItemFront(2 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 2; i++) {
+            for (int r = 0; r < 3; r++) {
+                front.recordRead(key(i));
+            }
+            admit(front, key(i), v, value(i));
+        }
+        front.recordRead(key(7));
+        assertNull(admit(front, key(7), v, value(7)), "read once, less than the victim's three reads");
+        assertNull(front.get(key(7), v));
+        assertEquals(2, front.entries(), "nothing was evicted for it");
+        for (int r = 0; r < 4; r++) {
+            front.recordRead(key(7));
+        }
+        assertNotNull(admit(front, key(7), v, value(7)), "now read more often than the victim");
+        assertArrayEquals(value(7), front.get(key(7), v));
+        assertEquals(2, front.entries());
+    }
+
+    @Test
+    void aValueLargerThanTheFrontIsNotAdmitted() {
+        ItemFront front = new ItemFront(ENTRY - 1);
+        assertNull(admit(front, key(1), new Object(), value(1)));
+        assertEquals(0, front.entries());
+        assertEquals(0, front.bytes());
+    }
+
+    @Test
+    void removalsGiveTheBytesBackAndATokenRemovesOnlyItsOwnEntry() {
+        ItemFront front = new ItemFront(10 * ENTRY);
+        Object v1 = new Object();
+        Object v2 = new Object();
+        Object first = admit(front, key(1), v1, value(1));
+        Object second = admit(front, key(1), v2, value(2));
+        assertEquals(ENTRY, front.bytes(), "the replaced copy's bytes were given back");
+        front.remove(key(1), first);
+        assertArrayEquals(value(2), front.get(key(1), v2), "a stale token does not remove the newer entry");
+        front.remove(key(1), second);
+        assertNull(front.get(key(1), v2));
+        assertEquals(0, front.bytes());
+        admit(front, key(2), v1, value(2));
+        front.remove(key(2));
+        assertEquals(0, front.entries());
+        admit(front, key(3), v1, value(3));
+        front.clear();
+        assertEquals(0, front.bytes());
+        assertNull(front.get(key(3), v1));
+    }
+
+    @Test
+    void manyRemovalsWithoutEvictionsLeaveTheFrontUsable() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 10_000; i++) {
+            admit(front, key(i % 9000), v, value(i));
+            front.remove(key(i % 9000));
+        }
+        assertEquals(0, front.bytes());
+        assertNotNull(admit(front, key(1), v, value(1)));
+        assertArrayEquals(value(1), front.get(key(1), v));
+        assertEquals(ENTRY, front.bytes());
+    }
+
+    @Test
+    void aFrontNeedsAPositiveCapacity() {
+        assertThrows(IllegalArgumentException.class, () -> new ItemFront(0));
+    }
+
+    /** Offers a value at hand (the region store offers a copy made only on admission). */
+    private static Object admit(ItemFront front, ByteKey key, Object version, byte[] value) {
+        return front.admit(key, version, value.length, () -> value);
+    }
+}
