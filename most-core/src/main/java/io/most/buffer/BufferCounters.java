@@ -11,6 +11,8 @@ final class BufferCounters {
     final StripedCounter pmHits = new StripedCounter();
     final LongAdder misses = new LongAdder();
     final LongAdder pmWrites = new LongAdder();
+    /** PM writes that persisted only their changed lines ({@link PmRedoLog}), a subset of {@link #pmWrites}. */
+    final LongAdder pmLineUpdates = new LongAdder();
     final LongAdder ssdReads = new LongAdder();
     final LongAdder ssdWrites = new LongAdder();
     final LongAdder optimisticRetries = new LongAdder();

@@ -713,11 +713,20 @@ public final class SpitfireBufferManager implements PageStore {
             pm.unlatchExclusive(m);
             return;
         }
+        long linesPersisted = -1;
         try {
             config.walHook().flushUpTo(lsn);
             evictor.ensureAllocationsDurable();
-            pmArea.sealDurably(target, pm.frame(target), pageId, lsn, writeSeq.next());
-            pmCost.store(pageSize);
+            long seq = writeSeq.next();
+            if (target != m) {
+                // m is the only durable copy: persist just the lines that changed, through a redo record
+                pmCost.load(pageSize); // comparing the copy with m
+                linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+            }
+            if (linesPersisted < 0) {
+                pmArea.sealDurably(target, pm.frame(target), pageId, lsn, seq);
+            }
+            pmCost.store(linesPersisted < 0 ? pageSize : linesPersisted);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
             if (target != m) {
@@ -725,6 +734,13 @@ public final class SpitfireBufferManager implements PageStore {
             }
             pm.unlatchExclusive(m);
             throw e;
+        }
+        if (linesPersisted >= 0) {
+            counters.pmLineUpdates.increment();
+            pm.release(target);
+            pm.setLsn(m, lsn);
+            pm.unlatchExclusive(m);
+            return;
         }
         if (target == m) {
             pm.setDirty(m, true);
