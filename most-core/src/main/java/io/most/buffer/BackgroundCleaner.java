@@ -3,9 +3,11 @@ package io.most.buffer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Bounds the number of dirty DRAM pages: when more than {@code dirtyRatio} of the frames are dirty,
- * writes pages back (to PM or SSD, as the policy draws) until half that many remain, so that
- * evictions on the callers' path rarely have to write.
+ * Bounds the number of dirty pages in each pool, so that evictions on the callers' path rarely have
+ * to write: when more than {@code dirtyRatio} of the DRAM frames are dirty, writes DRAM pages back
+ * (to PM or SSD, as the policy draws) until half that many remain; likewise for the PM frames newer
+ * than the block device, which it writes to the block device in batches with one force each, cold
+ * pages first ({@link Evictor#cleanPm}), so that a PM eviction is usually a clean drop.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());
@@ -14,27 +16,37 @@ final class BackgroundCleaner extends BackgroundTask {
     private final SpitfireBufferManager store;
     private final int highWater;
     private final int lowWater;
+    private final int pmHighWater;
+    private final int pmLowWater;
 
     BackgroundCleaner(SpitfireBufferManager store, double dirtyRatio) {
         super("most-cleaner");
         this.store = store;
         this.highWater = Math.max(1, (int) (store.dramFrames() * dirtyRatio));
         this.lowWater = highWater / 2;
+        this.pmHighWater = Math.max(1, (int) (store.pmFrames() * dirtyRatio));
+        this.pmLowWater = pmHighWater / 2;
     }
 
     @Override
     void runLoop() {
         while (running()) {
+            boolean worked = false;
             try {
                 int dirty = store.dramDirtyFrames();
                 if (dirty > highWater) {
-                    store.writeBackDirty(dirty - lowWater);
-                    continue;
+                    worked = store.writeBackDirty(dirty - lowWater) > 0;
+                }
+                int pmDirty = store.pmFrames() == 0 ? 0 : store.pmDirtyFrames();
+                if (pmDirty > pmHighWater && running()) {
+                    worked |= store.cleanPm(pmDirty - pmLowWater) > 0;
                 }
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "background write-back failed; retrying", e);
             }
-            LockSupport.parkNanos(IDLE_NANOS);
+            if (!worked) {
+                LockSupport.parkNanos(IDLE_NANOS);
+            }
         }
     }
 }

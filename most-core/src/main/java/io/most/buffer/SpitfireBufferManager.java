@@ -840,7 +840,8 @@ public final class SpitfireBufferManager implements PageStore {
                 counters.migrationSnapshot(), counters.pmWrites.sum(), counters.ssdReads.sum(),
                 counters.ssdWrites.sum(), counters.optimisticRetries.sum(), dram.dirtyCount(), dramUsed, pmUsed,
                 either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
-                recoveredPmPages, discardedPmFrames);
+                recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
+                counters.pmWriteBacksBackground.sum());
     }
 
     BufferCounters counters() {
@@ -853,6 +854,21 @@ public final class SpitfireBufferManager implements PageStore {
 
     int dramDirtyFrames() {
         return dram.dirtyCount();
+    }
+
+    /** PM frames (0 without PM). */
+    int pmFrames() {
+        return pm == null ? 0 : pm.frames;
+    }
+
+    /** PM frames newer than the block device. */
+    int pmDirtyFrames() {
+        return pm.dirtyCount();
+    }
+
+    /** Writes up to {@code limit} dirty PM pages to the block device and marks them clean (for the background cleaner). */
+    int cleanPm(int limit) {
+        return evictor.cleanPm(limit);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -1,0 +1,106 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageStore;
+import io.most.PageStoreStats;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The PM half of the background cleaner ({@link Evictor#cleanPm}), driven directly so that it is
+ * deterministic: dirty PM pages reach the block device in batches and turn clean, an eviction of them
+ * afterwards writes nothing on the caller's path, and what was cleaned (and written again in place
+ * afterwards) survives a reopen.
+ */
+class PmCleanerTest {
+    private static final long PAGES = 96;
+    private static final int DRAM_FRAMES = 16;
+    private static final int PM_FRAMES = 32;
+    /** Writes stay in PM, dirty DRAM pages go to PM, SSD reads go to PM. */
+    private static final MigrationPolicy WRITES_IN_PM = MigrationPolicy.of(0, 0, 1, 1);
+
+    @TempDir
+    Path dir;
+
+    private PageStore open() {
+        // dirtyRatio 1: no cleaner thread; the test runs the PM cleaning itself
+        return PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES, WRITES_IN_PM).dirtyRatio(1).build());
+    }
+
+    private static void write(PageStore store, long pageId, long version) {
+        try (Page page = store.write(pageId)) {
+            StoreFixture.stamp(page.payload(), pageId, version);
+            page.markDirty(version);
+        }
+    }
+
+    @Test
+    void cleanedPmPagesAreDroppedByEvictionWithoutAWriteAndSurviveAReopen() {
+        long[] ids = new long[40];
+        try (PageStore store = open()) {
+            SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = store.allocate();
+                write(store, ids[i], 1);
+            }
+            int dirty = spitfire.pmDirtyFrames();
+            assertTrue(dirty >= ids.length - DRAM_FRAMES, dirty + " dirty PM frames");
+            long ssdWrites = store.stats().ssdWrites();
+
+            assertEquals(dirty, spitfire.cleanPm(Integer.MAX_VALUE));
+            assertEquals(0, spitfire.pmDirtyFrames());
+            PageStoreStats cleaned = store.stats();
+            assertEquals(dirty, cleaned.pmWriteBacksBackground());
+            assertEquals(ssdWrites + dirty, cleaned.ssdWrites());
+            assertEquals(0, spitfire.cleanPm(Integer.MAX_VALUE), "nothing left to clean");
+
+            write(store, ids[0], 2); // a clean PM page written again (in place)
+            for (long id = ids[ids.length - 1] + 1; id < PAGES; id++) {
+                store.allocate(id); // clean PM pages make room by being dropped
+            }
+            PageStoreStats after = store.stats();
+            assertTrue(after.pmWriteBacksForeground() <= after.ssdWrites() - cleaned.ssdWrites(),
+                    "foreground write-backs are counted among the block device's writes");
+        }
+        try (PageStore store = open()) {
+            for (int i = 0; i < ids.length; i++) {
+                try (Page page = store.read(ids[i])) {
+                    assertEquals(i == 0 ? 2 : 1, StoreFixture.versionOf(page.payload(), ids[i]), "page " + ids[i]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aWriterHoldingAPmFrameIsSkippedNotWaitedFor() {
+        try (PageStore store = open()) {
+            SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
+            long[] ids = new long[DRAM_FRAMES + 4];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = store.allocate();
+                write(store, ids[i], 1);
+            }
+            int dirty = spitfire.pmDirtyFrames();
+            assertTrue(dirty > 1, dirty + " dirty PM frames");
+            long inPm = -1;
+            for (int i = 0; i < ids.length && inPm < 0; i++) {
+                inPm = OptimisticStamp.isPm(store.tryOptimisticRead(ids[i])) ? ids[i] : -1;
+            }
+            assertTrue(inPm >= 0, "the allocations pushed pages out of DRAM into PM");
+            try (Page held = store.write(inPm)) { // written in PM (Dw = 0): its frame is latched by this thread
+                assertEquals(dirty - 1, spitfire.cleanPm(Integer.MAX_VALUE));
+                StoreFixture.stamp(held.payload(), inPm, 3);
+                held.markDirty(3);
+            }
+            assertEquals(1, spitfire.pmDirtyFrames(), "the page written meanwhile stays dirty");
+            try (Page page = store.read(inPm)) {
+                assertEquals(3, StoreFixture.versionOf(page.payload(), inPm));
+            }
+        }
+    }
+}
