@@ -187,13 +187,15 @@ final class Evictor {
      * The PM half of the background cleaner: writes up to {@code limit} dirty PM pages to the block
      * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
      * and marks them clean, so that the eviction that later picks them on a caller's path only drops
-     * them. Cold frames first (CLOCK's reference bit clear: the next sweep's victims), then any dirty
-     * frame. Per page it only tries the page lock and a shared latch (a writer holding the frame is
+     * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
+     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write then
+     * persists only the lines it changes ({@link PmRedoLog}), while a clean page's write persists the
+     * whole page. Per page it only tries the page lock and a shared latch (a writer holding the frame is
      * skipped), so callers never wait behind it for long. Returns how many pages it cleaned.
      */
-    int cleanPm(int limit) {
+    int cleanPm(int limit, boolean coldOnly) {
         int cleaned = 0;
-        for (int pass = 0; pass < 2 && cleaned < limit; pass++) {
+        for (int pass = 0; pass < (coldOnly ? 1 : 2) && cleaned < limit; pass++) {
             int scanned = 0;
             while (scanned < pm.frames && cleaned < limit) {
                 int[] batch = new int[PM_EVICTION_BATCH];

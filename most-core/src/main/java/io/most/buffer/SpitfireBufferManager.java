@@ -866,9 +866,12 @@ public final class SpitfireBufferManager implements PageStore {
         return pm.dirtyCount();
     }
 
-    /** Writes up to {@code limit} dirty PM pages to the block device and marks them clean (for the background cleaner). */
-    int cleanPm(int limit) {
-        return evictor.cleanPm(limit);
+    /**
+     * Writes up to {@code limit} dirty PM pages (only cold ones if {@code coldOnly}) to the block device
+     * and marks them clean; for the background cleaner ({@link Evictor#cleanPm}).
+     */
+    int cleanPm(int limit, boolean coldOnly) {
+        return evictor.cleanPm(limit, coldOnly);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

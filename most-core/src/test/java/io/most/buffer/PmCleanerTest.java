@@ -52,12 +52,12 @@ class PmCleanerTest {
             assertTrue(dirty >= ids.length - DRAM_FRAMES, dirty + " dirty PM frames");
             long ssdWrites = store.stats().ssdWrites();
 
-            assertEquals(dirty, spitfire.cleanPm(Integer.MAX_VALUE));
+            assertEquals(dirty, spitfire.cleanPm(Integer.MAX_VALUE, false));
             assertEquals(0, spitfire.pmDirtyFrames());
             PageStoreStats cleaned = store.stats();
             assertEquals(dirty, cleaned.pmWriteBacksBackground());
             assertEquals(ssdWrites + dirty, cleaned.ssdWrites());
-            assertEquals(0, spitfire.cleanPm(Integer.MAX_VALUE), "nothing left to clean");
+            assertEquals(0, spitfire.cleanPm(Integer.MAX_VALUE, false), "nothing left to clean");
 
             write(store, ids[0], 2); // a clean PM page written again (in place)
             for (long id = ids[ids.length - 1] + 1; id < PAGES; id++) {
@@ -73,6 +73,28 @@ class PmCleanerTest {
                     assertEquals(i == 0 ? 2 : 1, StoreFixture.versionOf(page.payload(), ids[i]), "page " + ids[i]);
                 }
             }
+        }
+    }
+
+    @Test
+    void hotPagesStayDirtyUnlessTheCleanerIsAskedForAll() {
+        try (PageStore store = open()) {
+            SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
+            long[] ids = new long[DRAM_FRAMES + 8];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = store.allocate();
+                write(store, ids[i], 1);
+            }
+            int dirty = spitfire.pmDirtyFrames();
+            assertTrue(dirty > 0, dirty + " dirty PM frames");
+            for (long id : ids) {
+                try (Page page = store.read(id)) { // read in PM (Dr = 0): sets each PM frame's reference bit
+                    assertEquals(1, StoreFixture.versionOf(page.payload(), id));
+                }
+            }
+            assertEquals(0, spitfire.cleanPm(Integer.MAX_VALUE, true), "every dirty PM page was just used");
+            assertEquals(dirty, spitfire.pmDirtyFrames());
+            assertEquals(dirty, spitfire.cleanPm(Integer.MAX_VALUE, false));
         }
     }
 
@@ -93,7 +115,7 @@ class PmCleanerTest {
             }
             assertTrue(inPm >= 0, "the allocations pushed pages out of DRAM into PM");
             try (Page held = store.write(inPm)) { // written in PM (Dw = 0): its frame is latched by this thread
-                assertEquals(dirty - 1, spitfire.cleanPm(Integer.MAX_VALUE));
+                assertEquals(dirty - 1, spitfire.cleanPm(Integer.MAX_VALUE, false));
                 StoreFixture.stamp(held.payload(), inPm, 3);
                 held.markDirty(3);
             }
