@@ -4,12 +4,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Bounds the number of dirty pages in each pool, so that evictions on the callers' path rarely have
- * to write: when more than {@code dirtyRatio} of the DRAM frames are dirty, writes DRAM pages back
- * (to PM or SSD, as the policy draws) until half that many remain; likewise for the PM frames newer
- * than the block device, which it writes to the block device in batches with one force each
- * ({@link Evictor#cleanPm}), so that a PM eviction is usually a clean drop: only cold pages (the
- * replacement's next victims), hot ones too once the dirty frames exceed half-way from the high-water
- * mark to the whole pool (a hot page kept dirty has its next write persist only its changed lines).
+ * to write. DRAM: when more than {@code dirtyRatio} of the frames are dirty, writes pages back (to PM
+ * or SSD, as the policy draws) until half that many remain. PM: when more than {@code dirtyRatio} of
+ * the frames are newer than the block device, writes them there in batches with one force each and
+ * marks them clean ({@link Evictor#cleanPm}), so that a PM eviction is usually a clean drop. It does
+ * so ahead of need only: once the pool has fewer than an eighth of its frames (or 16) free, since a
+ * pool with room evicts nothing; and cold pages only (the replacement's next victims), hot ones too
+ * once the dirty frames exceed half-way from the high-water mark to the whole pool, because a hot
+ * page kept dirty has its next write persist only the lines it changes.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());
@@ -22,6 +24,8 @@ final class BackgroundCleaner extends BackgroundTask {
     private final int pmLowWater;
     /** Above this many dirty PM frames, hot pages are cleaned too. */
     private final int pmHardLimit;
+    /** Below this many free PM frames, evictions are near: only then is PM cleaned. */
+    private final int pmFewFree;
 
     BackgroundCleaner(SpitfireBufferManager store, double dirtyRatio) {
         super("most-cleaner");
@@ -31,6 +35,7 @@ final class BackgroundCleaner extends BackgroundTask {
         this.pmHighWater = Math.max(1, (int) (store.pmFrames() * dirtyRatio));
         this.pmLowWater = pmHighWater / 2;
         this.pmHardLimit = (pmHighWater + store.pmFrames()) / 2;
+        this.pmFewFree = Math.max(16, store.pmFrames() / 8);
     }
 
     @Override
@@ -42,7 +47,8 @@ final class BackgroundCleaner extends BackgroundTask {
                 if (dirty > highWater) {
                     worked = store.writeBackDirty(dirty - lowWater) > 0;
                 }
-                int pmDirty = store.pmFrames() == 0 ? 0 : store.pmDirtyFrames();
+                // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
+                int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
                 if (pmDirty > pmHighWater && running()) {
                     // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
                     worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Spitfire's three-tier buffer manager (SIGMOD '21, sections 3-5): a DRAM frame pool and an optional
  * PM frame pool over a block device, with a unified mapping table from page id to the DRAM and PM
- * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK in DRAM, CLOCK in PM),
+ * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK, chosen per pool),
  * and the data migration policy {@code <Dr, Dw, Nr, Nw>} drawn per operation.
  *
  * <p><b>Pieces.</b> This class maps pages, serves hits (latched and optimistic), loads and migrates
@@ -86,9 +86,7 @@ public final class SpitfireBufferManager implements PageStore {
             throw new ConfigurationException("cannot allocate a DRAM pool of " + config.dramBytes()
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
-        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE,
-                config.evictionPolicy() == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new
-                        : ClockReplacement::new);
+        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE, replacement(config.evictionPolicy()));
         this.dramFrameOf = new AtomicIntegerArray(pages);
         for (int i = 0; i < pages; i++) {
             dramFrameOf.set(i, -1);
@@ -98,7 +96,8 @@ public final class SpitfireBufferManager implements PageStore {
         long recovered = 0;
         long discarded = 0;
         if (pmArea != null) {
-            this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE);
+            this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE,
+                    replacement(config.pmEvictionPolicy()));
             this.pmFrameOf = new AtomicIntegerArray(pages);
             for (int i = 0; i < pages; i++) {
                 pmFrameOf.set(i, -1);
@@ -128,6 +127,10 @@ public final class SpitfireBufferManager implements PageStore {
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
         this.tuner = config.adaptive()
                 ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
+    }
+
+    private static java.util.function.Function<FramePool, Replacement> replacement(io.most.EvictionPolicy policy) {
+        return policy == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new : ClockReplacement::new;
     }
 
     /** Opens a store as {@link PageStore#open} describes. */
@@ -859,6 +862,11 @@ public final class SpitfireBufferManager implements PageStore {
     /** PM frames (0 without PM). */
     int pmFrames() {
         return pm == null ? 0 : pm.frames;
+    }
+
+    /** PM frames holding no page. */
+    int pmFreeFrames() {
+        return pm.freeCount();
     }
 
     /** PM frames newer than the block device. */

@@ -85,6 +85,45 @@ public final class HitRatioReplay {
     }
 
     /**
+     * The PM hit ratio of the stream through a page store whose PM pool of {@code pmFrames} frames,
+     * under {@code pmEviction}, caches the pages: DRAM at its minimum, Spitfire's policy
+     * {@code <Dr, Dw, Nr, Nw> = <0, 0, 1, 0>} (a miss loads the page into PM, a hit is served there, so
+     * DRAM never caches data and the PM pool's policy alone decides). The PM file lives in a fresh
+     * directory under {@code dir}; one thread, no cleaner: deterministic.
+     */
+    static double pmHitRatio(EvictionPolicy pmEviction, RequestStream.Mix mix, double theta, long pages, int pmFrames,
+                             long requests, long warmup, java.nio.file.Path dir) {
+        PageStoreConfig config = PageStoreConfig.builder()
+                .pageSize(PAGE_SIZE)
+                .dramBytes((long) PageStoreConfig.MIN_DRAM_FRAMES * PAGE_SIZE)
+                .pm(dir.resolve("pm-" + pmEviction + "-" + mix + "-" + pages + "-" + pmFrames + ".dat"),
+                        (long) (pmFrames + 1) * PAGE_SIZE)
+                .blockDevice(new MemoryDevice("hit-ratio", PAGE_SIZE, PageStore.blockDeviceBytesFor(pages, PAGE_SIZE)))
+                .policy(MigrationPolicy.of(0, 0, 1, 0))
+                .dirtyRatio(1)
+                .pmEvictionPolicy(pmEviction)
+                .build();
+        try (PageStore store = PageStore.open(config)) {
+            for (long p = 0; p < pages; p++) {
+                store.allocate();
+            }
+            store.checkpoint();
+            RequestStream stream = new RequestStream(pages, theta, mix, SEED);
+            for (long r = 0; r < warmup; r++) {
+                store.read(stream.next()).close();
+            }
+            PageStoreStats before = store.stats();
+            for (long r = 0; r < requests; r++) {
+                store.read(stream.next()).close();
+            }
+            PageStoreStats after = store.stats();
+            long hits = after.pmHits() - before.pmHits();
+            long misses = after.misses() - before.misses();
+            return (double) hits / (hits + misses);
+        }
+    }
+
+    /**
      * The hit ratio of the same stream through Caffeine bounded to {@code frames} entries, maintenance
      * run on the caller's thread (so that eviction happens in request order).
      */
