@@ -185,7 +185,9 @@ public class PageReadBenchmark {
             store = PageStore.open(PageStoreConfig.builder()
                     .pageSize(PAGE_SIZE)
                     .dramBytes((long) dramFrames * PAGE_SIZE)
-                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 4 * dramFrames + 1) * PAGE_SIZE)
+                    // the data, two generations of fillers (3 DRAM pools each) and slack: PM never evicts,
+                    // which S3-FIFO (the PM pool's default) would do from its main queue, the data pages'
+                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 8 * dramFrames + 1) * PAGE_SIZE)
                     .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
                     .policy(MigrationPolicy.of(0, 0, 1, 1))
                     .build());
