@@ -167,6 +167,7 @@ final class Evictor {
         for (int k = 0; k < n; k++) {
             int m = frames[k];
             long pageId = pm.pageOf(m);
+            assert locks.of(pageId).isHeldByCurrentThread() : "PM write-back of page " + pageId + " without its page lock";
             if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
                 pageIds[dirty] = pageId;
                 images[dirty++] = pm.frame(m);

@@ -3,7 +3,6 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;
@@ -21,33 +20,23 @@ class PmCleanerTest {
     private static final long PAGES = 96;
     private static final int DRAM_FRAMES = 16;
     private static final int PM_FRAMES = 32;
-    /** Writes stay in PM, dirty DRAM pages go to PM, SSD reads go to PM. */
-    private static final MigrationPolicy WRITES_IN_PM = MigrationPolicy.of(0, 0, 1, 1);
 
     @TempDir
     Path dir;
 
     private PageStore open() {
         // dirtyRatio 1: no cleaner thread; the test runs the PM cleaning itself
-        return PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES, WRITES_IN_PM).dirtyRatio(1).build());
-    }
-
-    private static void write(PageStore store, long pageId, long version) {
-        try (Page page = store.write(pageId)) {
-            StoreFixture.stamp(page.payload(), pageId, version);
-            page.markDirty(version);
-        }
+        return PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES, StoreFixture.WRITES_IN_PM)
+                .dirtyRatio(1)
+                .build());
     }
 
     @Test
     void cleanedPmPagesAreDroppedByEvictionWithoutAWriteAndSurviveAReopen() {
-        long[] ids = new long[40];
+        long[] ids;
         try (PageStore store = open()) {
             SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = store.allocate();
-                write(store, ids[i], 1);
-            }
+            ids = StoreFixture.allocateWritten(store, 40);
             int dirty = spitfire.pmDirtyFrames();
             assertTrue(dirty >= ids.length - DRAM_FRAMES, dirty + " dirty PM frames");
             long ssdWrites = store.stats().ssdWrites();
@@ -59,7 +48,7 @@ class PmCleanerTest {
             assertEquals(ssdWrites + dirty, cleaned.ssdWrites());
             assertEquals(0, spitfire.cleanPm(Integer.MAX_VALUE, false), "nothing left to clean");
 
-            write(store, ids[0], 2); // a clean PM page written again (in place)
+            StoreFixture.writeVersion(store, ids[0], 2); // a clean PM page written again (in place)
             for (long id = ids[ids.length - 1] + 1; id < PAGES; id++) {
                 store.allocate(id); // clean PM pages make room by being dropped
             }
@@ -80,11 +69,7 @@ class PmCleanerTest {
     void hotPagesStayDirtyUnlessTheCleanerIsAskedForAll() {
         try (PageStore store = open()) {
             SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
-            long[] ids = new long[DRAM_FRAMES + 8];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = store.allocate();
-                write(store, ids[i], 1);
-            }
+            long[] ids = StoreFixture.allocateWritten(store, DRAM_FRAMES + 8);
             int dirty = spitfire.pmDirtyFrames();
             assertTrue(dirty > 0, dirty + " dirty PM frames");
             for (long id : ids) {
@@ -102,11 +87,7 @@ class PmCleanerTest {
     void aWriterHoldingAPmFrameIsSkippedNotWaitedFor() {
         try (PageStore store = open()) {
             SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
-            long[] ids = new long[DRAM_FRAMES + 4];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = store.allocate();
-                write(store, ids[i], 1);
-            }
+            long[] ids = StoreFixture.allocateWritten(store, DRAM_FRAMES + 4);
             int dirty = spitfire.pmDirtyFrames();
             assertTrue(dirty > 1, dirty + " dirty PM frames");
             long inPm = -1;

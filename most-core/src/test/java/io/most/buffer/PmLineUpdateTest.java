@@ -3,7 +3,6 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.ValueLayout;
@@ -20,23 +19,15 @@ class PmLineUpdateTest {
     private static final long PAGES = 64;
     private static final int DRAM_FRAMES = 16;
     private static final int PM_FRAMES = 48;
-    /** Writes stay in PM, dirty DRAM pages go to PM: the lazy policy's write path, deterministically. */
-    private static final MigrationPolicy WRITES_IN_PM = MigrationPolicy.of(0, 0, 1, 1);
 
     @TempDir
     Path dir;
 
     @Test
     void smallUpdatesOfADirtyPmPagePersistOnlyTheirLinesAndSurviveAReopen() {
-        long[] ids = new long[40];
-        try (PageStore store = StoreFixture.open(dir, PAGES, DRAM_FRAMES, PM_FRAMES, WRITES_IN_PM)) {
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = store.allocate();
-                try (Page page = store.write(ids[i])) {
-                    StoreFixture.stamp(page.payload(), ids[i], 1);
-                    page.markDirty(1);
-                }
-            }
+        long[] ids;
+        try (PageStore store = StoreFixture.open(dir, PAGES, DRAM_FRAMES, PM_FRAMES, StoreFixture.WRITES_IN_PM)) {
+            ids = StoreFixture.allocateWritten(store, 40);
             // the allocations filled DRAM: the first pages were evicted to PM, newer than the block device
             SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
             long before = spitfire.counters().pmLineUpdates.sum();
@@ -56,7 +47,7 @@ class PmLineUpdateTest {
                 }
             }
         }
-        try (PageStore store = StoreFixture.open(dir, PAGES, DRAM_FRAMES, PM_FRAMES, WRITES_IN_PM)) {
+        try (PageStore store = StoreFixture.open(dir, PAGES, DRAM_FRAMES, PM_FRAMES, StoreFixture.WRITES_IN_PM)) {
             for (int i = 0; i < ids.length; i++) {
                 try (Page page = store.read(ids[i])) {
                     if (i < 8) {

@@ -64,24 +64,7 @@ public final class HitRatioReplay {
                 .dirtyRatio(1) // no cleaner thread: one thread, one outcome
                 .evictionPolicy(eviction)
                 .build();
-        try (PageStore store = PageStore.open(config)) {
-            for (long p = 0; p < pages; p++) {
-                store.allocate();
-            }
-            store.checkpoint();
-            RequestStream stream = new RequestStream(pages, theta, mix, SEED);
-            for (long r = 0; r < warmup; r++) {
-                store.read(stream.next()).close();
-            }
-            PageStoreStats before = store.stats();
-            for (long r = 0; r < requests; r++) {
-                store.read(stream.next()).close();
-            }
-            PageStoreStats after = store.stats();
-            long hits = after.dramHits() - before.dramHits();
-            long misses = after.misses() - before.misses();
-            return (double) hits / (hits + misses);
-        }
+        return replay(config, mix, theta, pages, requests, warmup, PageStoreStats::dramHits);
     }
 
     /**
@@ -103,6 +86,16 @@ public final class HitRatioReplay {
                 .dirtyRatio(1)
                 .pmEvictionPolicy(pmEviction)
                 .build();
+        return replay(config, mix, theta, pages, requests, warmup, PageStoreStats::pmHits);
+    }
+
+    /**
+     * Allocates {@code pages} pages in a store opened with {@code config}, checkpoints, replays
+     * {@code warmup} requests uncounted, then {@code requests} counted ones; returns the share of the
+     * counted ones that were {@code hits} (of the tier measured) among hits and misses.
+     */
+    private static double replay(PageStoreConfig config, RequestStream.Mix mix, double theta, long pages,
+                                 long requests, long warmup, java.util.function.ToLongFunction<PageStoreStats> hits) {
         try (PageStore store = PageStore.open(config)) {
             for (long p = 0; p < pages; p++) {
                 store.allocate();
@@ -117,9 +110,9 @@ public final class HitRatioReplay {
                 store.read(stream.next()).close();
             }
             PageStoreStats after = store.stats();
-            long hits = after.pmHits() - before.pmHits();
+            long hit = hits.applyAsLong(after) - hits.applyAsLong(before);
             long misses = after.misses() - before.misses();
-            return (double) hits / (hits + misses);
+            return (double) hit / (hit + misses);
         }
     }
 
