@@ -14,15 +14,15 @@ import java.util.SplittableRandom;
  * [8, 16)   LSN the writer passed to markDirty for this version
  * [16, 24)  page id
  * [24, 32)  run id (the test's seed for this child: a page of another run is foreign)
- * [32, end) pseudo-random bytes seeded by (run, page id, version / 4), except the first word of every
+ * [32, end) pseudo-random bytes seeded by (run, page id, version / 16), except the first word of every
  *           8th 64-byte line of the frame, which holds the version
  * </pre>
  *
- * So three writes in four change only line 0 and every 8th line of the page (an eighth of it): the
- * buffer manager then persists just those lines of a PM page through a redo record, and the crash
- * tests cut that path too; every fourth write changes the whole page (the out-of-place path). Either
- * way every line that differs between two versions carries the version, so a page torn between them
- * is detected.
+ * So a write whose page last held a version of the same group of 16 changes only line 0 and every
+ * 8th line of the page: the buffer manager then persists just those lines of a PM page through a
+ * redo record, and the crash tests cut that path too; a write into a new group changes the whole
+ * page (the out-of-place path). Either way every line that differs between two versions carries the
+ * version, so a page torn between them is detected.
  */
 final class VersionedPage {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -36,7 +36,7 @@ final class VersionedPage {
     /** Every this many bytes of the frame, a word holds the version. */
     private static final int VERSION_WORD_EVERY = 8 * 64;
     /** The pseudo-random bytes change every this many versions. */
-    private static final int REWRITE_EVERY = 4;
+    private static final int REWRITE_EVERY = 16;
 
     /** What a payload holds: a version and its LSN, or a problem (then version is -1). */
     record Content(long version, long lsn, String problem) {
