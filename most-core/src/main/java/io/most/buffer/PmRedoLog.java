@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * never served. A record is retired only after {@code m} is sealed durably, and before {@code m}'s
  * latch is released, so at most one live record names a frame.
  *
- * <p>Cost of an update that changes {@code k} lines: {@code 2(k + 1)} lines persisted plus the record's
- * lines, in about 5 persist calls (one per run of adjacent lines), instead of a whole page. An update
+ * <p>Cost of an update that changes {@code k} lines (line 0, the header's, always among them):
+ * {@code 2k} lines persisted plus the record's 2-3 lines, in {@code 2j + 3} persist calls for
+ * {@code j} runs of adjacent lines, instead of a whole page. An update
  * that changes more than half the page, or finds every slot busy, is declined ({@code -1}) and the
  * caller seals the whole private copy out of place as before.
  *
