@@ -22,6 +22,12 @@ import java.util.Map;
  * @param policy             gauge: the migration policy in force
  * @param recoveredPmPages   pages whose newest copy was found in PM when the store was opened
  * @param discardedPmFrames  PM frames found torn or superseded when the store was opened
+ * @param pmLineUpdates      writes in PM that persisted only the cache lines they changed (a subset
+ *                           of {@code pmWrites}; the others persisted the whole page)
+ * @param pmWriteBacksForeground dirty PM pages written to the block device by an eviction on a
+ *                           caller's path
+ * @param pmWriteBacksBackground dirty PM pages written to the block device by the background
+ *                           cleaner, ahead of their eviction
  */
 public record PageStoreStats(
         long dramHits,
@@ -39,7 +45,10 @@ public record PageStoreStats(
         long allocatedPages,
         MigrationPolicy policy,
         long recoveredPmPages,
-        long discardedPmFrames) {
+        long discardedPmFrames,
+        long pmLineUpdates,
+        long pmWriteBacksForeground,
+        long pmWriteBacksBackground) {
 
     /** Pages moved along {@code path}. */
     public long migrations(MigrationPath path) {

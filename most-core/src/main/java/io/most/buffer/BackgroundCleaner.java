@@ -3,9 +3,15 @@ package io.most.buffer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Bounds the number of dirty DRAM pages: when more than {@code dirtyRatio} of the frames are dirty,
- * writes pages back (to PM or SSD, as the policy draws) until half that many remain, so that
- * evictions on the callers' path rarely have to write.
+ * Bounds the number of dirty pages in each pool, so that evictions on the callers' path rarely have
+ * to write. DRAM: when more than {@code dirtyRatio} of the frames are dirty, writes pages back (to PM
+ * or SSD, as the policy draws) until half that many remain. PM: when more than {@code dirtyRatio} of
+ * the frames are newer than the block device, writes them there in batches with one force each and
+ * marks them clean ({@link Evictor#cleanPm}), so that a PM eviction is usually a clean drop. It does
+ * so ahead of need only: once the pool has fewer than an eighth of its frames (or 16) free, since a
+ * pool with room evicts nothing; and cold pages only (the replacement's next victims), hot ones too
+ * once the dirty frames exceed half-way from the high-water mark to the whole pool, because a hot
+ * page kept dirty has its next write persist only the lines it changes.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());
@@ -14,27 +20,45 @@ final class BackgroundCleaner extends BackgroundTask {
     private final SpitfireBufferManager store;
     private final int highWater;
     private final int lowWater;
+    private final int pmHighWater;
+    private final int pmLowWater;
+    /** Above this many dirty PM frames, hot pages are cleaned too. */
+    private final int pmHardLimit;
+    /** Below this many free PM frames, evictions are near: only then is PM cleaned. */
+    private final int pmFewFree;
 
     BackgroundCleaner(SpitfireBufferManager store, double dirtyRatio) {
         super("most-cleaner");
         this.store = store;
         this.highWater = Math.max(1, (int) (store.dramFrames() * dirtyRatio));
         this.lowWater = highWater / 2;
+        this.pmHighWater = Math.max(1, (int) (store.pmFrames() * dirtyRatio));
+        this.pmLowWater = pmHighWater / 2;
+        this.pmHardLimit = (pmHighWater + store.pmFrames()) / 2;
+        this.pmFewFree = Math.max(16, store.pmFrames() / 8);
     }
 
     @Override
     void runLoop() {
         while (running()) {
+            boolean worked = false;
             try {
                 int dirty = store.dramDirtyFrames();
                 if (dirty > highWater) {
-                    store.writeBackDirty(dirty - lowWater);
-                    continue;
+                    worked = store.writeBackDirty(dirty - lowWater) > 0;
+                }
+                // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
+                int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
+                if (pmDirty > pmHighWater && running()) {
+                    // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
+                    worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
                 }
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "background write-back failed; retrying", e);
             }
-            LockSupport.parkNanos(IDLE_NANOS);
+            if (!worked) {
+                LockSupport.parkNanos(IDLE_NANOS);
+            }
         }
     }
 }

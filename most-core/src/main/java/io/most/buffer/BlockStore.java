@@ -347,6 +347,19 @@ final class BlockStore {
         doubleWrite.write(offsetOf(pageId), frame);
     }
 
+    /**
+     * Writes the sealed images {@code frames[0..n)} of pages {@code pageIds[0..n)} in place, the batch
+     * through the double-write area with one force ({@link DoubleWriteArea#writeAll}); at most
+     * {@link DoubleWriteArea#SLOTS} pages. Durable after {@link #force}.
+     */
+    void writePages(long[] pageIds, MemorySegment[] frames, int n) {
+        long[] offsets = new long[n];
+        for (int k = 0; k < n; k++) {
+            offsets[k] = offsetOf(pageIds[k]);
+        }
+        doubleWrite.writeAll(offsets, frames, n);
+    }
+
     void force() {
         doubleWrite.force();
     }

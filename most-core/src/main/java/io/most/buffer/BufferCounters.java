@@ -11,6 +11,12 @@ final class BufferCounters {
     final StripedCounter pmHits = new StripedCounter();
     final LongAdder misses = new LongAdder();
     final LongAdder pmWrites = new LongAdder();
+    /** PM writes that persisted only their changed lines ({@link PmRedoLog}), a subset of {@link #pmWrites}. */
+    final LongAdder pmLineUpdates = new LongAdder();
+    /** Dirty PM pages written to the block device by an eviction on a caller's path. */
+    final LongAdder pmWriteBacksForeground = new LongAdder();
+    /** Dirty PM pages written to the block device by the background cleaner, ahead of their eviction. */
+    final LongAdder pmWriteBacksBackground = new LongAdder();
     final LongAdder ssdReads = new LongAdder();
     final LongAdder ssdWrites = new LongAdder();
     final LongAdder optimisticRetries = new LongAdder();

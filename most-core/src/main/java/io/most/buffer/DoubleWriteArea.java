@@ -85,6 +85,55 @@ final class DoubleWriteArea {
         }
     }
 
+    /**
+     * Writes {@code n} sealed page images at their device offsets, as {@link #write} does each, but
+     * paying at most two forces for the whole batch (one if the slots it takes are free) instead of
+     * one or two per page: every image goes to its own slot first, one force makes all the slot copies
+     * durable, then every in-place write follows. At most {@link #SLOTS} images; the caller forces
+     * afterwards to make the in-place writes durable, as after {@link #write}.
+     */
+    void writeAll(long[] offsets, MemorySegment[] images, int n) {
+        if (n < 0 || n > SLOTS || n > offsets.length || n > images.length) {
+            throw new IllegalArgumentException("a batch of " + n + " pages (at most " + SLOTS + ", and at most "
+                    + Math.min(offsets.length, images.length) + " given)");
+        }
+        if (!needed(pageSize)) {
+            for (int k = 0; k < n; k++) {
+                device.write(offsets[k], images[k]);
+            }
+            return;
+        }
+        int first = (int) (nextSlot.getAndAdd(n) % SLOTS);
+        int[] slots = new int[n];
+        for (int k = 0; k < n; k++) {
+            slots[k] = (first + k) % SLOTS;
+        }
+        int[] lockOrder = slots.clone();
+        java.util.Arrays.sort(lockOrder); // ascending, so two batches never wait for each other's slots in a cycle
+        int locked = 0;
+        try {
+            long reusable = 0;
+            for (; locked < n; locked++) {
+                slotLocks[lockOrder[locked]].lock();
+                reusable = Math.max(reusable, protectedTicket[lockOrder[locked]]);
+            }
+            forceUpTo(reusable); // the in-place writes these slots protected are durable
+            for (int k = 0; k < n; k++) {
+                device.write(slotOffset(slots[k]), images[k]);
+                completedWrites.incrementAndGet();
+            }
+            forceUpTo(completedWrites.get());
+            for (int k = 0; k < n; k++) {
+                device.write(offsets[k], images[k]);
+                protectedTicket[slots[k]] = completedWrites.incrementAndGet();
+            }
+        } finally {
+            for (int k = 0; k < locked; k++) {
+                slotLocks[lockOrder[k]].unlock();
+            }
+        }
+    }
+
     /** Forces the device: every write that completed so far, through this area or not, is durable. */
     void force() {
         forceLock.lock();

@@ -34,6 +34,8 @@ final class Evictor {
     private final BufferCounters counters;
     private final WriteSequence writeSeq;
     private final Supplier<MigrationPolicy> policy;
+    /** Where the PM cleaner's scan resumes; only the cleaner thread moves it. */
+    private int cleanerHand;
 
     /** {@code pm}, {@code pmArea}, {@code pmFrameOf} and {@code admissionQueue} are null without PM. */
     Evictor(WalHook walHook, BlockStore ssd, FramePool dram, FramePool pm, PmArea pmArea, PmCost pmCost,
@@ -71,6 +73,8 @@ final class Evictor {
                         if (dramFrameOf.get((int) victim) == f) {
                             if (dram.isDirty(f)) {
                                 writeBack(victim, f);
+                            } else {
+                                admitClean(victim, f);
                             }
                             dramFrameOf.set((int) victim, -1);
                         }
@@ -131,20 +135,8 @@ final class Evictor {
             held[n++] = lock;
         }
         try {
-            boolean wrote = false;
-            for (int k = 0; k < n; k++) {
-                int m = victims[k];
-                long pageId = pm.pageOf(m);
-                if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
-                    ssd.writePage(pageId, pm.frame(m));
-                    counters.ssdWrites.increment();
-                    counters.migrated(MigrationPath.PM_TO_SSD);
-                    wrote = true;
-                }
-            }
-            if (wrote) {
-                ssd.force();
-            }
+            int written = writeBackPm(victims, n);
+            counters.pmWriteBacksForeground.add(written);
             for (int k = 0; k < n; k++) {
                 int m = victims[k];
                 long pageId = pm.pageOf(m);
@@ -161,6 +153,94 @@ final class Evictor {
                 held[k].unlock();
             }
         }
+    }
+
+    /**
+     * Writes the dirty ones among PM frames {@code frames[0..n)} (each latched, its page locked) to the
+     * block device as one batch with one force (path PM->SSD); returns how many were written. They are
+     * durable on return; the caller marks them clean or evicts them.
+     */
+    private int writeBackPm(int[] frames, int n) {
+        long[] pageIds = new long[n];
+        java.lang.foreign.MemorySegment[] images = new java.lang.foreign.MemorySegment[n];
+        int dirty = 0;
+        for (int k = 0; k < n; k++) {
+            int m = frames[k];
+            long pageId = pm.pageOf(m);
+            assert locks.of(pageId).isHeldByCurrentThread() : "PM write-back of page " + pageId + " without its page lock";
+            if (pm.isDirty(m) && pmFrameOf.get((int) pageId) == m) {
+                pageIds[dirty] = pageId;
+                images[dirty++] = pm.frame(m);
+            }
+        }
+        if (dirty > 0) {
+            ssd.writePages(pageIds, images, dirty);
+            ssd.force();
+            counters.ssdWrites.add(dirty);
+            for (int k = 0; k < dirty; k++) {
+                counters.migrated(MigrationPath.PM_TO_SSD);
+            }
+        }
+        return dirty;
+    }
+
+    /**
+     * The PM half of the background cleaner: writes up to {@code limit} dirty PM pages to the block
+     * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
+     * and marks them clean, so that the eviction that later picks them on a caller's path only drops
+     * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
+     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write then
+     * persists only the lines it changes ({@link PmRedoLog}), while a clean page's write persists the
+     * whole page. Per page it only tries the page lock and a shared latch (a writer holding the frame is
+     * skipped), so callers never wait behind it for long. Returns how many pages it cleaned.
+     */
+    int cleanPm(int limit, boolean coldOnly) {
+        int cleaned = 0;
+        for (int pass = 0; pass < (coldOnly ? 1 : 2) && cleaned < limit; pass++) {
+            int scanned = 0;
+            while (scanned < pm.frames && cleaned < limit) {
+                int[] batch = new int[PM_EVICTION_BATCH];
+                ReentrantLock[] held = new ReentrantLock[PM_EVICTION_BATCH];
+                int n = 0;
+                for (; n < Math.min(PM_EVICTION_BATCH, limit - cleaned) && scanned < pm.frames; scanned++) {
+                    int m = Math.floorMod(cleanerHand++, pm.frames);
+                    long pageId = pm.pageOf(m);
+                    if (pageId == FramePool.NO_PAGE || !pm.isDirty(m) || (pass == 0 && pm.frequency(m) != 0)) {
+                        continue;
+                    }
+                    ReentrantLock lock = locks.of(pageId);
+                    if (!lock.tryLock()) {
+                        continue;
+                    }
+                    if (pmFrameOf.get((int) pageId) == m && pm.tryLatchShared(m)) {
+                        if (pm.pageOf(m) == pageId && pm.isDirty(m)) {
+                            batch[n] = m;
+                            held[n++] = lock;
+                            continue;
+                        }
+                        pm.unlatchShared(m);
+                    }
+                    lock.unlock();
+                }
+                if (n == 0) {
+                    break;
+                }
+                try {
+                    int written = writeBackPm(batch, n);
+                    counters.pmWriteBacksBackground.add(written);
+                    for (int k = 0; k < n; k++) {
+                        pm.setDirty(batch[k], false); // the block device's copy equals it now
+                    }
+                    cleaned += written;
+                } finally {
+                    for (int k = 0; k < n; k++) {
+                        pm.unlatchShared(batch[k]);
+                        held[k].unlock();
+                    }
+                }
+            }
+        }
+        return cleaned;
     }
 
     /**
@@ -201,6 +281,36 @@ final class Evictor {
             retirePmFrame(old, pageId);
         }
         dram.setDirty(f, false);
+    }
+
+    /**
+     * HyMEM's admission queue decides for clean pages too (paper: every page evicted from DRAM is a
+     * candidate): a clean page evicted from DRAM with no PM copy, evicted before within the queue's
+     * window, is copied into a PM frame, clean (it equals the block device's copy, so nothing needs
+     * persisting: a torn copy is superseded by the block device's at recovery). Only a DRAM image whose
+     * header verifies is copied: that header is the block device's copy's, sequence included. Needs
+     * the page lock and DRAM frame {@code f} latched.
+     */
+    private void admitClean(long pageId, int f) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "admission of page " + pageId + " without its page lock";
+        if (pm == null || !policy.get().nvmAdmissionQueue() || pmFrameOf.get((int) pageId) >= 0
+                || !admissionQueue.admit(pageId)) {
+            return;
+        }
+        java.lang.foreign.MemorySegment image = dram.frame(f);
+        if (PageHeader.check(image) != PageHeader.Check.VALID || PageHeader.pageId(image) != pageId) {
+            return; // a header left behind by a write-back to PM: not the block device's image
+        }
+        int m = allocatePmFrame(pageId);
+        java.lang.foreign.MemorySegment.copy(image, 0, pm.frame(m), 0, pm.frameSize);
+        pmCost.store(pm.frameSize);
+        pm.setPage(m, pageId);
+        pm.setDirty(m, false);
+        pm.setLsn(m, PageHeader.lsn(image));
+        pmFrameOf.set((int) pageId, m);
+        pm.unlatchExclusive(m);
+        counters.pmWrites.increment();
+        counters.migrated(MigrationPath.DRAM_TO_PM);
     }
 
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */

@@ -84,9 +84,24 @@ final class PageHeader {
      * writes the header fields. The caller persists the frame and then calls {@link #commit}.
      */
     static void prepareSeal(MemorySegment page, long pageId, long lsn, long seq) {
+        prepareSeal(page, pageId, lsn, seq, payloadCrc(page));
+    }
+
+    /**
+     * {@link #prepareSeal(MemorySegment, long, long, long)} with the payload CRC given, not computed:
+     * for a frame updated from a redo record, whose CRC was taken over the intended payload, so that a
+     * frame whose payload does not match it (damaged before the update) is sealed {@code DAMAGED},
+     * never vouched for.
+     */
+    static void prepareSeal(MemorySegment page, long pageId, long lsn, long seq, int payloadCrc) {
         page.set(LONG, 0, 0L);
         VarHandle.storeStoreFence(); // the uncommit lands before any new header field
-        writeFields(page, pageId, lsn, seq);
+        writeFields(page, pageId, lsn, seq, payloadCrc);
+    }
+
+    /** The CRC32C of the page's payload, as its header records it once sealed. */
+    static int payloadCrc(MemorySegment page) {
+        return Checksums.crc32c(page.asSlice(SIZE));
     }
 
     /** Step (4) of the seal protocol: the single aligned store that makes a prepared frame valid. */
@@ -97,13 +112,17 @@ final class PageHeader {
     }
 
     private static void writeFields(MemorySegment page, long pageId, long lsn, long seq) {
+        writeFields(page, pageId, lsn, seq, payloadCrc(page));
+    }
+
+    private static void writeFields(MemorySegment page, long pageId, long lsn, long seq, int payloadCrc) {
         if (pageId < 0 || pageId > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("page id " + pageId + " does not fit a page header");
         }
         page.set(INT, 8, (int) pageId);
         page.set(LONG, 16, lsn);
         page.set(LONG, 24, seq);
-        page.set(INT, 12, Checksums.crc32c(page.asSlice(SIZE)));
+        page.set(INT, 12, payloadCrc);
     }
 
     private static long commitWord(MemorySegment page) {

@@ -27,7 +27,9 @@ import java.util.UUID;
 final class PmArea {
     private static final System.Logger LOG = System.getLogger(PmArea.class.getName());
     private static final long MAGIC = 0x4D4F_5354_504D_454DL; // "MOSTPMEM"
-    private static final int FORMAT_VERSION = 2;
+    /** 3: the superblock page holds {@link PmRedoLog}'s records; a format-2 file (no records) is read and upgraded. */
+    private static final int FORMAT_VERSION = 3;
+    private static final int UPGRADABLE_VERSION = 2;
     private static final int SUPERBLOCK_BYTES = 64;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
@@ -39,6 +41,7 @@ final class PmArea {
     private final UUID storeId;
     private UUID pmId;
     private long frameCount;
+    private PmRedoLog redo;
     private long generation;
 
     private PmArea(PmemDevice device, Path path, int pageSize, UUID storeId) {
@@ -76,6 +79,7 @@ final class PmArea {
         try {
             PmArea area = new PmArea(device, path, pageSize, storeId);
             area.frameCount = bytes / pageSize - 1;
+            area.redo = new PmRedoLog(device.segment(), pageSize, area.frameCount, device::persist);
             boolean reuse = loss == null && found.magic != 0 && expected.attached();
             if (reuse) {
                 area.pmId = found.pmId;
@@ -144,7 +148,7 @@ final class PmArea {
                 }
                 return null;
             }
-            if (magic == MAGIC && sb.get(INT, 8) != FORMAT_VERSION) {
+            if (magic == MAGIC && sb.get(INT, 8) != FORMAT_VERSION && sb.get(INT, 8) != UPGRADABLE_VERSION) {
                 throw new ConfigurationException("PM file '" + path + "' has format " + sb.get(INT, 8)
                         + "; this build reads " + FORMAT_VERSION);
             }
@@ -188,9 +192,10 @@ final class PmArea {
         }
     }
 
-    /** Invalidates every frame (a reused or reformatted file must not offer old images to recovery). */
+    /** Invalidates every frame and redo record (a reused or reformatted file must not offer old images to recovery). */
     private void clearFrames() {
         frames.fill((byte) 0);
+        redo.clear();
         device.force();
     }
 
@@ -238,6 +243,21 @@ final class PmArea {
         device.persist(offset, pageSize);
         PageHeader.commit(frame);
         device.persist(offset, PageHeader.SIZE);
+    }
+
+    /**
+     * Updates frame {@code m}, the only durable copy of {@code pageId}, to the contents of the private
+     * copy {@code r} sealed at {@code lsn} and {@code seq}, persisting only the cache lines that changed
+     * ({@link PmRedoLog#update}). Returns the bytes persisted, or -1 if declined (nothing written: the
+     * caller then seals {@code r} with {@link #sealDurably}).
+     */
+    long updateChangedLines(int m, int r, long pageId, long lsn, long seq) {
+        return redo.update(m, r, pageId, lsn, seq);
+    }
+
+    /** Completes the in-place updates a crash interrupted ({@link PmRedoLog#replay}); before recovery scans. */
+    int replayRedo() {
+        return redo.replay();
     }
 
     /**

@@ -62,6 +62,10 @@ final class PmRecovery {
         long maxSeq = 0;
         long recovered = 0;
         long discarded = 0;
+        int replayed = area.replayRedo(); // interrupted in-place updates first: their frames may look torn until then
+        if (replayed > 0) {
+            LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} interrupted in-place update(s)", replayed);
+        }
         java.util.List<Integer> damaged = new java.util.ArrayList<>();
         java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
         for (int m = 0; m < pm.frames; m++) {

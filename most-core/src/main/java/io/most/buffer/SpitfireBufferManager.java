@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Spitfire's three-tier buffer manager (SIGMOD '21, sections 3-5): a DRAM frame pool and an optional
  * PM frame pool over a block device, with a unified mapping table from page id to the DRAM and PM
- * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK in DRAM, CLOCK in PM),
+ * frames holding the page, a replacement policy in each pool (S3-FIFO or CLOCK, chosen per pool),
  * and the data migration policy {@code <Dr, Dw, Nr, Nw>} drawn per operation.
  *
  * <p><b>Pieces.</b> This class maps pages, serves hits (latched and optimistic), loads and migrates
@@ -85,9 +85,7 @@ public final class SpitfireBufferManager implements PageStore {
             throw new ConfigurationException("cannot allocate a DRAM pool of " + config.dramBytes()
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
-        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE,
-                config.evictionPolicy() == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new
-                        : ClockReplacement::new);
+        this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE, replacement(config.evictionPolicy()));
         this.dramFrameOf = new AtomicIntegerArray(pages);
         for (int i = 0; i < pages; i++) {
             dramFrameOf.set(i, -1);
@@ -97,7 +95,8 @@ public final class SpitfireBufferManager implements PageStore {
         long recovered = 0;
         long discarded = 0;
         if (pmArea != null) {
-            this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE);
+            this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE,
+                    replacement(config.pmEvictionPolicy()));
             this.pmFrameOf = new AtomicIntegerArray(pages);
             for (int i = 0; i < pages; i++) {
                 pmFrameOf.set(i, -1);
@@ -126,6 +125,10 @@ public final class SpitfireBufferManager implements PageStore {
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
         this.tuner = config.adaptive()
                 ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
+    }
+
+    private static java.util.function.Function<FramePool, Replacement> replacement(io.most.EvictionPolicy policy) {
+        return policy == io.most.EvictionPolicy.S3_FIFO ? S3FifoReplacement::new : ClockReplacement::new;
     }
 
     /** Opens a store as {@link PageStore#open} describes. */
@@ -764,11 +767,20 @@ public final class SpitfireBufferManager implements PageStore {
             pm.unlatchExclusive(m);
             return;
         }
+        long linesPersisted = -1;
         try {
             config.walHook().flushUpTo(lsn);
             evictor.ensureAllocationsDurable();
-            pmArea.sealDurably(target, pm.frame(target), pageId, lsn, writeSeq.next());
-            pmCost.store(pageSize);
+            long seq = writeSeq.next();
+            if (target != m) {
+                // m is the only durable copy: persist just the lines that changed, through a redo record
+                pmCost.load(pageSize); // comparing the copy with m
+                linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+            }
+            if (linesPersisted < 0) {
+                pmArea.sealDurably(target, pm.frame(target), pageId, lsn, seq);
+            }
+            pmCost.store(linesPersisted < 0 ? pageSize : linesPersisted);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
             if (target != m) {
@@ -776,6 +788,13 @@ public final class SpitfireBufferManager implements PageStore {
             }
             pm.unlatchExclusive(m);
             throw e;
+        }
+        if (linesPersisted >= 0) {
+            counters.pmLineUpdates.increment();
+            pm.release(target);
+            pm.setLsn(m, lsn);
+            pm.unlatchExclusive(m);
+            return;
         }
         if (target == m) {
             pm.setDirty(m, true);
@@ -875,7 +894,8 @@ public final class SpitfireBufferManager implements PageStore {
                 counters.migrationSnapshot(), counters.pmWrites.sum(), counters.ssdReads.sum(),
                 counters.ssdWrites.sum(), counters.optimisticRetries.sum(), dram.dirtyCount(), dramUsed, pmUsed,
                 either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
-                recoveredPmPages, discardedPmFrames);
+                recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
+                counters.pmWriteBacksBackground.sum());
     }
 
     BufferCounters counters() {
@@ -888,6 +908,29 @@ public final class SpitfireBufferManager implements PageStore {
 
     int dramDirtyFrames() {
         return dram.dirtyCount();
+    }
+
+    /** PM frames (0 without PM). */
+    int pmFrames() {
+        return pm == null ? 0 : pm.frames;
+    }
+
+    /** PM frames holding no page. */
+    int pmFreeFrames() {
+        return pm.freeCount();
+    }
+
+    /** PM frames newer than the block device. */
+    int pmDirtyFrames() {
+        return pm.dirtyCount();
+    }
+
+    /**
+     * Writes up to {@code limit} dirty PM pages (only cold ones if {@code coldOnly}) to the block device
+     * and marks them clean; for the background cleaner ({@link Evictor#cleanPm}).
+     */
+    int cleanPm(int limit, boolean coldOnly) {
+        return evictor.cleanPm(limit, coldOnly);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

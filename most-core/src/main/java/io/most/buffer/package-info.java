@@ -11,7 +11,11 @@
  *   <li>{@code BlockStore} (superblocks, allocation bitmap, page images on the block device),
  *       {@code PmArea} (the PM file, sealing frames durably), {@code PageHeader} (the self-describing
  *       page header and its checks), {@code WriteSequence}.</li>
- *   <li>{@code AdmissionQueue} (HyMEM), {@code BackgroundCleaner}, {@code AnnealingTuner}, counters.</li>
+ *   <li>{@code PmRedoLog} (in-place PM updates that persist only their changed lines, through redo
+ *       records in the PM superblock page) and {@code DirtyLines} (which 64-byte lines changed).</li>
+ *   <li>{@code AdmissionQueue} (HyMEM, for clean and dirty DRAM evictions), {@code BackgroundCleaner}
+ *       (bounds dirty pages in DRAM and in PM), {@code DoubleWriteArea} (batched by PM eviction and
+ *       cleaning), {@code AnnealingTuner}, counters.</li>
  * </ul>
  *
  * <h2>Lock order</h2>
@@ -60,9 +64,14 @@
  *   <li><b>Seal order</b> ({@code PmArea.sealDurably}): clear the commit word, write the header fields,
  *       persist the frame, store the commit word with one aligned 8-byte store, persist the header. A
  *       crash before the commit word leaves an unsealed frame, which never outranks an intact copy.</li>
- *   <li><b>No overwrite of the only durable copy:</b> a PM frame newer than the block device is
- *       updated out of place (fresh frame sealed, published, then the old one invalidated); a frame
- *       equal to the block device's copy may be written in place.</li>
+ *   <li><b>The only durable copy is never left torn:</b> a write of a PM frame {@code m} newer than
+ *       the block device goes to a private copy {@code r}; on close only the 64-byte lines that
+ *       differ are persisted ({@code PmRedoLog.update}): those lines of {@code r}, then a redo record
+ *       naming {@code m}, {@code r}, the line bitmap, the new LSN, write sequence and payload CRC
+ *       (commit word stored last, one 8-byte store), then the lines copied into {@code m} with its new
+ *       header, then the record is retired. An update changing more than half the page, or finding
+ *       every slot busy, is instead sealed whole out of place (fresh frame sealed, published, then the
+ *       old one invalidated). A frame equal to the block device's copy may be written in place.</li>
  *   <li><b>Invalidate after the newer copy is durable:</b> a PM copy made stale by a write-back to the
  *       block device is invalidated only after the block device is forced.</li>
  *   <li><b>Free is durable before a copy goes:</b> {@code free()} persists the bitmap before it drops
@@ -71,5 +80,23 @@
  * Recovery verifies before it trusts: a frame's page id and write sequence are read only once its
  * header checksum verifies; for each allocated page the valid image with the highest write sequence
  * wins.
+ *
+ * <h2>Why persisting only the changed lines keeps a torn frame from being served</h2>
+ * Recovery replays every committed redo record before it scans the frames. Before a record's commit
+ * word is durable, {@code m} has not been touched (so it holds the previous version, intact) and
+ * {@code r} has no magic (a free frame). Once it is durable, the lines it names are durable in
+ * {@code r} (persisted before it), and every other line of {@code m} is the previous version's,
+ * durable since that version was sealed: by induction every frame newer than the block device has
+ * all its lines persisted (sealed whole, recovered as read, or rebuilt by a replay that persists the
+ * whole frame). So replay rebuilds the new version in {@code m} whatever subset of its lines the crash
+ * let through, and seals it with the payload CRC the record carries (not one recomputed from what
+ * the frame holds): if a line of {@code m} outside the record was damaged meanwhile, the frame is
+ * sealed {@code DAMAGED} and its page reported, never served. A record is retired before {@code m}'s
+ * latch is released, so at most one live record names a frame, and a retired record's frame
+ * {@code r} may be reused at once. A clean frame (equal to the block device's copy) may be
+ * persisted partially or torn freely: its write sequence is the block device's, so a torn copy is
+ * superseded at recovery. That is also why the background cleaner only marks a PM page clean after
+ * the block device holds its image durably, and why a clean page admitted from DRAM copies the
+ * block device's header.
  */
 package io.most.buffer;

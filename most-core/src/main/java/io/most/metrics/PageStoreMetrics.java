@@ -55,6 +55,9 @@ public final class PageStoreMetrics implements MeterBinder {
             counter(registry, "most.buffer.migrations", tags.and("path", path.tag()), s -> s.migrations(path));
         }
         counter(registry, "most.buffer.pm.writes", tags, s -> s.pmWrites());
+        counter(registry, "most.buffer.pm.line.updates", tags, s -> s.pmLineUpdates());
+        counter(registry, "most.buffer.pm.writebacks", tags.and("path", "foreground"), s -> s.pmWriteBacksForeground());
+        counter(registry, "most.buffer.pm.writebacks", tags.and("path", "background"), s -> s.pmWriteBacksBackground());
         counter(registry, "most.buffer.ssd.reads", tags, s -> s.ssdReads());
         counter(registry, "most.buffer.ssd.writes", tags, s -> s.ssdWrites());
         gauge(registry, "most.buffer.dirty.pages", tags, s -> s.dirtyPages());

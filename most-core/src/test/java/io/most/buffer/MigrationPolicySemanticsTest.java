@@ -100,6 +100,36 @@ class MigrationPolicySemanticsTest {
     }
 
     @Test
+    void hymemAdmitsCleanPagesEvictedBeforeToo() {
+        int pages = 96;
+        try (PageStore store = StoreFixture.open(dir, pages, 16, 64, MigrationPolicy.hymem())) {
+            long[] ids = new long[pages];
+            for (int i = 0; i < pages; i++) {
+                ids[i] = store.allocate();
+                try (Page page = store.write(ids[i])) {
+                    StoreFixture.stamp(page.payload(), ids[i], 1);
+                    page.markDirty(1);
+                }
+            }
+            store.checkpoint(); // from here every page is clean: only clean pages are evicted
+            PageStoreStats before = store.stats();
+            for (int sweep = 0; sweep < 3; sweep++) {
+                for (int i = 0; i < 48; i++) { // 48 pages cycle through 16 DRAM frames: each evicted every sweep
+                    try (Page page = store.read(ids[i])) {
+                        assertEquals(1, StoreFixture.versionOf(page.payload(), ids[i]));
+                    }
+                }
+            }
+            PageStoreStats after = store.stats();
+            assertEquals(0, after.dirtyPages(), after.toString());
+            long admitted = after.migrations(MigrationPath.DRAM_TO_PM) - before.migrations(MigrationPath.DRAM_TO_PM);
+            assertTrue(admitted > 0, "clean pages evicted twice are admitted: " + after);
+            assertTrue(after.pmHits() > before.pmHits(), "and later served from PM: " + after);
+            assertEquals(before.ssdWrites(), after.ssdWrites(), "a clean admission writes nothing to the block device");
+        }
+    }
+
+    @Test
     void policyCanBeChangedAtRuntime() {
         try (PageStore store = StoreFixture.open(dir, 50, 16, 16, MigrationPolicy.eager())) {
             store.setPolicy(MigrationPolicy.lazy());

@@ -1,5 +1,6 @@
 package io.most.buffer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -87,6 +88,37 @@ class PmRecoveryTest {
         assertEquals(PageHeader.Check.VALID, check(3));
         assertEquals(FRAMES - 2, pm.freeCount(), "losers and unused frames are free");
         assertTrue(corrupt.isEmpty());
+    }
+
+    @Test
+    void anInPlaceUpdateKilledBeforeItsRecordRetiredIsCompletedByRecovery() {
+        long page = ssd.allocations().allocate();
+        seal(3, page, 1);
+        MemorySegment copy = pm.frame(4);
+        PageHeader.copyPayload(pm.frame(3), copy);
+        copy.set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0xC0FFEEL);
+        byte[] next = copy.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment file = area.device.segment();
+        MemorySegment[] killed = new MemorySegment[1];
+        boolean[] committed = new boolean[1];
+        PmRedoLog log = new PmRedoLog(file, PAGE, FRAMES, (offset, length) -> {
+            if (committed[0] && killed[0] == null) {
+                killed[0] = MemorySegment.ofArray(file.toArray(ValueLayout.JAVA_BYTE)); // what a kill -9 leaves
+            }
+            committed[0] |= length == 8 && offset < PAGE;
+            area.device.persist(offset, length);
+        });
+        assertTrue(log.update(3, 4, page, 20, 2) > 0);
+        file.copyFrom(killed[0]);
+        // as if the kill struck before the changed line was copied into the frame
+        pm.frame(3).set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0L);
+        assertEquals(new PmRecovery.Result(2, 1, 0), recover(false));
+        assertEquals(3, pmFrameOf.get((int) page));
+        assertEquals(PageHeader.Check.VALID, check(3));
+        assertEquals(20, PageHeader.lsn(pm.frame(3)));
+        assertArrayEquals(next, pm.frame(3).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        assertEquals(PageHeader.Check.UNSEALED, check(4), "the record's frame is free");
+        assertEquals(0, area.replayRedo(), "the record was retired");
     }
 
     @Test

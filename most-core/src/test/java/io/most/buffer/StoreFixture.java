@@ -29,6 +29,27 @@ final class StoreFixture {
         return b;
     }
 
+    /** {@code <Dr, Dw, Nr, Nw> = <0, 0, 1, 1>}: writes stay in PM, dirty DRAM pages go to PM (the lazy policy's write path, deterministically). */
+    static final MigrationPolicy WRITES_IN_PM = MigrationPolicy.of(0, 0, 1, 1);
+
+    /** Writes version {@code version} of the page ({@link #stamp}), logged at LSN {@code version}. */
+    static void writeVersion(PageStore store, long pageId, long version) {
+        try (io.most.Page page = store.write(pageId)) {
+            stamp(page.payload(), pageId, version);
+            page.markDirty(version);
+        }
+    }
+
+    /** Allocates {@code count} pages and writes version 1 of each; returns their ids. */
+    static long[] allocateWritten(PageStore store, int count) {
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = store.allocate();
+            writeVersion(store, ids[i], 1);
+        }
+        return ids;
+    }
+
     static PageStore open(Path dir, long pages, int dramFrames, int pmFrames, MigrationPolicy policy) {
         return PageStore.open(config(dir, pages, dramFrames, pmFrames, policy).build());
     }

@@ -14,8 +14,15 @@ import java.util.SplittableRandom;
  * [8, 16)   LSN the writer passed to markDirty for this version
  * [16, 24)  page id
  * [24, 32)  run id (the test's seed for this child: a page of another run is foreign)
- * [32, end) pseudo-random bytes seeded by (run, page id, version)
+ * [32, end) pseudo-random bytes seeded by (run, page id, version / 16), except the first word of every
+ *           8th 64-byte line of the frame, which holds the version
  * </pre>
+ *
+ * So a write whose page last held a version of the same group of 16 changes only line 0 and every
+ * 8th line of the page: the buffer manager then persists just those lines of a PM page through a
+ * redo record, and the crash tests cut that path too; a write into a new group changes the whole
+ * page (the out-of-place path). Either way every line that differs between two versions carries the
+ * version, so a page torn between them is detected.
  */
 final class VersionedPage {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -24,6 +31,12 @@ final class VersionedPage {
     private static final int PAGE_AT = 16;
     private static final int RUN_AT = 24;
     private static final int RANDOM_AT = 32;
+    /** Bytes of the page header before the payload: lines are counted from the start of the frame. */
+    private static final int FRAME_HEADER = 32;
+    /** Every this many bytes of the frame, a word holds the version. */
+    private static final int VERSION_WORD_EVERY = 8 * 64;
+    /** The pseudo-random bytes change every this many versions. */
+    private static final int REWRITE_EVERY = 16;
 
     /** What a payload holds: a version and its LSN, or a problem (then version is -1). */
     record Content(long version, long lsn, String problem) {
@@ -48,10 +61,11 @@ final class VersionedPage {
         payload.set(LONG, LSN_AT, lsn);
         payload.set(LONG, PAGE_AT, pageId);
         payload.set(LONG, RUN_AT, run);
-        SplittableRandom random = randomOf(run, pageId, version);
+        SplittableRandom random = randomOf(run, pageId, version / REWRITE_EVERY);
         long end = payload.byteSize() - Long.BYTES;
         for (long at = RANDOM_AT; at <= end; at += Long.BYTES) {
-            payload.set(LONG, at, random.nextLong());
+            long word = random.nextLong(); // drawn for every word, so that the stream stays aligned
+            payload.set(LONG, at, isVersionWord(at) ? version : word);
         }
     }
 
@@ -73,13 +87,18 @@ final class VersionedPage {
         if (version <= 0) {
             return new Content(-1, -1, "version field " + version + " in a written page");
         }
-        SplittableRandom random = randomOf(run, pageId, version);
+        SplittableRandom random = randomOf(run, pageId, version / REWRITE_EVERY);
         for (long at = RANDOM_AT; at <= end; at += Long.BYTES) {
-            if (payload.get(LONG, at) != random.nextLong()) {
+            long word = random.nextLong();
+            if (payload.get(LONG, at) != (isVersionWord(at) ? version : word)) {
                 return new Content(-1, -1, "bytes of version " + version + " (lsn " + lsn + ") differ at payload offset " + at);
             }
         }
         return new Content(version, lsn, null);
+    }
+
+    private static boolean isVersionWord(long payloadOffset) {
+        return (payloadOffset + FRAME_HEADER) % VERSION_WORD_EVERY == 0;
     }
 
     private static boolean isAllZero(MemorySegment payload) {

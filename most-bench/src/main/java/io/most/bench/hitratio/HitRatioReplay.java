@@ -64,6 +64,46 @@ public final class HitRatioReplay {
                 .dirtyRatio(1) // no cleaner thread: one thread, one outcome
                 .evictionPolicy(eviction)
                 .build();
+        return replay(config, mix, theta, pages, requests, warmup, PageStoreStats::dramHits);
+    }
+
+    /**
+     * The PM hit ratio of the stream through a page store whose PM pool of {@code pmFrames} frames,
+     * under {@code pmEviction}, caches the pages: DRAM at its minimum, Spitfire's policy
+     * {@code <Dr, Dw, Nr, Nw> = <0, 0, 1, 0>} (a miss loads the page into PM, a hit is served there, so
+     * DRAM never caches data and the PM pool's policy alone decides). The PM file is created in
+     * {@code dir} and deleted afterwards; one thread, no cleaner: deterministic.
+     */
+    static double pmHitRatio(EvictionPolicy pmEviction, RequestStream.Mix mix, double theta, long pages, int pmFrames,
+                             long requests, long warmup, java.nio.file.Path dir) {
+        java.nio.file.Path pmFile = dir.resolve("pm-" + pmEviction + "-" + mix + "-" + pages + "-" + pmFrames + ".dat");
+        PageStoreConfig config = PageStoreConfig.builder()
+                .pageSize(PAGE_SIZE)
+                .dramBytes((long) PageStoreConfig.MIN_DRAM_FRAMES * PAGE_SIZE)
+                .pm(pmFile, (long) (pmFrames + 1) * PAGE_SIZE)
+                .blockDevice(new MemoryDevice("hit-ratio", PAGE_SIZE, PageStore.blockDeviceBytesFor(pages, PAGE_SIZE)))
+                .policy(MigrationPolicy.of(0, 0, 1, 0))
+                .dirtyRatio(1)
+                .pmEvictionPolicy(pmEviction)
+                .build();
+        try {
+            return replay(config, mix, theta, pages, requests, warmup, PageStoreStats::pmHits);
+        } finally {
+            try {
+                java.nio.file.Files.deleteIfExists(pmFile); // scratch: the next replay starts afresh
+            } catch (java.io.IOException e) {
+                System.err.println("could not delete " + pmFile + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Allocates {@code pages} pages in a store opened with {@code config}, checkpoints, replays
+     * {@code warmup} requests uncounted, then {@code requests} counted ones; returns the share of the
+     * counted ones that were {@code hits} (of the tier measured) among hits and misses.
+     */
+    private static double replay(PageStoreConfig config, RequestStream.Mix mix, double theta, long pages,
+                                 long requests, long warmup, java.util.function.ToLongFunction<PageStoreStats> hits) {
         try (PageStore store = PageStore.open(config)) {
             for (long p = 0; p < pages; p++) {
                 store.allocate();
@@ -78,9 +118,9 @@ public final class HitRatioReplay {
                 store.read(stream.next()).close();
             }
             PageStoreStats after = store.stats();
-            long hits = after.dramHits() - before.dramHits();
+            long hit = hits.applyAsLong(after) - hits.applyAsLong(before);
             long misses = after.misses() - before.misses();
-            return (double) hits / (hits + misses);
+            return (double) hit / (hit + misses);
         }
     }
 
@@ -124,13 +164,31 @@ public final class HitRatioReplay {
                 "clock", "s3-fifo", "caffeine");
     }
 
-    /** {@code [pages] [requests]}: defaults 8192 pages and 2,000,000 requests per run. */
-    public static void main(String[] args) {
+    /**
+     * {@code [pages] [requests] [pm-dir]}: defaults 8192 pages and 2,000,000 requests per run. With a
+     * directory (tmpfs, e.g. /dev/shm: every PM eviction persists a header), also the PM pool's hit
+     * ratios under CLOCK and S3-FIFO ({@link #pmHitRatio}) at PM sizes 1/16 .. 1/2 of the data.
+     */
+    public static void main(String[] args) throws java.io.IOException {
         long pages = args.length > 0 ? Long.parseLong(args[0]) : 8192;
         long requests = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
         System.out.println("DRAM hit ratios, one thread, page store on a memory device, " + requests
                 + " requests after " + requests / 4 + " of warm-up, seed " + SEED);
         System.out.println(header());
         curves(pages, requests, System.out);
+        if (args.length > 2) {
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory(java.nio.file.Path.of(args[2]), "most-replay-");
+            System.out.println("PM pool hit ratios (Dr=0, Dw=0, Nr=1, Nw=0), PM file under " + dir);
+            for (RequestStream.Mix mix : RequestStream.Mix.values()) {
+                for (int divisor : new int[] {16, 8, 4, 2}) {
+                    int frames = (int) (pages / divisor);
+                    System.out.printf(Locale.ROOT, "%-16s %8d %8d  1/%-5d %8.2f%% %8.2f%%%n", mix.label(0.99), pages,
+                            frames, divisor,
+                            100 * pmHitRatio(EvictionPolicy.CLOCK, mix, 0.99, pages, frames, requests, requests / 4, dir),
+                            100 * pmHitRatio(EvictionPolicy.S3_FIFO, mix, 0.99, pages, frames, requests, requests / 4, dir));
+                }
+            }
+            java.nio.file.Files.delete(dir);
+        }
     }
 }

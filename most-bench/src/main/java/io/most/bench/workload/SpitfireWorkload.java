@@ -223,6 +223,10 @@ public final class SpitfireWorkload implements Workload<PageTarget> {
             fields.put("ssd_reads", ssdReads);
             fields.put("ssd_writes", ssdWrites);
             fields.put("pm_writes_per_op", ratio(pmWrites, ops));
+            // how PM writes persisted (changed lines only, or whole pages) and who wrote PM pages back
+            fields.put("pm_line_updates", now.pmLineUpdates() - base.pmLineUpdates());
+            fields.put("pm_writebacks_foreground", now.pmWriteBacksForeground() - base.pmWriteBacksForeground());
+            fields.put("pm_writebacks_background", now.pmWriteBacksBackground() - base.pmWriteBacksBackground());
             fields.put("ssd_reads_per_op", ratio(ssdReads, ops));
             fields.put("migrations", migrations);
             fields.put("optimistic_retries", now.optimisticRetries() - base.optimisticRetries());

@@ -165,8 +165,10 @@ public class PageReadBenchmark {
 
     /**
      * A page store whose data lives in PM: its 16 DRAM frames hold pages allocated after the data set,
-     * which made CLOCK evict every data page to PM ({@code Nw = 1}); {@code Dr = 0} serves reads in PM.
-     * CLOCK skips a frame the cleaner holds at that moment, so the setup allocates filler pages (and
+     * which made the DRAM policy evict every data page to PM ({@code Nw = 1}); {@code Dr = 0} serves
+     * reads in PM. Each filler is used a few times as it arrives, so that S3-FIFO (which would evict a
+     * filler used once before a data page it had promoted) evicts the data pages as CLOCK does. A
+     * policy skips a frame the cleaner holds at that moment, so the setup allocates filler pages (and
      * frees the previous ones) until a read of every data page is a PM hit.
      */
     @State(Scope.Benchmark)
@@ -183,7 +185,9 @@ public class PageReadBenchmark {
             store = PageStore.open(PageStoreConfig.builder()
                     .pageSize(PAGE_SIZE)
                     .dramBytes((long) dramFrames * PAGE_SIZE)
-                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 4 * dramFrames + 1) * PAGE_SIZE)
+                    // the data, two generations of fillers (3 DRAM pools each) and slack: PM never evicts,
+                    // which S3-FIFO (the PM pool's default) would do from its main queue, the data pages'
+                    .pm(directory.resolve("pm.dat"), (long) (data.pages + 8 * dramFrames + 1) * PAGE_SIZE)
                     .blockDevice(new MemoryDevice("bench-ssd", 4096, (2L * data.pages + 64) * PAGE_SIZE))
                     .policy(MigrationPolicy.of(0, 0, 1, 1))
                     .build());
@@ -220,6 +224,15 @@ public class PageReadBenchmark {
                 ids[i] = store.allocate();
                 try (Page page = store.write(ids[i])) {
                     page.markDirty(1);
+                }
+                // used again at once, before the next one comes: a frequency-aware DRAM policy (S3-FIFO)
+                // then keeps the fillers and evicts the data pages to PM, as CLOCK does; a filler used
+                // once would be the first victim of its small queue, and a data page it had promoted
+                // would stay in DRAM
+                for (int use = 0; use < 3; use++) {
+                    try (Page page = store.read(ids[i])) {
+                        page.payload();
+                    }
                 }
             }
             return ids;

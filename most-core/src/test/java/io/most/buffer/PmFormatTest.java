@@ -1,0 +1,71 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.ConfigurationException;
+import io.most.device.MemoryDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The PM file's format: 3 since the superblock page holds redo records. A format-2 file (which has
+ * none) is read and upgraded; any other format is refused by name, before anything is written.
+ */
+class PmFormatTest {
+    private static final int PAGE = 4096;
+    private static final int FRAMES = 16;
+
+    @TempDir
+    Path dir;
+
+    /** Rewrites the PM superblock's format field (and its CRC), as a build of that format would have left it. */
+    private static void setFormat(Path pm, int format) throws Exception {
+        try (FileChannel channel = FileChannel.open(pm, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment sb = channel.map(FileChannel.MapMode.READ_WRITE, 0, PAGE, arena);
+            sb.set(ValueLayout.JAVA_INT_UNALIGNED, 8, format);
+            sb.set(ValueLayout.JAVA_INT_UNALIGNED, 64, Checksums.crc32c(sb.asSlice(0, 64)));
+            sb.force();
+        }
+    }
+
+    private static int format(PmArea area) {
+        return area.device.segment().get(ValueLayout.JAVA_INT_UNALIGNED, 8);
+    }
+
+    @Test
+    void aFormat2FileIsReadAndUpgradedAndAnUnknownFormatIsRefused() throws Exception {
+        BlockStore ssd = BlockStore.open(new MemoryDevice("ssd", PAGE, BlockStore.deviceBytesFor(64, PAGE)), PAGE, false);
+        Path pm = dir.resolve("pm.dat");
+        long bytes = (long) (FRAMES + 1) * PAGE;
+        try {
+            PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
+            area.attach(ssd, ssd.pmDependency());
+            assertEquals(3, format(area));
+            area.close();
+
+            setFormat(pm, 2);
+            PmArea upgraded = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
+            assertEquals(2, format(upgraded), "opening writes nothing");
+            upgraded.attach(ssd, ssd.pmDependency());
+            assertEquals(3, format(upgraded));
+            assertEquals(0, upgraded.replayRedo(), "a format-2 file holds no redo records");
+            upgraded.close();
+
+            setFormat(pm, 9);
+            ConfigurationException refused = assertThrows(ConfigurationException.class,
+                    () -> PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false));
+            assertTrue(refused.getMessage().contains("has format 9; this build reads 3"), refused.getMessage());
+        } finally {
+            ssd.close();
+        }
+    }
+}

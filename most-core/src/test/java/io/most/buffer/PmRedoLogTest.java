@@ -1,0 +1,208 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PmRedoLog} under simulated power loss: the PM file is a volatile segment (the CPU caches and
+ * PM as the program sees it) and a media segment that receives only what was persisted. Power fails
+ * at every persist call of an update in turn; any subset of the 8-byte words stored but not yet
+ * persisted may also have reached the media (the CPU writes lines back whenever it likes). After
+ * replay the page's frame must be sealed and hold the previous version or the new one, never a mix.
+ */
+class PmRedoLogTest {
+    private static final int PAGE = 4096;
+    private static final int FRAMES = 4;
+    private static final long FILE = (long) (FRAMES + 1) * PAGE;
+    private static final long PAGE_ID = 7;
+    private static final int M = 1;
+    private static final int R = 2;
+
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment memory = arena.allocate(FILE, 4096);
+    private final MemorySegment media = arena.allocate(FILE, 4096);
+
+    /** Copies persisted ranges to the media until the power fails at call {@code failAt}; records the calls. */
+    private final class PowerLoss implements PmRedoLog.Persister {
+        final List<long[]> calls = new ArrayList<>();
+        final int failAt;
+        MemorySegment atFailure;
+
+        PowerLoss(int failAt) {
+            this.failAt = failAt;
+        }
+
+        @Override
+        public void persist(long offset, long length) {
+            if (atFailure == null && calls.size() == failAt) {
+                atFailure = arena.allocate(FILE);
+                atFailure.copyFrom(memory);
+            }
+            if (atFailure != null) {
+                throw new IllegalStateException("power failed");
+            }
+            calls.add(new long[] {offset, length});
+            MemorySegment.copy(memory, offset, media, offset, length);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        arena.close();
+    }
+
+    private static MemorySegment frame(MemorySegment file, int f) {
+        return file.asSlice((long) (f + 1) * PAGE, PAGE);
+    }
+
+    /** Frame M sealed durably with version A of the page; frame R its private copy changed in {@code changed} lines. */
+    private byte[] prepare(int[] changed, long seed) {
+        memory.fill((byte) 0);
+        MemorySegment m = frame(memory, M);
+        StoreFixture.stamp(m.asSlice(PageHeader.SIZE), PAGE_ID, 1);
+        PageHeader.prepareSeal(m, PAGE_ID, 100, 10);
+        PageHeader.commit(m);
+        MemorySegment r = frame(memory, R);
+        PageHeader.copyPayload(m, r);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int line : changed) {
+            long at = Math.max(PageHeader.SIZE, (long) line * DirtyLines.LINE);
+            r.set(ValueLayout.JAVA_LONG_UNALIGNED, at, random.nextLong());
+        }
+        media.copyFrom(memory);
+        return m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private byte[] intended() {
+        return frame(memory, R).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Test
+    void anUpdatePersistsOnlyTheChangedLinesAndTheRecord() {
+        prepare(new int[] {3, 40}, 1);
+        byte[] next = intended();
+        PowerLoss persister = new PowerLoss(Integer.MAX_VALUE);
+        PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
+        long bytes = log.update(M, R, PAGE_ID, 200, 11);
+        assertTrue(bytes > 0 && bytes < PAGE / 4, "persisted " + bytes + " bytes of a " + PAGE + "-byte page");
+        MemorySegment m = frame(media, M);
+        assertEquals(PageHeader.Check.VALID, PageHeader.check(m));
+        assertEquals(11, PageHeader.seq(m));
+        assertEquals(200, PageHeader.lsn(m));
+        assertArrayEquals(next, m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        for (long[] call : persister.calls) {
+            boolean header = call[0] < PAGE;
+            boolean lineOfM = call[0] >= 2L * PAGE && call[0] < 3L * PAGE;
+            boolean lineOfR = call[0] >= 3L * PAGE;
+            assertTrue(header || lineOfM || lineOfR, "persist at " + call[0]);
+            assertTrue(call[1] <= 2 * DirtyLines.LINE, "a persist of " + call[1] + " bytes");
+        }
+        assertEquals(0, new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay(), "no live record is left");
+    }
+
+    @Test
+    void powerLostAtAnyPersistLeavesThePreviousOrTheNewVersionNeverAMix() {
+        int[] changed = {0, 1, 2, 17, 40, 63};
+        PowerLoss dry = new PowerLoss(Integer.MAX_VALUE);
+        prepare(changed, 5);
+        new PmRedoLog(memory, PAGE, FRAMES, dry).update(M, R, PAGE_ID, 200, 11);
+        int commitCall = -1;
+        for (int c = 0; c < dry.calls.size() && commitCall < 0; c++) {
+            commitCall = dry.calls.get(c)[1] == 8 ? c : -1; // the first 8-byte persist: the record's commit word
+        }
+        assertTrue(commitCall > 0, "the record is committed after its data");
+        SplittableRandom random = new SplittableRandom(42);
+        int sawOld = 0;
+        int sawNew = 0;
+        for (int failAt = 0; failAt <= dry.calls.size(); failAt++) {
+            for (int trial = 0; trial < 40; trial++) {
+                byte[] previous = prepare(changed, 5);
+                byte[] next = intended();
+                PowerLoss persister = new PowerLoss(failAt);
+                PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
+                if (failAt < dry.calls.size()) {
+                    assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
+                    writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
+                } else {
+                    log.update(M, R, PAGE_ID, 200, 11);
+                }
+                new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay();
+                MemorySegment m = frame(media, M);
+                String at = "power lost at persist " + failAt + " of " + dry.calls.size() + ", trial " + trial;
+                assertEquals(PageHeader.Check.VALID, PageHeader.check(m), at);
+                byte[] found = m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+                if (Arrays.equals(found, next)) {
+                    assertEquals(11, PageHeader.seq(m), at);
+                    sawNew++;
+                } else {
+                    assertArrayEquals(previous, found, at + ": neither version");
+                    assertEquals(10, PageHeader.seq(m), at);
+                    assertTrue(failAt <= commitCall, at + ": the record was durable, yet the update was lost");
+                    sawOld++;
+                }
+                assertNotEquals(PageHeader.Check.VALID, PageHeader.check(frame(media, R)), at + ": the record frame looks like a page");
+            }
+        }
+        assertTrue(sawOld > 0 && sawNew > 0, "old " + sawOld + ", new " + sawNew);
+    }
+
+    @Test
+    void aTargetDamagedUnderALiveRecordIsSealedDamagedNotValid() {
+        prepare(new int[] {5}, 9);
+        PowerLoss persister = new PowerLoss(5); // r's line, the record, its commit word, then m's lines: fails there
+        PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
+        assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
+        MemorySegment m = frame(media, M);
+        long unchangedLine = 30L * DirtyLines.LINE;
+        m.set(ValueLayout.JAVA_BYTE, unchangedLine, (byte) (m.get(ValueLayout.JAVA_BYTE, unchangedLine) ^ 1));
+        assertEquals(1, new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay());
+        assertEquals(PageHeader.Check.DAMAGED, PageHeader.check(m));
+        assertEquals(11, PageHeader.seq(m), "the damaged frame names the version it should hold");
+    }
+
+    @Test
+    void anUpdateOfMoreThanHalfThePageIsDeclinedWithoutWriting() {
+        int[] most = new int[40];
+        Arrays.setAll(most, i -> i + 10);
+        byte[] previous = prepare(most, 3);
+        PowerLoss persister = new PowerLoss(Integer.MAX_VALUE);
+        assertEquals(-1, new PmRedoLog(memory, PAGE, FRAMES, persister).update(M, R, PAGE_ID, 200, 11));
+        assertTrue(persister.calls.isEmpty());
+        assertArrayEquals(previous, frame(memory, M).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        assertEquals(10, PageHeader.seq(frame(memory, M)));
+    }
+
+    @Test
+    void clearingForgetsEveryRecord() {
+        prepare(new int[] {5}, 9);
+        PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, new PowerLoss(3));
+        assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
+        new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).clear();
+        assertEquals(0, new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay());
+        assertEquals(10, PageHeader.seq(frame(media, M)));
+        assertTrue(new PmRedoLog(media, 65536, FRAMES, (o, l) -> { }).slots() > 0, "64 KiB pages have slots too");
+    }
+
+    /** Each 8-byte word stored but not persisted reaches the media with probability {@code p}. */
+    private void writeBackSomeWords(MemorySegment atFailure, SplittableRandom random, double p) {
+        for (long at = 0; at < FILE; at += 8) {
+            long word = atFailure.get(ValueLayout.JAVA_LONG, at);
+            if (word != media.get(ValueLayout.JAVA_LONG, at) && random.nextDouble() < p) {
+                media.set(ValueLayout.JAVA_LONG, at, word);
+            }
+        }
+    }
+}
