@@ -52,6 +52,9 @@ final class FramePool {
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
     private final MemorySegment[] readOnlyPayloads;
+    /** The whole pool, read-only: the typed optimistic reads address a frame in it by arithmetic. */
+    private final MemorySegment readOnlyMemory;
+    private final int headerSize;
     private final long[] meta;
     private final Replacement replacement;
     /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
@@ -68,6 +71,8 @@ final class FramePool {
         this.tier = tier;
         this.frameSize = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
+        this.headerSize = headerSize;
+        this.readOnlyMemory = memory.asSlice(0, (long) frames * frameSize).asReadOnly();
         this.frameSegments = new MemorySegment[frames];
         this.payloads = new MemorySegment[frames];
         this.readOnlyPayloads = new MemorySegment[frames];
@@ -103,6 +108,20 @@ final class FramePool {
     /** The caller-visible part of frame {@code f}, writable or read-only. */
     MemorySegment payload(int f, boolean writable) {
         return writable ? payloads[f] : readOnlyPayloads[f];
+    }
+
+    /**
+     * The whole pool as one read-only segment, for reads that address a frame by arithmetic
+     * ({@link #payloadStart}) instead of loading its payload segment: one object for every frame, so
+     * a hit loads no per-frame handle before the data.
+     */
+    MemorySegment readOnlyMemory() {
+        return readOnlyMemory;
+    }
+
+    /** Where frame {@code f}'s payload starts in {@link #readOnlyMemory()}. */
+    long payloadStart(int f) {
+        return (long) f * frameSize + headerSize;
     }
 
     long pageOf(int f) {

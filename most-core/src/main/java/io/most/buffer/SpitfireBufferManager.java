@@ -11,6 +11,7 @@ import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
@@ -665,6 +666,62 @@ public final class SpitfireBufferManager implements PageStore {
     public MemorySegment optimisticPayload(long stamp) {
         FramePool pool = poolOf(stamp);
         return pool.payload(frameOf(stamp, pool), false);
+    }
+
+    /*
+     * The typed reads address the payload in the pool's one segment by arithmetic (frame index times
+     * frame size, from the stamp) rather than through the frame's own segment: no per-frame object to
+     * load before the data, and the pool segment's bounds and liveness checks are the same for every
+     * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
+     * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
+     */
+
+    @Override
+    public long optimisticLong(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, payloadAddress(stamp, pool, offset, Long.BYTES));
+    }
+
+    @Override
+    public int optimisticInt(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, payloadAddress(stamp, pool, offset, Integer.BYTES));
+    }
+
+    @Override
+    public byte optimisticByte(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, payloadAddress(stamp, pool, offset, Byte.BYTES));
+    }
+
+    @Override
+    public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
+        FramePool pool = poolOf(stamp);
+        if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
+            throw outsidePayload(offset, length);
+        }
+        long from = payloadAddress(stamp, pool, offset, length);
+        MemorySegment.copy(pool.readOnlyMemory(), ValueLayout.JAVA_BYTE, from, destination, index, length);
+    }
+
+    /**
+     * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
+     * segment.
+     *
+     * @throws IndexOutOfBoundsException if they are not all inside the payload
+     */
+    private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
+        int f = frameOf(stamp, pool);
+        // unsigned: a negative offset is a huge one, so one compare rejects both ends
+        if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
+            throw outsidePayload(offset, size);
+        }
+        return pool.payloadStart(f) + offset;
+    }
+
+    private IndexOutOfBoundsException outsidePayload(long offset, int size) {
+        return new IndexOutOfBoundsException(size + " bytes at offset " + offset + " are outside the page payload of "
+                + payloadSize() + " bytes");
     }
 
     /**
