@@ -54,6 +54,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@link PageStore#validate}: no latch, no lambda, nothing allocated; {@code dramHitStampTwoThreads}
  *       is the same with two threads (for the scaling target: compare its throughput, 2 / its time per
  *       operation, with one thread's).</li>
+ *   <li>{@code dramHitStampLong} (and {@code ...TwoThreads}, {@code pmHitStampLong}): the same with
+ *       {@link PageStore#optimisticLong} instead of the payload segment: the frame addressed in the
+ *       pool's one segment by the stamp's frame index.</li>
  *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
@@ -507,6 +510,25 @@ public class PageReadBenchmark {
     }
 
     /**
+     * {@link #readStamped} with the typed read {@link PageStore#optimisticLong}: the payload addressed
+     * in the pool's one segment by the stamp's frame index, no per-frame segment loaded.
+     */
+    static long readStampedLong(PageStore store, long key) {
+        long page = key >>> 32;
+        long offset = key & OFFSET_MASK;
+        long stamp = store.tryOptimisticRead(page);
+        if (stamp != 0) {
+            long value = store.optimisticLong(stamp, offset);
+            if (store.validate(stamp)) {
+                return value;
+            }
+        }
+        try (Page p = store.read(page)) {
+            return p.payload().get(LONG, offset);
+        }
+    }
+
+    /**
      * {@link PageStore#write} (exclusive latch), read, close: the latching cost of a write hit, and its
      * allocation (none). No {@code markDirty}, so pages stay clean and the cleaner idle.
      */
@@ -521,6 +543,22 @@ public class PageReadBenchmark {
     @Benchmark
     public long dramHitStamp(DramStore s, Cursor c) {
         return readStamped(s.store, c.next());
+    }
+
+    @Benchmark
+    public long dramHitStampLong(DramStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long dramHitStampLongTwoThreads(DramStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
+    }
+
+    @Benchmark
+    public long pmHitStampLong(PmStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
     }
 
     @Benchmark
