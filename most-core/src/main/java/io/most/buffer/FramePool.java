@@ -302,8 +302,8 @@ final class FramePool {
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
     boolean isFrame(int f) {
-        // the array's length, compared unsigned as the JIT compares an index: it drops its own check
-        return Integer.compareUnsigned(f, readOnlyPayloads.length) < 0;
+        // unsigned, as the JIT compares an index: a negative f fails the same compare
+        return Integer.compareUnsigned(f, frames) < 0;
     }
 
     /**
