@@ -52,9 +52,11 @@ final class FramePool {
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
     private final MemorySegment[] readOnlyPayloads;
-    /** The whole pool, read-only: the typed optimistic reads address a frame in it by arithmetic. */
+    /**
+     * The pool read-only from the first frame's payload on (its header cut off), so frame {@code f}'s
+     * payload starts at {@code f * frameSize}: the typed optimistic reads address a frame by arithmetic.
+     */
     private final MemorySegment readOnlyMemory;
-    private final int headerSize;
     private final long[] meta;
     private final Replacement replacement;
     /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
@@ -71,8 +73,7 @@ final class FramePool {
         this.tier = tier;
         this.frameSize = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
-        this.headerSize = headerSize;
-        this.readOnlyMemory = memory.asSlice(0, (long) frames * frameSize).asReadOnly();
+        this.readOnlyMemory = memory.asSlice(headerSize, (long) frames * frameSize - headerSize).asReadOnly();
         this.frameSegments = new MemorySegment[frames];
         this.payloads = new MemorySegment[frames];
         this.readOnlyPayloads = new MemorySegment[frames];
@@ -119,9 +120,12 @@ final class FramePool {
         return readOnlyMemory;
     }
 
-    /** Where frame {@code f}'s payload starts in {@link #readOnlyMemory()}. */
+    /**
+     * Where frame {@code f}'s payload starts in {@link #readOnlyMemory()}; for a frame past the pool,
+     * an offset past the segment's end.
+     */
     long payloadStart(int f) {
-        return (long) f * frameSize + headerSize;
+        return (long) f * frameSize;
     }
 
     long pageOf(int f) {
