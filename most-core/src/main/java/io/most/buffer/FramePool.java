@@ -187,14 +187,15 @@ final class FramePool {
      * hit reads after it to be loaded again, and the count needs no ordering.
      */
     void touch(int f) {
-        touchRecord(f * STRIDE);
+        touchRecord(meta, f * STRIDE);
     }
 
-    private void touchRecord(int record) {
+    /** {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). */
+    private void touchRecord(long[] records, int record) {
         int i = record + FREQUENCY;
-        long n = (long) META.get(meta, i);
+        long n = (long) META.get(records, i);
         if (n < maxFrequency) {
-            META.set(meta, i, n + 1);
+            META.set(records, i, n + 1);
         }
     }
 
@@ -285,12 +286,15 @@ final class FramePool {
      * validation proves that no writer changed the record meanwhile.
      */
     long optimisticLatchWord(int f, long pageId) {
+        // the array in a local: read from the field after the acquire load, it would be loaded (and its
+        // length checked) again, the acquire being a compiler barrier for every field
+        long[] records = meta;
         int record = f * STRIDE;
-        long s = (long) META.getAcquire(meta, record + LATCH);
-        if ((s & EXCLUSIVE) != 0 || (long) META.get(meta, record + PAGE) != pageId) {
+        long s = (long) META.getAcquire(records, record + LATCH);
+        if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
             return NOT_READABLE;
         }
-        touchRecord(record);
+        touchRecord(records, record);
         return s;
     }
 
@@ -300,8 +304,9 @@ final class FramePool {
      * went while they ran.
      */
     long latchWordAfterReads(int f) {
+        long[] records = meta; // loaded before the fence, which would otherwise force a reload after it
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return latchWord(f);
+        return (long) META.getVolatile(records, f * STRIDE + LATCH);
     }
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */

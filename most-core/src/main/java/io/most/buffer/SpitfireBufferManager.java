@@ -1009,11 +1009,14 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** The page id as an index of the mapping table, or IllegalArgumentException if out of range. */
     private int checkedIndex(long pageId) {
-        if (pageId < 0 || pageId >= dramFrameOf.length()) {
+        // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
+        // two merge (a long compare would not), and a negative id fails the same compare
+        int i = (int) pageId;
+        if (i != pageId || Integer.compareUnsigned(i, dramFrameOf.length()) >= 0) {
             throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                     + dramFrameOf.length() + " pages)");
         }
-        return (int) pageId;
+        return i;
     }
 
     private void checkNotLost(long pageId) {
