@@ -358,9 +358,11 @@ class OptimisticReadTest {
                         }
                         validated.incrementAndGet();
                         assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
-                                + " returned bytes that are not that page's");
+                                + " returned bytes that are not that page's (read mode " + n % 3 + ")");
                         assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp) + ")");
+                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp)
+                                + ", read " + (n % 3 == 0 ? "through optimisticPayload" : n % 3 == 1 ? "by optimisticCopy"
+                                : "by optimisticLong") + ")");
                     }
                     return null;
                 }));
