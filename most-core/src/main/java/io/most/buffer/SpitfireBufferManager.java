@@ -682,34 +682,19 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public long optimisticLong(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Long.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw notAFrame(stamp, e);
-        }
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, payloadAddress(stamp, pool, offset, Long.BYTES));
     }
 
     @Override
     public int optimisticInt(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw notAFrame(stamp, e);
-        }
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, payloadAddress(stamp, pool, offset, Integer.BYTES));
     }
 
     @Override
     public byte optimisticByte(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw notAFrame(stamp, e);
-        }
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, payloadAddress(stamp, pool, offset, Byte.BYTES));
     }
 
     @Override
@@ -719,34 +704,23 @@ public final class SpitfireBufferManager implements PageStore {
             throw outsidePayload(offset, length);
         }
         long from = payloadAddress(stamp, pool, offset, length);
-        int f = OptimisticStamp.frame(stamp);
-        if (!pool.isFrame(f)) { // checked here: the array's own bounds check would not tell the two apart
-            throw badStamp(stamp);
-        }
         MemorySegment.copy(pool.readOnlyMemory(), ValueLayout.JAVA_BYTE, from, destination, index, length);
     }
 
     /**
      * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
-     * segment. The frame index is not checked here: with the offset inside the payload, a frame past
-     * the pool's end is an address past the segment's end, which the segment's own bounds check
-     * rejects (the caller turns that into the bad-stamp error), so the hit pays one check, not two.
+     * segment.
      *
+     * @throws IllegalArgumentException  if the stamp names a frame past its pool
      * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
      */
     private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
+        int f = frameOf(stamp, pool);
         // unsigned: a negative offset is a huge one, so one compare rejects both ends
         if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
             throw outsidePayload(offset, size);
         }
-        return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
-    }
-
-    /** The error for a stamp whose frame index lies past its pool (found by the pool segment's bounds check). */
-    private static IllegalArgumentException notAFrame(long stamp, IndexOutOfBoundsException cause) {
-        IllegalArgumentException e = badStamp(stamp);
-        e.initCause(cause);
-        return e;
+        return pool.payloadStart(f) + offset;
     }
 
     private IndexOutOfBoundsException outsidePayload(long offset, int size) {

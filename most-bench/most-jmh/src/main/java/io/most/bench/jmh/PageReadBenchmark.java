@@ -504,6 +504,11 @@ public class PageReadBenchmark {
                 return value;
             }
         }
+        return readLatched(store, page, offset);
+    }
+
+    /** The fallback of the stamped reads: not buffered, or a writer raced (never, here). */
+    private static long readLatched(PageStore store, long page, long offset) {
         try (Page p = store.read(page)) {
             return p.payload().get(LONG, offset);
         }
@@ -523,9 +528,7 @@ public class PageReadBenchmark {
                 return value;
             }
         }
-        try (Page p = store.read(page)) {
-            return p.payload().get(LONG, offset);
-        }
+        return readLatched(store, page, offset);
     }
 
     /**
