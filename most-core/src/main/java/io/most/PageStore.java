@@ -204,7 +204,9 @@ public interface PageStore extends AutoCloseable {
     /**
      * Whether the page of a stamp from {@link #tryOptimisticRead} is still in the same frame, unchanged,
      * since the stamp was issued: no writer latched it, and it was not evicted, migrated or freed. If
-     * so, every read of {@link #optimisticPayload} made before this call saw that version of the page.
+     * so, every read of {@link #optimisticPayload} and of the typed reads ({@link #optimisticLong},
+     * {@link #optimisticInt}, {@link #optimisticByte}, {@link #optimisticCopy}) made before this call saw
+     * that version of the page.
      * Returns false for stamp 0. May be called several times for one stamp (e.g. at each step of a
      * search).
      *
