@@ -360,7 +360,8 @@ class OptimisticReadTest {
                         assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
                                 + " returned bytes that are not that page's (read mode " + n % 3 + ")");
                         assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp)
+                                + " after version " + atLeast + " was written (a latched read now finds version "
+                                + (fresh || v >= atLeast ? v : latchedVersion(store, id)) + "; stamp 0x" + Long.toHexString(stamp)
                                 + ", read " + (n % 3 == 0 ? "through optimisticPayload" : n % 3 == 1 ? "by optimisticCopy"
                                 : "by optimisticLong") + ")");
                     }
@@ -380,6 +381,15 @@ class OptimisticReadTest {
             page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         } catch (IllegalArgumentException freedMeanwhile) {
             // the writer freed the page between the stamp and the read: legitimate
+        }
+    }
+
+    /** The page's version as a latched read sees it (-1: not that page's bytes, -2: freed meanwhile). */
+    private static long latchedVersion(PageStore store, long id) {
+        try (Page page = store.read(id)) {
+            return StoreFixture.versionOf(page.payload(), id);
+        } catch (IllegalArgumentException freedMeanwhile) {
+            return -2;
         }
     }
 
