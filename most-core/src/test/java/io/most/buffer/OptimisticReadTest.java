@@ -167,11 +167,11 @@ class OptimisticReadTest {
             // no marker bit: not a stamp at all
             assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(4));
             assertThrows(IllegalArgumentException.class, () -> store.validate(4));
-            // a PM frame in a store without PM
-            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(0b11));
-            // frame 31 of a 20-frame pool (20 frames take 5 bits, so 31 is encodable)
+            // a PM frame (marker and pool bits, OptimisticStamp) in a store without PM
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(3L << 31));
+            // frame 31 of a 20-frame pool
             IllegalArgumentException frame = assertThrows(IllegalArgumentException.class,
-                    () -> store.validate(31L << 2 | 1));
+                    () -> store.validate(1L << 32 | 31));
             assertTrue(frame.getMessage().contains("not a stamp"), frame.getMessage());
 
             assertThrows(IllegalArgumentException.class, () -> store.tryOptimisticRead(-1));
@@ -238,8 +238,8 @@ class OptimisticReadTest {
             IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(0, 0));
             assertTrue(zero.getMessage().contains("read(pageId)"), zero.getMessage());
             assertThrows(IllegalArgumentException.class, () -> store.optimisticInt(4, 0), "no marker bit");
-            assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(0b11, 0), "a PM stamp without PM");
-            assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(31L << 2 | 1, 0),
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(3L << 31, 0), "a PM stamp without PM");
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(1L << 32 | 31, 0),
                     "frame 31 of a 16-frame pool");
             assertTrue(store.validate(stamp), "none of that disturbed the page");
         }
