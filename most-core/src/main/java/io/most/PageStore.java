@@ -147,9 +147,66 @@ public interface PageStore extends AutoCloseable {
     java.lang.foreign.MemorySegment optimisticPayload(long stamp);
 
     /**
+     * Reads the {@code long} (native byte order, any alignment) at byte {@code offset} of the payload
+     * of the page a nonzero stamp from {@link #tryOptimisticRead} names: the value
+     * {@code optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, offset)} reads, addressed in
+     * the buffer pool directly instead of through a per-frame segment (the fastest hit path). Takes no
+     * latch and allocates nothing; the value counts only once {@link #validate} confirms the stamp.
+     *
+     * <pre>{@code
+     * long stamp = store.tryOptimisticRead(pageId);
+     * if (stamp != 0) {
+     *     long value = store.optimisticLong(stamp, offset);
+     *     if (store.validate(stamp)) {
+     *         return value;
+     *     }
+     * }
+     * }</pre>
+     *
+     * The offset is checked against the payload, so a read through a stamp never reaches another
+     * frame's bytes, whatever the stamp's page has become since.
+     *
+     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
+     * @throws IndexOutOfBoundsException if {@code offset < 0} or {@code offset + 8 > payloadSize()}
+     * @throws IllegalStateException     if the store is closed
+     */
+    long optimisticLong(long stamp, long offset);
+
+    /**
+     * {@link #optimisticLong} for an {@code int} (4 bytes, native byte order, any alignment).
+     *
+     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
+     * @throws IndexOutOfBoundsException if {@code offset < 0} or {@code offset + 4 > payloadSize()}
+     * @throws IllegalStateException     if the store is closed
+     */
+    int optimisticInt(long stamp, long offset);
+
+    /**
+     * {@link #optimisticLong} for one byte.
+     *
+     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
+     * @throws IndexOutOfBoundsException if {@code offset} is not in {@code [0, payloadSize())}
+     * @throws IllegalStateException     if the store is closed
+     */
+    byte optimisticByte(long stamp, long offset);
+
+    /**
+     * Copies {@code length} payload bytes from {@code offset} of the page a nonzero stamp names into
+     * {@code destination} at {@code index} (e.g. a key to compare); see {@link #optimisticLong}. The
+     * copy may be torn until {@link #validate} confirms the stamp.
+     *
+     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
+     * @throws IndexOutOfBoundsException if the range is not inside the payload or the array
+     * @throws IllegalStateException     if the store is closed
+     */
+    void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length);
+
+    /**
      * Whether the page of a stamp from {@link #tryOptimisticRead} is still in the same frame, unchanged,
      * since the stamp was issued: no writer latched it, and it was not evicted, migrated or freed. If
-     * so, every read of {@link #optimisticPayload} made before this call saw that version of the page.
+     * so, every read of {@link #optimisticPayload} and of the typed reads ({@link #optimisticLong},
+     * {@link #optimisticInt}, {@link #optimisticByte}, {@link #optimisticCopy}) made before this call saw
+     * that version of the page.
      * Returns false for stamp 0. May be called several times for one stamp (e.g. at each step of a
      * search).
      *

@@ -52,6 +52,11 @@ final class FramePool {
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
     private final MemorySegment[] readOnlyPayloads;
+    /**
+     * The pool read-only from the first frame's payload on (its header cut off), so frame {@code f}'s
+     * payload starts at {@code f * frameSize}: the typed optimistic reads address a frame by arithmetic.
+     */
+    private final MemorySegment readOnlyMemory;
     private final long[] meta;
     private final Replacement replacement;
     /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
@@ -68,6 +73,7 @@ final class FramePool {
         this.tier = tier;
         this.frameSize = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
+        this.readOnlyMemory = memory.asSlice(headerSize, (long) frames * frameSize - headerSize).asReadOnly();
         this.frameSegments = new MemorySegment[frames];
         this.payloads = new MemorySegment[frames];
         this.readOnlyPayloads = new MemorySegment[frames];
@@ -103,6 +109,23 @@ final class FramePool {
     /** The caller-visible part of frame {@code f}, writable or read-only. */
     MemorySegment payload(int f, boolean writable) {
         return writable ? payloads[f] : readOnlyPayloads[f];
+    }
+
+    /**
+     * The whole pool as one read-only segment, for reads that address a frame by arithmetic
+     * ({@link #payloadStart}) instead of loading its payload segment: one object for every frame, so
+     * a hit loads no per-frame handle before the data.
+     */
+    MemorySegment readOnlyMemory() {
+        return readOnlyMemory;
+    }
+
+    /**
+     * Where frame {@code f}'s payload starts in {@link #readOnlyMemory()}; for a frame past the pool,
+     * an offset past the segment's end.
+     */
+    long payloadStart(int f) {
+        return (long) f * frameSize;
     }
 
     long pageOf(int f) {
@@ -164,14 +187,15 @@ final class FramePool {
      * hit reads after it to be loaded again, and the count needs no ordering.
      */
     void touch(int f) {
-        touchRecord(f * STRIDE);
+        touchRecord(meta, f * STRIDE);
     }
 
-    private void touchRecord(int record) {
+    /** {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). */
+    private void touchRecord(long[] records, int record) {
         int i = record + FREQUENCY;
-        long n = (long) META.get(meta, i);
+        long n = (long) META.get(records, i);
         if (n < maxFrequency) {
-            META.set(meta, i, n + 1);
+            META.set(records, i, n + 1);
         }
     }
 
@@ -262,12 +286,15 @@ final class FramePool {
      * validation proves that no writer changed the record meanwhile.
      */
     long optimisticLatchWord(int f, long pageId) {
+        // the array in a local: read from the field after the acquire load, it would be loaded (and its
+        // length checked) again, the acquire being a compiler barrier for every field
+        long[] records = meta;
         int record = f * STRIDE;
-        long s = (long) META.getAcquire(meta, record + LATCH);
-        if ((s & EXCLUSIVE) != 0 || (long) META.get(meta, record + PAGE) != pageId) {
+        long s = (long) META.getAcquire(records, record + LATCH);
+        if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
             return NOT_READABLE;
         }
-        touchRecord(record);
+        touchRecord(records, record);
         return s;
     }
 
@@ -277,14 +304,15 @@ final class FramePool {
      * went while they ran.
      */
     long latchWordAfterReads(int f) {
+        long[] records = meta; // loaded before the fence, which would otherwise force a reload after it
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return latchWord(f);
+        return (long) META.getVolatile(records, f * STRIDE + LATCH);
     }
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
     boolean isFrame(int f) {
-        // the array's length, compared unsigned as the JIT compares an index: it drops its own check
-        return Integer.compareUnsigned(f, readOnlyPayloads.length) < 0;
+        // unsigned, as the JIT compares an index: a negative f fails the same compare
+        return Integer.compareUnsigned(f, frames) < 0;
     }
 
     /**

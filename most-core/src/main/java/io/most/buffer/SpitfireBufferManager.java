@@ -11,6 +11,7 @@ import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
@@ -57,6 +58,9 @@ public final class SpitfireBufferManager implements PageStore {
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters = new BufferCounters();
+    // the hit counters again, one field away: a hit loads one object fewer before it counts
+    private final StripedCounter dramHits = counters.dramHits;
+    private final StripedCounter pmHits = counters.pmHits;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
@@ -406,7 +410,7 @@ public final class SpitfireBufferManager implements PageStore {
         latch(dram, f, exclusive);
         if (dram.pageOfLatched(f) == pageId && dramFrameOf.getPlain(i) == f) {
             dram.touch(f);
-            counters.dramHits.increment();
+            dramHits.increment();
             return true;
         }
         unlatch(dram, f, exclusive);
@@ -464,7 +468,7 @@ public final class SpitfireBufferManager implements PageStore {
             return -1;
         }
         pm.touch(m);
-        counters.pmHits.increment();
+        pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
         if (!exclusive || !pm.isDirty(m)) {
             // reads, and writes of a frame equal to the block device's copy, work in place
@@ -505,7 +509,7 @@ public final class SpitfireBufferManager implements PageStore {
                 if (f < 0) {
                     return -1;
                 }
-                counters.pmHits.increment();
+                pmHits.increment();
                 return installed(dram, f, exclusive);
             }
             counters.misses.increment();
@@ -636,7 +640,7 @@ public final class SpitfireBufferManager implements PageStore {
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
             long word = dram.optimisticLatchWord(f, pageId);
             if (word != FramePool.NOT_READABLE) {
-                counters.dramHits.increment();
+                dramHits.increment();
                 return OptimisticStamp.encode(false, f, word);
             }
             return 0;
@@ -659,7 +663,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (word == FramePool.NOT_READABLE || dramFrameOf.getPlain(i) >= 0) {
             return 0;
         }
-        counters.pmHits.increment();
+        pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
         return OptimisticStamp.encode(true, m, word);
     }
@@ -668,6 +672,63 @@ public final class SpitfireBufferManager implements PageStore {
     public MemorySegment optimisticPayload(long stamp) {
         FramePool pool = poolOf(stamp);
         return pool.payload(frameOf(stamp, pool), false);
+    }
+
+    /*
+     * The typed reads address the payload in the pool's one segment by arithmetic (frame index times
+     * frame size, from the stamp) rather than through the frame's own segment: no per-frame object to
+     * load before the data, and the pool segment's bounds and liveness checks are the same for every
+     * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
+     * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
+     */
+
+    @Override
+    public long optimisticLong(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, payloadAddress(stamp, pool, offset, Long.BYTES));
+    }
+
+    @Override
+    public int optimisticInt(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, payloadAddress(stamp, pool, offset, Integer.BYTES));
+    }
+
+    @Override
+    public byte optimisticByte(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, payloadAddress(stamp, pool, offset, Byte.BYTES));
+    }
+
+    @Override
+    public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
+        FramePool pool = poolOf(stamp);
+        if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
+            throw outsidePayload(offset, length);
+        }
+        long from = payloadAddress(stamp, pool, offset, length);
+        MemorySegment.copy(pool.readOnlyMemory(), ValueLayout.JAVA_BYTE, from, destination, index, length);
+    }
+
+    /**
+     * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
+     * segment.
+     *
+     * @throws IllegalArgumentException  if the stamp names a frame past its pool
+     * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
+     */
+    private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
+        int f = frameOf(stamp, pool);
+        // unsigned: a negative offset is a huge one, so one compare rejects both ends
+        if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
+            throw outsidePayload(offset, size);
+        }
+        return pool.payloadStart(f) + offset;
+    }
+
+    private IndexOutOfBoundsException outsidePayload(long offset, int size) {
+        return new IndexOutOfBoundsException(size + " bytes at offset " + offset + " are outside the page payload of "
+                + payloadSize() + " bytes");
     }
 
     /**
@@ -683,7 +744,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (OptimisticStamp.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
             return true;
         }
-        (pool == dram ? counters.dramHits : counters.pmHits).decrement();
+        (pool == dram ? dramHits : pmHits).decrement();
         return false;
     }
 
@@ -968,11 +1029,14 @@ public final class SpitfireBufferManager implements PageStore {
 
     /** The page id as an index of the mapping table, or IllegalArgumentException if out of range. */
     private int checkedIndex(long pageId) {
-        if (pageId < 0 || pageId >= dramFrameOf.length()) {
+        // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
+        // two merge (a long compare would not), and a negative id fails the same compare
+        int i = (int) pageId;
+        if (i != pageId || Integer.compareUnsigned(i, dramFrameOf.length()) >= 0) {
             throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                     + dramFrameOf.length() + " pages)");
         }
-        return (int) pageId;
+        return i;
     }
 
     private void checkNotLost(long pageId) {

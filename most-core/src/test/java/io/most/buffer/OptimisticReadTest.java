@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The stamp API ({@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload},
- * {@link PageStore#validate}): a stamp validates only while its page stays in its frame unchanged,
+ * The stamp API ({@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload}, the typed
+ * reads such as {@link PageStore#optimisticLong}, {@link PageStore#validate}): a stamp validates only while its page stays in its frame unchanged,
  * and fails after the page was rewritten, evicted, migrated or freed; bad stamps are named errors.
  */
 class OptimisticReadTest {
@@ -167,11 +167,11 @@ class OptimisticReadTest {
             // no marker bit: not a stamp at all
             assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(4));
             assertThrows(IllegalArgumentException.class, () -> store.validate(4));
-            // a PM frame in a store without PM
-            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(0b11));
-            // frame 31 of a 20-frame pool (20 frames take 5 bits, so 31 is encodable)
+            // a PM frame (marker and pool bits, OptimisticStamp) in a store without PM
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(3L << 31));
+            // frame 31 of a 20-frame pool
             IllegalArgumentException frame = assertThrows(IllegalArgumentException.class,
-                    () -> store.validate(31L << 2 | 1));
+                    () -> store.validate(1L << 32 | 31));
             assertTrue(frame.getMessage().contains("not a stamp"), frame.getMessage());
 
             assertThrows(IllegalArgumentException.class, () -> store.tryOptimisticRead(-1));
@@ -180,6 +180,71 @@ class OptimisticReadTest {
             assertThrows(IllegalArgumentException.class, () -> store.read(id + 1), "and read() names the error");
         }
         assertThrows(IllegalStateException.class, () -> closed.tryOptimisticRead(0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 64})
+    void typedReadsAreThePayloadsBytesInBothPools(int pmFrames) {
+        // with PM: Dr = Dw = 0 keep the oldest pages in PM once later allocations evict them
+        MigrationPolicy policy = pmFrames > 0 ? MigrationPolicy.of(0, 0, 1, 1) : MigrationPolicy.eager();
+        try (PageStore store = StoreFixture.open(dir, 100, 16, pmFrames, policy)) {
+            long[] ids = allocateStamped(store, pmFrames > 0 ? 40 : 2);
+            store.checkpoint();
+            long id = ids[0];
+            long pmHits = store.stats().pmHits();
+            long stamp = store.tryOptimisticRead(id);
+            assertNotEquals(0, stamp);
+            assertEquals(pmFrames > 0 ? pmHits + 1 : pmHits, store.stats().pmHits(), "the stamp's pool");
+            MemorySegment payload = store.optimisticPayload(stamp);
+            int size = store.payloadSize();
+            for (long at : new long[] {0, 8, 13, size - 8}) {
+                assertEquals(payload.get(ValueLayout.JAVA_LONG_UNALIGNED, at), store.optimisticLong(stamp, at));
+            }
+            assertEquals(1, store.optimisticLong(stamp, 0), "the version StoreFixture.stamp wrote first");
+            assertEquals(payload.get(ValueLayout.JAVA_INT_UNALIGNED, size - 4), store.optimisticInt(stamp, size - 4));
+            assertEquals(payload.get(ValueLayout.JAVA_BYTE, size - 1), store.optimisticByte(stamp, size - 1));
+            byte[] copy = new byte[size + 2];
+            store.optimisticCopy(stamp, 0, copy, 2, size);
+            assertEquals(1, StoreFixture.versionOf(MemorySegment.ofArray(copy).asSlice(2), id));
+            assertTrue(store.validate(stamp));
+        }
+    }
+
+    @Test
+    void typedReadsOutsideThePayloadOrWithBadStampsAreNamedErrors() {
+        PageStore closed;
+        long stamp;
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            closed = store;
+            long id = allocateStamped(store, 1)[0];
+            stamp = store.tryOptimisticRead(id);
+            int size = store.payloadSize();
+            long validStamp = stamp;
+            IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class,
+                    () -> store.optimisticLong(validStamp, size - 7));
+            assertTrue(past.getMessage().contains("outside the page payload"), past.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticLong(validStamp, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticLong(validStamp, Long.MIN_VALUE));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticInt(validStamp, size - 3));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticByte(validStamp, size));
+            byte[] big = new byte[2 * size];
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticCopy(validStamp, 0, big, 0, size + 1),
+                    "longer than the payload: would run into the next frame");
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticCopy(validStamp, 1, big, 0, size));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticCopy(validStamp, 0, big, 0, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.optimisticCopy(validStamp, 0, new byte[4], 0, 8),
+                    "the destination is too small");
+
+            IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(0, 0));
+            assertTrue(zero.getMessage().contains("read(pageId)"), zero.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticInt(4, 0), "no marker bit");
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(3L << 31, 0), "a PM stamp without PM");
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(1L << 32 | 31, 0),
+                    "frame 31 of a 16-frame pool");
+            assertTrue(store.validate(stamp), "none of that disturbed the page");
+        }
+        long stale = stamp;
+        assertThrows(IllegalStateException.class, () -> closed.optimisticLong(stale, 0), "the pool is gone");
     }
 
     @Test
@@ -194,7 +259,8 @@ class OptimisticReadTest {
                 for (int n = 0; n < 200_000; n++) {
                     long id = ids[n & 7];
                     long stamp = store.tryOptimisticRead(id);
-                    long v = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                    long v = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, 0)
+                            + store.optimisticLong(stamp, 0);
                     sum += store.validate(stamp) ? v : 0;
                 }
                 long allocated = threads.getCurrentThreadAllocatedBytes() - before;
@@ -203,7 +269,7 @@ class OptimisticReadTest {
                     assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 stamp reads");
                 }
             }
-            assertEquals(2 * 200_000, sum, "every read validated and saw version 1");
+            assertEquals(2 * 2 * 200_000, sum, "every read validated and saw version 1, through both APIs");
         }
     }
 
@@ -259,6 +325,8 @@ class OptimisticReadTest {
                 long readerSeed = seed + 1 + t;
                 futures.add(threads.submit(() -> {
                     SplittableRandom random = new SplittableRandom(readerSeed);
+                    byte[] copy = new byte[store.payloadSize()];
+                    MemorySegment copied = MemorySegment.ofArray(copy);
                     for (int n = 0; !done.get() && n < 2_000_000; n++) {
                         int i = random.nextInt(pages);
                         long id = ids[i];
@@ -268,7 +336,20 @@ class OptimisticReadTest {
                             loadWithLatch(store, id); // misses load the page, evicting another
                             continue;
                         }
-                        MemorySegment payload = store.optimisticPayload(stamp);
+                        // the payload segment, a copy through optimisticCopy, or longs through optimisticLong
+                        MemorySegment payload = switch (n % 3) {
+                            case 0 -> store.optimisticPayload(stamp);
+                            case 1 -> {
+                                store.optimisticCopy(stamp, 0, copy, 0, copy.length);
+                                yield copied;
+                            }
+                            default -> {
+                                for (int at = 0; at + 8 <= copy.length; at += 8) {
+                                    copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, store.optimisticLong(stamp, at));
+                                }
+                                yield copied;
+                            }
+                        };
                         long v = StoreFixture.versionOf(payload, id);
                         boolean fresh = v == -1 && isZero(payload); // re-allocated, not yet written
                         if (!store.validate(stamp)) {
@@ -277,9 +358,12 @@ class OptimisticReadTest {
                         }
                         validated.incrementAndGet();
                         assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
-                                + " returned bytes that are not that page's");
+                                + " returned bytes that are not that page's (read mode " + n % 3 + ")");
                         assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (stamp 0x" + Long.toHexString(stamp) + ")");
+                                + " after version " + atLeast + " was written (a latched read now finds version "
+                                + (fresh || v >= atLeast ? v : latchedVersion(store, id)) + "; stamp 0x" + Long.toHexString(stamp)
+                                + ", read " + (n % 3 == 0 ? "through optimisticPayload" : n % 3 == 1 ? "by optimisticCopy"
+                                : "by optimisticLong") + ")");
                     }
                     return null;
                 }));
@@ -297,6 +381,15 @@ class OptimisticReadTest {
             page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         } catch (IllegalArgumentException freedMeanwhile) {
             // the writer freed the page between the stamp and the read: legitimate
+        }
+    }
+
+    /** The page's version as a latched read sees it (-1: not that page's bytes, -2: freed meanwhile). */
+    private static long latchedVersion(PageStore store, long id) {
+        try (Page page = store.read(id)) {
+            return StoreFixture.versionOf(page.payload(), id);
+        } catch (IllegalArgumentException freedMeanwhile) {
+            return -2;
         }
     }
 

@@ -54,6 +54,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@link PageStore#validate}: no latch, no lambda, nothing allocated; {@code dramHitStampTwoThreads}
  *       is the same with two threads (for the scaling target: compare its throughput, 2 / its time per
  *       operation, with one thread's).</li>
+ *   <li>{@code dramHitStampLong} (and {@code ...TwoThreads}, {@code pmHitStampLong}): the same with
+ *       {@link PageStore#optimisticLong} instead of the payload segment: the frame addressed in the
+ *       pool's one segment by the stamp's frame index.</li>
  *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
@@ -514,9 +517,31 @@ public class PageReadBenchmark {
                 return value;
             }
         }
+        return readLatched(store, page, offset);
+    }
+
+    /** The fallback of the stamped reads: not buffered, or a writer raced (never, here). */
+    private static long readLatched(PageStore store, long page, long offset) {
         try (Page p = store.read(page)) {
             return p.payload().get(LONG, offset);
         }
+    }
+
+    /**
+     * {@link #readStamped} with the typed read {@link PageStore#optimisticLong}: the payload addressed
+     * in the pool's one segment by the stamp's frame index, no per-frame segment loaded.
+     */
+    static long readStampedLong(PageStore store, long key) {
+        long page = key >>> 32;
+        long offset = key & OFFSET_MASK;
+        long stamp = store.tryOptimisticRead(page);
+        if (stamp != 0) {
+            long value = store.optimisticLong(stamp, offset);
+            if (store.validate(stamp)) {
+                return value;
+            }
+        }
+        return readLatched(store, page, offset);
     }
 
     /**
@@ -534,6 +559,22 @@ public class PageReadBenchmark {
     @Benchmark
     public long dramHitStamp(DramStore s, Cursor c) {
         return readStamped(s.store, c.next());
+    }
+
+    @Benchmark
+    public long dramHitStampLong(DramStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long dramHitStampLongTwoThreads(DramStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
+    }
+
+    @Benchmark
+    public long pmHitStampLong(PmStore s, Cursor c) {
+        return readStampedLong(s.store, c.next());
     }
 
     @Benchmark
