@@ -14,7 +14,14 @@ enum H2Backing {
     PAGE_STORE;
 
     static final String MOUNT = "/crash";
-    private static final long CAPACITY = 64L << 20;
+    /**
+     * Room for every generation's writes: each commit's {@code CHECKPOINT SYNC} appends a chunk (about
+     * 20 KiB) and H2 keeps dead chunks for its 45 s retention, so the file grows with the commit rate,
+     * which is the machine's speed. 64 MiB filled up in the third generation once the machine was quiet
+     * (the file passed 66 MB: about 25 MB per generation of up to 1.5 s); 1 GiB (preallocated, not
+     * written) holds four such generations eight times over.
+     */
+    private static final long CAPACITY = 1L << 30;
 
     /** Opens (creating on first use) the volume on {@code file}, with the default background sync. */
     MostVolume open(Path file) {
