@@ -54,6 +54,16 @@ final class AllocationMap {
         throw new OutOfSpaceException("all " + pages + " pages are allocated: free pages or use a larger block device");
     }
 
+    /**
+     * Claims the first unallocated id ({@link #nextFree}) at once, for callers that hold no page lock
+     * because no reader can see the page yet (tests that lay out a store's bitmap).
+     */
+    synchronized long allocate() {
+        long id = nextFree();
+        allocate(id);
+        return id;
+    }
+
     /** Allocates {@code pageId} itself; false if it is allocated already. */
     synchronized boolean allocate(long pageId) {
         if (isAllocated(pageId)) {
