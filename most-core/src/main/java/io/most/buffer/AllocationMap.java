@@ -31,7 +31,14 @@ final class AllocationMap {
         return pageId >= 0 && pageId < pages && (words.get((int) (pageId >>> 6)) & (1L << pageId)) != 0;
     }
 
-    synchronized long allocate() {
+    /**
+     * The first unallocated id from the search hint on, without allocating it: the caller locks that
+     * page and then claims it with {@link #allocate(long)}, which fails if a concurrent allocation
+     * claimed it first (the caller then searches again).
+     *
+     * @throws OutOfSpaceException if every page is allocated
+     */
+    synchronized long nextFree() {
         for (long scanned = 0; scanned < pages; scanned++) {
             long id = (searchHint + scanned) % pages;
             int w = (int) (id >>> 6);
@@ -40,15 +47,21 @@ final class AllocationMap {
                 continue;
             }
             if ((words.get(w) & (1L << id)) == 0) {
-                words.getAndUpdate(w, x -> x | (1L << id));
-                searchHint = id + 1;
-                markUsed(id);
-                allocated++;
-                dirty = true;
+                searchHint = id; // the ids between the old hint and it are allocated: not scanned again
                 return id;
             }
         }
         throw new OutOfSpaceException("all " + pages + " pages are allocated: free pages or use a larger block device");
+    }
+
+    /**
+     * Claims the first unallocated id ({@link #nextFree}) at once, for callers that hold no page lock
+     * because no reader can see the page yet (tests that lay out a store's bitmap).
+     */
+    synchronized long allocate() {
+        long id = nextFree();
+        allocate(id);
+        return id;
     }
 
     /** Allocates {@code pageId} itself; false if it is allocated already. */
@@ -57,6 +70,9 @@ final class AllocationMap {
             return false;
         }
         words.getAndUpdate((int) (pageId >>> 6), x -> x | (1L << pageId));
+        if (pageId == searchHint) {
+            searchHint = pageId + 1; // the next search starts past the id nextFree() handed out
+        }
         markUsed(pageId);
         allocated++;
         dirty = true;

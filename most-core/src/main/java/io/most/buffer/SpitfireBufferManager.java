@@ -219,9 +219,20 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public long allocate() {
         checkOpen();
-        long pageId = allocations.allocate();
-        initializeAllocated(pageId);
-        return pageId;
+        while (true) {
+            long pageId = allocations.nextFree();
+            ReentrantLock lock = lockOf(pageId);
+            lock.lock();
+            try {
+                if (allocations.allocate(pageId)) {
+                    initializeAllocated(pageId);
+                    return pageId;
+                }
+            } finally {
+                lock.unlock();
+            }
+            // a concurrent allocation claimed the id between the search and the lock: search again
+        }
     }
 
     @Override
@@ -230,16 +241,26 @@ public final class SpitfireBufferManager implements PageStore {
         if (pageId < 0 || pageId >= pageCapacity()) {
             throw new IllegalArgumentException("page " + pageId + " is outside this store's 0.." + (pageCapacity() - 1));
         }
-        if (!allocations.allocate(pageId)) {
-            throw new IllegalArgumentException("page " + pageId + " is allocated already");
-        }
-        initializeAllocated(pageId);
-    }
-
-    /** Gives a freshly allocated page a zeroed, dirty DRAM frame; undoes the allocation if that fails. */
-    private void initializeAllocated(long pageId) {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
+        try {
+            if (!allocations.allocate(pageId)) {
+                throw new IllegalArgumentException("page " + pageId + " is allocated already");
+            }
+            initializeAllocated(pageId);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives a page just claimed in the bitmap a zeroed, dirty DRAM frame; undoes the claim if that fails.
+     * The caller holds the page lock from before the claim until the frame is mapped: a reader that
+     * raced a free() and now loads the id (load() checks the bitmap under that lock) either finds it
+     * unallocated or finds the fresh frame, never the freed page's old image on the block device.
+     */
+    private void initializeAllocated(long pageId) {
+        assert lockOf(pageId).isHeldByCurrentThread() : "allocation of page " + pageId + " without its page lock";
         try {
             dropRacingLoad(pageId);
             int f = evictor.allocateDramFrame();
@@ -258,16 +279,15 @@ public final class SpitfireBufferManager implements PageStore {
         } catch (RuntimeException e) {
             allocations.free(pageId);
             throw e;
-        } finally {
-            lock.unlock();
         }
     }
 
     /**
-     * Between the bitmap's allocation of {@code pageId} and the page lock, a reader of that id (a misuse
-     * race: the id was not handed out yet) may have loaded the page's old image from PM or the block
-     * device and mapped it; that copy must go before the fresh page replaces it, or it would linger as
-     * a frame holding the page that no mapping names. Needs the page lock.
+     * Drops any frame still mapped for {@code pageId} before the fresh page replaces it, so that none
+     * lingers as a frame holding the page that no mapping names. Loads cannot map an unallocated page
+     * (they check the bitmap under the page lock, which the allocation holds from before its claim),
+     * and free() unmaps both copies: this is the safety net for a mapping left by any other path, at
+     * the cost of two reads of the mappings. Needs the page lock.
      */
     private void dropRacingLoad(long pageId) {
         assert lockOf(pageId).isHeldByCurrentThread();
@@ -1019,6 +1039,11 @@ public final class SpitfireBufferManager implements PageStore {
 
     private ReentrantLock lockOf(long pageId) {
         return pageLocks.of(pageId);
+    }
+
+    /** The lock that orders load, free and allocation of page {@code pageId} (for tests that park a thread on it). */
+    ReentrantLock pageLock(long pageId) {
+        return lockOf(pageId);
     }
 
     private void checkOpen() {

@@ -22,7 +22,7 @@
  * Three kinds of locks, from outer to inner:
  * <ol>
  *   <li><b>Page locks</b> (4096 striped {@code ReentrantLock}s, by page id): serialize changes of a
- *       page's mapping (load, migration, write-back, eviction, free). Methods that need one say so
+ *       page's mapping (load, migration, write-back, eviction, free, allocation). Methods that need one say so
  *       and assert it ({@code assert lockOf(pageId).isHeldByCurrentThread()}).</li>
  *   <li><b>Frame latches</b> (the latch word of a frame: shared, exclusive, version).</li>
  *   <li><b>Leaf locks</b>, held for a few instructions and never while waiting for anything: the
@@ -76,6 +76,9 @@
  *       block device is invalidated only after the block device is forced.</li>
  *   <li><b>Free is durable before a copy goes:</b> {@code free()} persists the bitmap before it drops
  *       the page's frames.</li>
+ *   <li><b>An id comes back fresh:</b> {@code allocate()} claims the id in the bitmap and maps its
+ *       zeroed frame under one hold of the page lock, under which loads check the bitmap: a reader
+ *       racing a free and the re-allocation never loads the freed page's old image.</li>
  * </ol>
  * Recovery verifies before it trusts: a frame's page id and write sequence are read only once its
  * header checksum verifies; for each allocated page the valid image with the highest write sequence
