@@ -102,7 +102,10 @@ class MigrationPolicySemanticsTest {
     @Test
     void hymemAdmitsCleanPagesEvictedBeforeToo() {
         int pages = 96;
-        try (PageStore store = StoreFixture.open(dir, pages, 16, 64, MigrationPolicy.hymem())) {
+        // HyMEM's admission queue holds PM frames / 2 ids: 192 frames keep every page's id between
+        // two of its evictions, whatever order the DRAM replacement evicts the 48 cycling pages in
+        // (with 64 frames the 32-id queue forgot them before their second eviction)
+        try (PageStore store = StoreFixture.open(dir, pages, 16, 192, MigrationPolicy.hymem())) {
             long[] ids = new long[pages];
             for (int i = 0; i < pages; i++) {
                 ids[i] = store.allocate();
