@@ -64,27 +64,27 @@ final class H2MvStoreEngine extends WholeRecordEngine {
                 setup.dramBytes(), -1, Map::of, null);
     }
 
-    /**
-     * Inserts the records, committing every {@link #LOAD_COMMIT_RECORDS}: MVStore keeps unsaved changes
-     * on the heap until its background writer commits them, and on a slow device (the emulated SSD) a
-     * load that outruns that writer grew one chunk's write buffer past the engine's heap
-     * ({@code OutOfMemoryError: Capacity: 80621568}). A bulk loader commits in batches.
-     */
+    /** Records per commit while loading: about 10 MB of YCSB's 1000-byte records. */
+    static final int LOAD_COMMIT_RECORDS = 10_000;
+
     @Override
     public void load(KvDataset data) {
-        for (long i = 0; i < data.records(); i++) {
-            byte[] value = new byte[data.format().recordBytes()];
-            data.value(i, value);
-            put(data.key(i), value);
-            if ((i + 1) % LOAD_COMMIT_RECORDS == 0) {
-                store.commit();
-            }
-        }
+        super.load(data);
         store.commit();
     }
 
-    /** Records per commit while loading: about 10 MB of YCSB's 1000-byte records. */
-    static final int LOAD_COMMIT_RECORDS = 10_000;
+    /**
+     * Commits every {@link #LOAD_COMMIT_RECORDS} while loading: MVStore keeps unsaved changes on the heap
+     * until its background writer commits them, and on a slow device (the emulated SSD) a load that
+     * outran that writer grew one chunk's write buffer past the engine's heap
+     * ({@code OutOfMemoryError: Capacity: 80621568}). A bulk loader commits in batches.
+     */
+    @Override
+    protected void loaded(long records) {
+        if (records % LOAD_COMMIT_RECORDS == 0) {
+            store.commit();
+        }
+    }
 
     @Override
     protected byte[] get(String key) {

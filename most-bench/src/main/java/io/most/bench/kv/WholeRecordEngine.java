@@ -30,7 +30,12 @@ abstract class WholeRecordEngine implements KvEngine {
             byte[] value = new byte[data.format().recordBytes()];
             data.value(i, value);
             put(data.key(i), value);
+            loaded(i + 1);
         }
+    }
+
+    /** Called by {@link #load} after each of the first {@code records} records is put; does nothing here. */
+    protected void loaded(long records) {
     }
 
     @Override
