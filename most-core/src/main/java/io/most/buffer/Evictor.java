@@ -4,6 +4,7 @@ import io.most.MigrationPath;
 import io.most.MigrationPolicy;
 import io.most.OutOfSpaceException;
 import io.most.WalHook;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -162,7 +163,7 @@ final class Evictor {
      */
     private int writeBackPm(int[] frames, int n) {
         long[] pageIds = new long[n];
-        java.lang.foreign.MemorySegment[] images = new java.lang.foreign.MemorySegment[n];
+        MemorySegment[] images = new MemorySegment[n];
         int dirty = 0;
         for (int k = 0; k < n; k++) {
             int m = frames[k];
@@ -297,12 +298,12 @@ final class Evictor {
                 || !admissionQueue.admit(pageId)) {
             return;
         }
-        java.lang.foreign.MemorySegment image = dram.frame(f);
+        MemorySegment image = dram.frame(f);
         if (PageHeader.check(image) != PageHeader.Check.VALID || PageHeader.pageId(image) != pageId) {
             return; // a header left behind by a write-back to PM: not the block device's image
         }
         int m = allocatePmFrame(pageId);
-        java.lang.foreign.MemorySegment.copy(image, 0, pm.frame(m), 0, pm.frameSize);
+        MemorySegment.copy(image, 0, pm.frame(m), 0, pm.frameSize);
         pmCost.store(pm.frameSize);
         pm.setPage(m, pageId);
         pm.setDirty(m, false);

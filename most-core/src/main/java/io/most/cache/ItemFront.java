@@ -3,6 +3,7 @@ package io.most.cache;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * An item-level DRAM front for large items: copies of the values of the large items read most, so
@@ -99,7 +100,7 @@ final class ItemFront {
      * null if it was not admitted: the value alone is larger than the front, or the front is full of
      * entries whose keys were read at least as often.
      */
-    Object admit(ByteKey key, Object version, int size, java.util.function.Supplier<byte[]> copy) {
+    Object admit(ByteKey key, Object version, int size, Supplier<byte[]> copy) {
         long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
         if (need > capacity) {
             return null;
