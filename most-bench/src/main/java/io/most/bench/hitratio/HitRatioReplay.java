@@ -8,10 +8,22 @@ import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import io.most.device.MemoryDevice;
+import io.most.bench.report.Charts;
+import io.most.bench.report.Panel;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Replays one deterministic page-request stream through MOST's page store under each DRAM eviction
@@ -24,9 +36,10 @@ import java.util.Locale;
  * pool and are not counted.
  *
  * <pre>
- * java -cp most-bench/target/most-bench.jar io.most.bench.hitratio.HitRatioReplay [pages] [requests]
+ * java -cp most-bench/target/most-bench.jar io.most.bench.hitratio.HitRatioReplay [pages] [requests] [--chart FILE.png] [--pm-dir DIR]
  * </pre>
- * prints one row per mix and DRAM size (1/16 .. 1x of the data) with the three hit ratios.
+ * prints one row per mix and DRAM size (1/16 .. 1x of the data) with the three hit ratios, and with
+ * {@code --chart} draws them as curves, one panel per mix.
  */
 public final class HitRatioReplay {
     static final int PAGE_SIZE = 4096;
@@ -75,8 +88,8 @@ public final class HitRatioReplay {
      * {@code dir} and deleted afterwards; one thread, no cleaner: deterministic.
      */
     static double pmHitRatio(EvictionPolicy pmEviction, RequestStream.Mix mix, double theta, long pages, int pmFrames,
-                             long requests, long warmup, java.nio.file.Path dir) {
-        java.nio.file.Path pmFile = dir.resolve("pm-" + pmEviction + "-" + mix + "-" + pages + "-" + pmFrames + ".dat");
+                             long requests, long warmup, Path dir) {
+        Path pmFile = dir.resolve("pm-" + pmEviction + "-" + mix + "-" + pages + "-" + pmFrames + ".dat");
         PageStoreConfig config = PageStoreConfig.builder()
                 .pageSize(PAGE_SIZE)
                 .dramBytes((long) PageStoreConfig.MIN_DRAM_FRAMES * PAGE_SIZE)
@@ -90,8 +103,8 @@ public final class HitRatioReplay {
             return replay(config, mix, theta, pages, requests, warmup, PageStoreStats::pmHits);
         } finally {
             try {
-                java.nio.file.Files.deleteIfExists(pmFile); // scratch: the next replay starts afresh
-            } catch (java.io.IOException e) {
+                Files.deleteIfExists(pmFile); // scratch: the next replay starts afresh
+            } catch (IOException e) {
                 System.err.println("could not delete " + pmFile + ": " + e.getMessage());
             }
         }
@@ -164,20 +177,58 @@ public final class HitRatioReplay {
                 "clock", "s3-fifo", "caffeine");
     }
 
-    /**
-     * {@code [pages] [requests] [pm-dir]}: defaults 8192 pages and 2,000,000 requests per run. With a
-     * directory (tmpfs, e.g. /dev/shm: every PM eviction persists a header), also the PM pool's hit
-     * ratios under CLOCK and S3-FIFO ({@link #pmHitRatio}) at PM sizes 1/16 .. 1/2 of the data.
-     */
-    public static void main(String[] args) throws java.io.IOException {
-        long pages = args.length > 0 ? Long.parseLong(args[0]) : 8192;
-        long requests = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
-        System.out.println("DRAM hit ratios, one thread, page store on a memory device, " + requests
-                + " requests after " + requests / 4 + " of warm-up, seed " + SEED);
-        System.out.println(header());
-        curves(pages, requests, System.out);
-        if (args.length > 2) {
-            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory(java.nio.file.Path.of(args[2]), "most-replay-");
+    /** One chart panel per mix: the three policies' DRAM hit ratios over the DRAM sizes of {@code rows}. */
+    static List<Panel> panels(List<Row> rows) {
+        List<Panel> panels = new ArrayList<>();
+        for (RequestStream.Mix mix : RequestStream.Mix.values()) {
+            List<Row> of = rows.stream().filter(r -> r.mix().equals(mix.label(0.99))).toList();
+            Map<String, List<Double>> series = new LinkedHashMap<>();
+            series.put("CLOCK", of.stream().map(r -> 100 * r.clock()).toList());
+            series.put("S3-FIFO (default)", of.stream().map(r -> 100 * r.s3Fifo()).toList());
+            series.put("Caffeine (W-TinyLFU)", of.stream().map(r -> 100 * r.caffeine()).toList());
+            List<String> sizes = of.stream().map(r -> r.pages() == r.frames() ? "1x" : "1/" + r.pages() / r.frames())
+                    .toList();
+            panels.add(new Panel.Category("DRAM hit ratio, " + mix.label(0.99) + ", " + of.getFirst().pages()
+                    + " pages", "DRAM / data", "DRAM hits %", true, sizes, series));
+        }
+        return panels;
+    }
+
+    /** The command line: {@code [pages] [requests] [--pm-dir DIR] [--chart FILE.png]}. */
+    @Command(name = "HitRatioReplay", mixinStandardHelpOptions = true, description = {
+        "DRAM hit ratios of one deterministic page-request stream under CLOCK, S3-FIFO and Caffeine,",
+        "at DRAM sizes 1/16 .. 1x of the data (one thread, no timing: any machine gives the same numbers)."})
+    static final class Cli implements Callable<Integer> {
+        @Parameters(index = "0", defaultValue = "8192", description = "pages of data (default ${DEFAULT-VALUE})")
+        long pages;
+        @Parameters(index = "1", defaultValue = "2000000", description = "counted requests per run, after a quarter"
+                + " as many of warm-up (default ${DEFAULT-VALUE})")
+        long requests;
+        @Option(names = "--pm-dir", description = "also the PM pool's hit ratios under CLOCK and S3-FIFO at PM"
+                + " sizes 1/16 .. 1/2, PM files under this directory (tmpfs, e.g. /dev/shm: every PM eviction"
+                + " persists a header)")
+        Path pmDir;
+        @Option(names = "--chart", description = "also draw the DRAM curves, one panel per mix, to this PNG")
+        Path chart;
+
+        @Override
+        public Integer call() throws IOException {
+            System.out.println("DRAM hit ratios, one thread, page store on a memory device, " + requests
+                    + " requests after " + requests / 4 + " of warm-up, seed " + SEED);
+            System.out.println(header());
+            List<Row> rows = curves(pages, requests, System.out);
+            if (chart != null) {
+                Charts.write(chart, panels(rows));
+                System.out.println("chart: " + chart);
+            }
+            if (pmDir != null) {
+                printPmCurves();
+            }
+            return 0;
+        }
+
+        private void printPmCurves() throws IOException {
+            Path dir = Files.createTempDirectory(pmDir, "most-replay-");
             System.out.println("PM pool hit ratios (Dr=0, Dw=0, Nr=1, Nw=0), PM file under " + dir);
             for (RequestStream.Mix mix : RequestStream.Mix.values()) {
                 for (int divisor : new int[] {16, 8, 4, 2}) {
@@ -188,7 +239,12 @@ public final class HitRatioReplay {
                             100 * pmHitRatio(EvictionPolicy.S3_FIFO, mix, 0.99, pages, frames, requests, requests / 4, dir));
                 }
             }
-            java.nio.file.Files.delete(dir);
+            Files.delete(dir);
         }
+    }
+
+    /** Runs {@link Cli}; exit code 0, or 2 for a bad command line. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Cli()).execute(args));
     }
 }

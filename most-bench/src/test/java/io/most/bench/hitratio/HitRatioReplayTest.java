@@ -4,7 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.EvictionPolicy;
+import io.most.bench.report.Charts;
+import io.most.bench.report.Panel;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,5 +91,20 @@ class HitRatioReplayTest {
         double second = HitRatioReplay.storeHitRatio(io.most.EvictionPolicy.S3_FIFO, RequestStream.Mix.ZIPF_WITH_SCANS,
                 0.99, 512, 64, 20_000, 5_000);
         assertEquals(first, second);
+    }
+
+    /** The chart has a panel per mix, each with the three policies over the five DRAM sizes, as a PNG. */
+    @Test
+    void chartDrawsEveryPolicyAtEveryDramSize(@TempDir Path dir) throws Exception {
+        List<HitRatioReplay.Row> rows = HitRatioReplay.curves(256, 4_000, new PrintStream(new ByteArrayOutputStream()));
+        List<Panel> panels = HitRatioReplay.panels(rows);
+        assertEquals(RequestStream.Mix.values().length, panels.size());
+        Panel.Category zipf = (Panel.Category) panels.getFirst();
+        assertEquals(List.of("1/16", "1/8", "1/4", "1/2", "1x"), zipf.categories());
+        assertEquals(3, zipf.series().size());
+        Path png = dir.resolve("curves.png");
+        Charts.write(png, panels);
+        byte[] head = Arrays.copyOf(Files.readAllBytes(png), 4);
+        assertEquals("\u0089PNG", new String(head, StandardCharsets.ISO_8859_1));
     }
 }

@@ -1,6 +1,9 @@
 package io.most.examples.h2;
 
+import io.most.PageStoreStats;
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Fixed-size blocks addressed by index: what a {@link MostVolume} lays its files out on. A block
@@ -38,6 +41,28 @@ interface BlockSpace extends AutoCloseable {
      */
     void readRun(long first, ByteBuffer dst);
 
+    /**
+     * One part of a file read: {@code buffer.remaining()} bytes from block {@code block} starting
+     * {@code offset} bytes into it; a part that starts a block and covers whole blocks may run on over
+     * the blocks that follow {@code block} (a run, as in {@link #readRun}).
+     */
+    record Part(long block, int offset, ByteBuffer buffer) {
+    }
+
+    /**
+     * Reads every part of one file read, filling each part's buffer. The default reads them in order,
+     * a run in one request; a backing whose blocks are fetched one at a time may fetch them at once.
+     */
+    default void readAll(List<Part> parts) {
+        for (Part part : parts) {
+            if (part.offset() == 0 && part.buffer().remaining() % blockBytes() == 0) {
+                readRun(part.block(), part.buffer());
+            } else {
+                read(part.block(), part.offset(), part.buffer());
+            }
+        }
+    }
+
     /** Writes whole blocks {@code first, first + 1, ...} from {@code src}; see {@link #readRun}. */
     void writeRun(long first, ByteBuffer src);
 
@@ -63,6 +88,11 @@ interface BlockSpace extends AutoCloseable {
 
     /** Makes every completed write durable. */
     void force();
+
+    /** The page store's counters (hits per tier, misses, migrations) if the backing is one. */
+    default Optional<PageStoreStats> pageStoreStats() {
+        return Optional.empty();
+    }
 
     /** What the backing is, for messages: e.g. {@code "O_DIRECT device h2.most (4096-byte blocks)"}. */
     String describe();

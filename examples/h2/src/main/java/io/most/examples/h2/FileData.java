@@ -1,6 +1,8 @@
 package io.most.examples.h2;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Byte-addressed reads, writes and truncation of one file over a volume's blocks. Whole blocks that
@@ -125,11 +127,14 @@ final class FileData {
 
     /**
      * Moves {@code buffer.remaining()} bytes between {@code buffer} and the file at {@code position}.
-     * For writes, a partially covered block at index {@code >= firstNew} on a device is written whole
-     * (zeros around the data) since its old bytes are not the file's.
+     * A read hands all its parts to the backing at once ({@link BlockSpace#readAll}), so a backing can
+     * fetch the blocks of one read together. For writes, a partially covered block at index
+     * {@code >= firstNew} on a device is written whole (zeros around the data) since its old bytes are
+     * not the file's.
      */
     private void transfer(FileNode node, long position, ByteBuffer buffer, boolean write, int firstNew) {
         BlockList blocks = node.blocks;
+        List<BlockSpace.Part> reads = write ? null : new ArrayList<>(4);
         long pos = position;
         while (buffer.hasRemaining()) {
             int index = (int) (pos / blockBytes);
@@ -142,13 +147,13 @@ final class FileData {
                 if (write) {
                     space.writeRun(blocks.get(index), part);
                 } else {
-                    space.readRun(blocks.get(index), part);
+                    reads.add(new BlockSpace.Part(blocks.get(index), 0, part));
                 }
                 len = run * blockBytes;
             } else {
                 ByteBuffer part = buffer.slice(buffer.position(), len);
                 if (!write) {
-                    space.read(blocks.get(index), offset, part);
+                    reads.add(new BlockSpace.Part(blocks.get(index), offset, part));
                 } else if (index >= firstNew && !space.tracksAllocation()) {
                     ByteBuffer whole = ByteBuffer.allocate(blockBytes);
                     whole.put(offset, part, 0, len);
@@ -159,6 +164,9 @@ final class FileData {
             }
             buffer.position(buffer.position() + len);
             pos += len;
+        }
+        if (!write) {
+            space.readAll(reads);
         }
     }
 }

@@ -1,11 +1,13 @@
 package io.most.examples.h2;
 
 import io.most.MostException;
+import io.most.PageStoreStats;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -118,6 +120,14 @@ public final class MostVolume implements AutoCloseable {
     /** What the volume is on, e.g. {@code "block device h2.most (4096-byte blocks, ...)"}. */
     public String describe() {
         return space.describe();
+    }
+
+    /**
+     * The counters of the page store under the volume (DRAM and PM hits, misses that read the block
+     * device, migrations), or empty on a block device backing: where H2's reads were served.
+     */
+    public Optional<PageStoreStats> pageStoreStats() {
+        return space.pageStoreStats();
     }
 
     /** Paths (relative to the volume root, '/'-separated) of every file and directory. */

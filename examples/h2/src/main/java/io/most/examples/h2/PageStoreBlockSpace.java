@@ -2,8 +2,16 @@ package io.most.examples.h2;
 
 import io.most.Page;
 import io.most.PageStore;
+import io.most.PageStoreStats;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A {@link BlockSpace} in a MOST {@link PageStore}: block {@code i} is the payload of page id
@@ -11,6 +19,12 @@ import java.nio.ByteBuffer;
  * pin a page under a shared latch, writes under an exclusive one (the latch serializes partial writes
  * of one block). Claiming a block allocates its page id, which reads as zeros; {@link #force()} is the
  * store's {@link PageStore#flush()}: every dirty page reaches PM or the forced block device.
+ *
+ * <p><b>Reads of several blocks.</b> H2 reads a whole B-tree page at once, often 16-24 KiB, so one
+ * read spans several blocks. The blocks in DRAM or PM are copied with an optimistic read (no latch);
+ * the ones that must come from the block device are fetched at once, one virtual thread each, so a
+ * read costs one device latency however many of its blocks miss (a block device backing reads a run
+ * in one request for the same reason), instead of one latency per block.
  */
 final class PageStoreBlockSpace implements BlockSpace {
     /**
@@ -21,6 +35,9 @@ final class PageStoreBlockSpace implements BlockSpace {
 
     private final PageStore store;
     private final int blockBytes;
+    /** Fetches the missing blocks of one read concurrently; each task parks on its device read. */
+    private final ExecutorService fetcher = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("most-h2-fetch-", 0).factory());
 
     PageStoreBlockSpace(PageStore store) {
         this.store = store;
@@ -42,6 +59,83 @@ final class PageStoreBlockSpace implements BlockSpace {
         int n = dst.remaining();
         try (Page page = store.read(block)) {
             dst.put(page.payload().asSlice(offset, n).asByteBuffer());
+        }
+    }
+
+    /**
+     * Copies the blocks that are in DRAM or PM without a latch and fetches the others concurrently
+     * (see the class comment). Every part is filled when this returns; a failed fetch is rethrown
+     * (the first, with the others suppressed) after every fetch has ended.
+     */
+    @Override
+    public void readAll(List<Part> parts) {
+        List<Part> missing = new ArrayList<>(0);
+        for (Part part : parts) {
+            ByteBuffer buffer = part.buffer();
+            long block = part.block();
+            int offset = part.offset();
+            for (int at = buffer.position(); at < buffer.limit(); block++, offset = 0) {
+                int n = Math.min(blockBytes - offset, buffer.limit() - at);
+                ByteBuffer slice = buffer.slice(at, n);
+                if (!copyBuffered(block, offset, slice)) {
+                    missing.add(new Part(block, offset, slice));
+                }
+                at += n;
+            }
+            buffer.position(buffer.limit());
+        }
+        if (missing.size() == 1) {
+            Part only = missing.getFirst();
+            read(only.block(), only.offset(), only.buffer());
+        } else if (!missing.isEmpty()) {
+            fetchAll(missing);
+        }
+    }
+
+    /**
+     * Copies {@code dst.remaining()} bytes of the block at {@code offset} if its page is buffered and
+     * unchanged during the copy; false (with {@code dst} possibly partly written) otherwise.
+     */
+    private boolean copyBuffered(long block, int offset, ByteBuffer dst) {
+        long stamp = store.tryOptimisticRead(block);
+        if (stamp == 0) {
+            return false;
+        }
+        MemorySegment.copy(store.optimisticPayload(stamp), offset, MemorySegment.ofBuffer(dst), 0, dst.remaining());
+        return store.validate(stamp);
+    }
+
+    private void fetchAll(List<Part> missing) {
+        List<Future<?>> fetches = new ArrayList<>(missing.size());
+        for (Part m : missing) {
+            fetches.add(fetcher.submit(() -> read(m.block(), m.offset(), m.buffer())));
+        }
+        RuntimeException failure = null;
+        boolean interrupted = false;
+        for (Future<?> f : fetches) {
+            while (true) {
+                try {
+                    f.get(); // the caller's buffer is written by the fetch: wait for it even if interrupted
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException("fetching a block failed", e.getCause());
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 
@@ -97,6 +191,11 @@ final class PageStoreBlockSpace implements BlockSpace {
     }
 
     @Override
+    public Optional<PageStoreStats> pageStoreStats() {
+        return Optional.of(store.stats());
+    }
+
+    @Override
     public String describe() {
         return "page store (" + store.pageSize() + "-byte pages, " + blockBytes + " payload bytes, "
                 + store.pageCapacity() + " pages)";
@@ -104,6 +203,7 @@ final class PageStoreBlockSpace implements BlockSpace {
 
     @Override
     public void close() {
+        fetcher.close();
         store.close();
     }
 }
