@@ -1,8 +1,11 @@
 package io.most.bench.kv;
 
+import io.most.PageStoreStats;
+import io.most.examples.h2.MostVolume;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
@@ -27,7 +30,9 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     private final String fileIo;
     private final int cacheMb;
     private final Supplier<Map<String, Object>> backing;
-    private final AutoCloseable afterClose;
+    /** The examples/h2 volume under the store, closed after it; {@code null} on a plain file. */
+    private final MostVolume volume;
+    private final PageStoreWindow window = new PageStoreWindow();
     private final MVStore store;
     private final MVMap<String, byte[]> map;
 
@@ -40,16 +45,16 @@ final class H2MvStoreEngine extends WholeRecordEngine {
      *                    {@link MVStore#setRetentionTime}); -1 for H2's default (45 s on a file)
      * @param backing    more configuration for the report (what the file system under the store is), read
      *                   when the report is made
-     * @param afterClose closed after the store (the file system's volume); {@code null} for none
+     * @param volume     the examples/h2 volume the file is on, closed after the store; {@code null} for none
      */
     H2MvStoreEngine(String fileName, String fileIo, long cacheBytes, int retentionMs,
-                    Supplier<Map<String, Object>> backing, AutoCloseable afterClose) {
+                    Supplier<Map<String, Object>> backing, MostVolume volume) {
         this.fileName = fileName;
         this.fileIo = fileIo;
         // MVStore sizes its cache in MiB: the budget rounded down, at least 1
         this.cacheMb = (int) Math.max(1, cacheBytes >> 20);
         this.backing = backing;
-        this.afterClose = afterClose;
+        this.volume = volume;
         this.store = new MVStore.Builder().fileName(fileName).cacheSize(cacheMb).open();
         if (retentionMs >= 0) {
             store.setRetentionTime(retentionMs);
@@ -127,13 +132,28 @@ final class H2MvStoreEngine extends WholeRecordEngine {
     }
 
     @Override
+    public void beginMeasurement() {
+        pageStoreStats().ifPresent(window::begin);
+    }
+
+    /** On the page store backing: where the store served H2's block reads during the measurement. */
+    @Override
+    public void report(Map<String, Object> fields) {
+        pageStoreStats().ifPresent(now -> window.report(now, fields));
+    }
+
+    private Optional<PageStoreStats> pageStoreStats() {
+        return volume == null ? Optional.empty() : volume.pageStoreStats();
+    }
+
+    @Override
     public void close() {
         try {
             store.close();
         } finally {
-            if (afterClose != null) {
+            if (volume != null) {
                 try {
-                    afterClose.close();
+                    volume.close();
                 } catch (Exception e) {
                     throw new IllegalStateException("cannot close what is under " + fileName + ": " + e.getMessage(), e);
                 }

@@ -2,8 +2,6 @@ package io.most.bench.kv;
 
 import io.most.Page;
 import io.most.PageStore;
-import io.most.PageStoreStats;
-import io.most.bench.Units;
 import io.most.bench.hierarchy.PageTarget;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -35,7 +33,7 @@ public final class MostKvEngine extends HashRecordEngine {
     private final AtomicLong lsn = new AtomicLong();
     private PageStore store;
     private long loadedPages;
-    private volatile PageStoreStats baseline;
+    private final PageStoreWindow window = new PageStoreWindow();
 
     private MostKvEngine(KvSetup setup, PageTarget target) {
         super(setup, new RecordPageLayout(setup.pageSize() - PAYLOAD_RESERVE, setup.data().format()));
@@ -88,27 +86,13 @@ public final class MostKvEngine extends HashRecordEngine {
 
     @Override
     public void beginMeasurement() {
-        baseline = store.stats();
+        window.begin(store.stats());
     }
 
     /** Where the store served page accesses during the measurement, as {@code spitfire-*} runs report it. */
     @Override
     public void report(Map<String, Object> fields) {
-        PageStoreStats now = store.stats();
-        PageStoreStats base = baseline != null ? baseline : now;
-        long accesses = now.accesses() - base.accesses();
-        fields.put("page_accesses", accesses);
-        fields.put("dram_hit_ratio", ratio(now.dramHits() - base.dramHits(), accesses));
-        fields.put("pm_hit_ratio", ratio(now.pmHits() - base.pmHits(), accesses));
-        fields.put("miss_ratio", ratio(now.misses() - base.misses(), accesses));
-        fields.put("ssd_reads", now.ssdReads() - base.ssdReads());
-        fields.put("ssd_writes", now.ssdWrites() - base.ssdWrites());
-        fields.put("pm_writes", now.pmWrites() - base.pmWrites());
-        fields.put("allocated_pages", now.allocatedPages());
-    }
-
-    private static double ratio(long part, long whole) {
-        return whole == 0 ? Double.NaN : Units.round((double) part / whole, 4);
+        window.report(store.stats(), fields);
     }
 
     @Override
