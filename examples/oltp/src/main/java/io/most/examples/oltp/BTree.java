@@ -61,14 +61,13 @@ final class BTree {
     }
 
     /**
-     * Logs an in-place change of a value's bytes {@code [offset, offset + bytes.length)} while the leaf
-     * is latched and not yet changed, reading the images from the leaf ({@code page}: the value at
-     * {@code valueOffset}, {@code valueLength} bytes); returns the record's LSN.
+     * Logs an in-place change of a value's bytes {@code [offset, offset + bytes.length)} (inside the
+     * value, checked) while the leaf is latched and not yet changed, reading the before-image from the
+     * leaf ({@code page}: the value starts at {@code valueOffset}); returns the record's LSN.
      */
     @FunctionalInterface
     interface RangeChangeLogger {
-        long log(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength, int offset,
-                 byte[] bytes);
+        long log(long pageId, byte[] key, MemorySegment page, int valueOffset, int offset, byte[] bytes);
     }
 
     private final PageStore store;
@@ -280,8 +279,8 @@ final class BTree {
     /**
      * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place,
      * under the leaf's latch alone: the value keeps its length, so the leaf never splits and its cell
-     * does not move. The logger reads the before- and after-images from the leaf (what redo and undo
-     * replay), so nothing of the value is copied into an array here.
+     * does not move. The logger reads the changed bytes' before-image from the leaf (what undo writes
+     * back), so nothing of the value is copied into an array here.
      *
      * @return false if there is no such key (then nothing is logged or changed)
      * @throws IllegalArgumentException if the range is outside the value
@@ -299,7 +298,7 @@ final class BTree {
                 throw new IllegalArgumentException("cannot write " + bytes.length + " bytes at offset " + offset
                         + " of a " + length + "-byte value: the range must lie within the value");
             }
-            leaf.markDirty(logger.log(leaf.id(), key, p, valueOffset, length, offset, bytes));
+            leaf.markDirty(logger.log(leaf.id(), key, p, valueOffset, offset, bytes));
             MemorySegment.copy(bytes, 0, p, java.lang.foreign.ValueLayout.JAVA_BYTE, valueOffset + offset, bytes.length);
             return true;
         }
