@@ -10,9 +10,9 @@ import java.util.UUID;
 /**
  * A B+tree of variable-length byte keys and values on the pages of a {@link PageStore}.
  *
- * <p><b>Readers</b> descend with {@link PageStore#readOptimistic} only: each node read is validated by
- * the store, and a node reached through a pointer that changed meanwhile is recognised by its fences,
- * level or type ({@link Node}); the reader then restarts from the root.
+ * <p><b>Readers</b> take no latch ({@link NodeReads}): each node is read through a page stamp validated
+ * after the visit, and a node reached through a pointer that changed meanwhile is recognised by its
+ * fences, level or type ({@link Node}); the reader then restarts from the root.
  *
  * <p><b>Writers</b> first find the leaf optimistically and latch only it; if the change fits (and, for
  * a delete, leaves the leaf at least a quarter full) that is all. Otherwise they descend again from the
@@ -150,11 +150,8 @@ final class BTree {
     /** The value of {@code key}, or null. */
     byte[] get(byte[] key) {
         NodeReads reads = NodeReads.forThisThread();
-        while (true) {
-            if (reads.leafValue(store, findLeaf(key, reads), key, null)) {
-                return reads.value;
-            }
-        }
+        reads.lookup(store, key, null);
+        return reads.value;
     }
 
     /**
@@ -164,36 +161,13 @@ final class BTree {
      */
     int get(byte[] key, byte[] into) {
         NodeReads reads = NodeReads.forThisThread();
-        while (true) {
-            if (reads.leafValue(store, findLeaf(key, reads), key, into)) {
-                return reads.length;
-            }
-        }
+        reads.lookup(store, key, into);
+        return reads.length;
     }
 
     /** The leaf whose range holds {@code key}, found optimistically (it may change before it is used). */
     long findLeaf(byte[] key) {
-        return findLeaf(key, NodeReads.forThisThread());
-    }
-
-    private long findLeaf(byte[] key, NodeReads reads) {
-        restart:
-        while (true) {
-            long id = MetaPage.ROOT;
-            int expected = -1;
-            while (true) {
-                long r = reads.probe(store, id, key, expected);
-                if (r == RESTART) {
-                    Thread.onSpinWait();
-                    continue restart;
-                }
-                if (r == AT_LEAF) {
-                    return id;
-                }
-                expected = (int) (r >>> 48) - 1;
-                id = r & 0xFFFF_FFFF_FFFFL;
-            }
-        }
+        return NodeReads.forThisThread().findLeaf(store, key);
     }
 
     /**
