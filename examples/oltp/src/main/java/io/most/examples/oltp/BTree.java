@@ -186,7 +186,7 @@ final class BTree {
         if (type == Node.LEAF) {
             return level == 0 ? AT_LEAF : RESTART;
         }
-        return ((long) level << 48) | Node.child(p, Node.childIndex(p, key));
+        return ((long) level << 48) | Node.childFor(p, key);
     }
 
     /** One leaf's share of a scan. */
