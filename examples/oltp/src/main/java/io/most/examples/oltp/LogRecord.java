@@ -128,6 +128,7 @@ record LogRecord(long lsn, byte type, long txId, long prevLsn, byte[] body) {
         return new KeyChange(pageId, key, after, before, b.getLong());
     }
 
+    /** The body of a {@link #RANGE_UPDATE} or {@link #RANGE_COMPENSATION}. */
     Range range() {
         ByteBuffer b = ByteBuffer.wrap(body);
         long pageId = b.getLong();

@@ -44,12 +44,12 @@ class OptimisticReadConcurrencyTest {
             List<Thread> writers = new ArrayList<>();
             for (int t = 0; t < WRITERS; t++) {
                 int id = t;
-                writers.add(Thread.ofPlatform().start(() -> guard(errors, () -> churn(db, id))));
+                writers.add(Thread.ofPlatform().start(() -> TestDatabases.guard(errors, () -> churn(db, id))));
             }
             List<Thread> readers = new ArrayList<>();
             for (int r = 0; r < READERS; r++) {
                 int seed = r;
-                readers.add(Thread.ofPlatform().start(() -> guard(errors, () -> read(db.tree, seed, writing, reads))));
+                readers.add(Thread.ofPlatform().start(() -> TestDatabases.guard(errors, () -> read(db.tree, seed, writing, reads))));
             }
             for (Thread t : writers) {
                 t.join();
@@ -116,13 +116,5 @@ class OptimisticReadConcurrencyTest {
             v[b] = (byte) (i * 31 + b);
         }
         return v;
-    }
-
-    private static void guard(ConcurrentLinkedQueue<Throwable> errors, Runnable body) {
-        try {
-            body.run();
-        } catch (Throwable t) {
-            errors.add(t);
-        }
     }
 }
