@@ -264,6 +264,24 @@ final class Node {
         return c == 0 ? link(p) : p.get(I64, u16(p, base + 2L * (c - 1)) + 2L);
     }
 
+    /**
+     * Looks {@code key} up in a leaf and copies its value into {@code into} (as much as fits), reading
+     * the slot array's place once for the search and the cell (the last step of every point read).
+     *
+     * @return the value's length, or -1 if the leaf does not hold {@code key}
+     */
+    static int copyValue(MemorySegment p, byte[] key, byte[] into) {
+        int base = slotBase(p);
+        int i = search(p, base, key);
+        if (i < 0) {
+            return -1;
+        }
+        int cell = u16(p, base + 2L * i);
+        int length = u16(p, cell + 2);
+        MemorySegment.copy(p, ValueLayout.JAVA_BYTE, cell + 4L + u16(p, cell), into, 0, Math.min(length, into.length));
+        return length;
+    }
+
     /** The child index (0..count) of an inner node whose range holds {@code key}. */
     static int childIndex(MemorySegment p, byte[] key) {
         int i = search(p, key);

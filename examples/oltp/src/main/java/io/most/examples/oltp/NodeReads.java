@@ -3,7 +3,6 @@ package io.most.examples.oltp;
 import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * {@link BTree}'s read path: a descent from the root to the leaf of a key, each node read without a
@@ -114,19 +113,14 @@ final class NodeReads {
         if (r != BTree.AT_LEAF || !lookup) {
             return r;
         }
-        value = null;
-        length = -1;
-        int i = Node.search(p, key);
-        if (i >= 0) {
-            if (into == null) {
-                value = Node.value(p, i);
-                length = value.length;
-            } else {
-                length = Node.valueLength(p, i);
-                MemorySegment.copy(p, ValueLayout.JAVA_BYTE, Node.valueOffset(p, i), into, 0,
-                        Math.min(length, into.length));
-            }
+        if (into != null) {
+            value = null;
+            length = Node.copyValue(p, key, into);
+            return r;
         }
+        int i = Node.search(p, key);
+        value = i >= 0 ? Node.value(p, i) : null;
+        length = i >= 0 ? value.length : -1;
         return r;
     }
 }
