@@ -10,9 +10,9 @@ import java.util.UUID;
 /**
  * A B+tree of variable-length byte keys and values on the pages of a {@link PageStore}.
  *
- * <p><b>Readers</b> descend with {@link PageStore#readOptimistic} only: each node read is validated by
- * the store, and a node reached through a pointer that changed meanwhile is recognised by its fences,
- * level or type ({@link Node}); the reader then restarts from the root.
+ * <p><b>Readers</b> take no latch ({@link NodeReads}): each node is read through a page stamp validated
+ * after the visit, and a node reached through a pointer that changed meanwhile is recognised by its
+ * fences, level or type ({@link Node}); the reader then restarts from the root.
  *
  * <p><b>Writers</b> first find the leaf optimistically and latch only it; if the change fits (and, for
  * a delete, leaves the leaf at least a quarter full) that is all. Otherwise they descend again from the
@@ -39,7 +39,9 @@ import java.util.UUID;
  * ({@code e} alone on its side, the smallest or largest key), the separator moves one cell towards the
  * other half: {@code e} and its neighbour then fill at most {@code 2M}, and the other half, without both,
  * less than {@code S/2} (together they exceeded {@code S/2}, else {@code e} would not be alone). So no
- * split leaves an empty leaf, even when a crash comes before {@code e} is logged. Inner nodes split
+ * split leaves an empty leaf, even when a crash comes before {@code e} is logged. The separator is then
+ * shortened ({@link #shortestSeparator}) without moving any entry to the other side, which only makes
+ * the fences smaller. Inner nodes split
  * before they are full (when a separator of {@code K} bytes might not fit), which {@code K <= P/16}
  * leaves ample room for.
  *
@@ -61,14 +63,13 @@ final class BTree {
     }
 
     /**
-     * Logs an in-place change of a value's bytes {@code [offset, offset + bytes.length)} while the leaf
-     * is latched and not yet changed, reading the images from the leaf ({@code page}: the value at
-     * {@code valueOffset}, {@code valueLength} bytes); returns the record's LSN.
+     * Logs an in-place change of a value's bytes {@code [offset, offset + bytes.length)} (inside the
+     * value, checked) while the leaf is latched and not yet changed, reading the before-image from the
+     * leaf ({@code page}: the value starts at {@code valueOffset}); returns the record's LSN.
      */
     @FunctionalInterface
     interface RangeChangeLogger {
-        long log(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength, int offset,
-                 byte[] bytes);
+        long log(long pageId, byte[] key, MemorySegment page, int valueOffset, int offset, byte[] bytes);
     }
 
     private final PageStore store;
@@ -151,11 +152,8 @@ final class BTree {
     /** The value of {@code key}, or null. */
     byte[] get(byte[] key) {
         NodeReads reads = NodeReads.forThisThread();
-        while (true) {
-            if (reads.leafValue(store, findLeaf(key, reads), key, null)) {
-                return reads.value;
-            }
-        }
+        reads.lookup(store, key, null);
+        return reads.value;
     }
 
     /**
@@ -165,36 +163,13 @@ final class BTree {
      */
     int get(byte[] key, byte[] into) {
         NodeReads reads = NodeReads.forThisThread();
-        while (true) {
-            if (reads.leafValue(store, findLeaf(key, reads), key, into)) {
-                return reads.length;
-            }
-        }
+        reads.lookup(store, key, into);
+        return reads.length;
     }
 
     /** The leaf whose range holds {@code key}, found optimistically (it may change before it is used). */
     long findLeaf(byte[] key) {
-        return findLeaf(key, NodeReads.forThisThread());
-    }
-
-    private long findLeaf(byte[] key, NodeReads reads) {
-        restart:
-        while (true) {
-            long id = MetaPage.ROOT;
-            int expected = -1;
-            while (true) {
-                long r = reads.probe(store, id, key, expected);
-                if (r == RESTART) {
-                    Thread.onSpinWait();
-                    continue restart;
-                }
-                if (r == AT_LEAF) {
-                    return id;
-                }
-                expected = (int) (r >>> 48) - 1;
-                id = r & 0xFFFF_FFFF_FFFFL;
-            }
-        }
+        return NodeReads.forThisThread().findLeaf(store, key);
     }
 
     /**
@@ -211,7 +186,7 @@ final class BTree {
         if (type == Node.LEAF) {
             return level == 0 ? AT_LEAF : RESTART;
         }
-        return ((long) level << 48) | Node.child(p, Node.childIndex(p, key));
+        return ((long) level << 48) | Node.childFor(p, key);
     }
 
     /** One leaf's share of a scan. */
@@ -280,8 +255,8 @@ final class BTree {
     /**
      * Overwrites bytes {@code [offset, offset + bytes.length)} of the value of {@code key} in place,
      * under the leaf's latch alone: the value keeps its length, so the leaf never splits and its cell
-     * does not move. The logger reads the before- and after-images from the leaf (what redo and undo
-     * replay), so nothing of the value is copied into an array here.
+     * does not move. The logger reads the changed bytes' before-image from the leaf (what undo writes
+     * back), so nothing of the value is copied into an array here.
      *
      * @return false if there is no such key (then nothing is logged or changed)
      * @throws IllegalArgumentException if the range is outside the value
@@ -299,7 +274,7 @@ final class BTree {
                 throw new IllegalArgumentException("cannot write " + bytes.length + " bytes at offset " + offset
                         + " of a " + length + "-byte value: the range must lie within the value");
             }
-            leaf.markDirty(logger.log(leaf.id(), key, p, valueOffset, length, offset, bytes));
+            leaf.markDirty(logger.log(leaf.id(), key, p, valueOffset, offset, bytes));
             MemorySegment.copy(bytes, 0, p, java.lang.foreign.ValueLayout.JAVA_BYTE, valueOffset + offset, bytes.length);
             return true;
         }
@@ -498,7 +473,27 @@ final class BTree {
             index = index == 0 ? 1 : cells.size() - 1;
             separator = cells.get(index).key();
         }
-        return new Split(index, separator);
+        int above = 0; // the first key of the right half, the entry's included: the separator itself
+        while (java.util.Arrays.compareUnsigned(with.get(above).key(), separator) < 0) {
+            above++;
+        }
+        return new Split(index, shortestSeparator(with.get(above - 1).key(), separator));
+    }
+
+    /**
+     * The shortest key {@code s} with {@code below < s <= above} (unsigned bytes; {@code below < above}):
+     * {@code above} cut after the first byte where the two differ. Suffix truncation: a leaf split's
+     * separator divides the entries exactly as {@code above} would, but the fences and the parent's
+     * separator take only the bytes needed to tell the two halves apart (YCSB's 23-byte keys: about 10),
+     * so inner nodes hold more children and the tree is lower (30,000 YCSB records on 4 KiB pages: three
+     * levels instead of four, one node fewer on every descent).
+     */
+    static byte[] shortestSeparator(byte[] below, byte[] above) {
+        int differ = java.util.Arrays.mismatch(below, above);
+        if (differ < 0 || java.util.Arrays.compareUnsigned(below, above) >= 0) {
+            throw new IllegalArgumentException("no separator: the keys are not in ascending order");
+        }
+        return java.util.Arrays.copyOf(above, differ + 1);
     }
 
     /**
@@ -586,7 +581,9 @@ final class BTree {
                 smo.free(rightPage);
             } else {
                 int m = splitPoint(type, cells);
-                byte[] newSep = cells.get(m).key();
+                // a leaf separator only divides (shortened, as at a split); an inner one moves up as it is
+                byte[] newSep = type == Node.LEAF ? shortestSeparator(cells.get(m - 1).key(), cells.get(m).key())
+                        : cells.get(m).key();
                 int parentRoom = Node.freeSpace(parent) + Node.cellSize(parent, sepIndex) + 2;
                 List<Node.Cell> leftCells = cells.subList(0, m);
                 List<Node.Cell> rightCells = type == Node.LEAF ? cells.subList(m, cells.size()) : cells.subList(m + 1, cells.size());

@@ -397,20 +397,11 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
-    /**
-     * Undoes an in-place update: writes {@code before} back at {@code offset} of the key's value, logged
-     * as a compensation record (the whole value after the undo, read from the leaf).
-     */
+    /** Reverts one in-place update of {@code tx} through the tree, logging a compensation record. */
     void compensateRange(TxnState tx, byte[] key, int offset, byte[] before, long undoNext) {
         beginChange();
         try {
-            boolean found = tree.update(key, offset, before, (pageId, k, page, valueOffset, valueLength, at, bytes) ->
-                    wal.appendChange(LogRecord.COMPENSATION, tx, new LogRecord.RangeChange(pageId, k, page,
-                            valueOffset, valueLength, at, bytes, false, undoNext)));
-            if (!found) {
-                // the transaction holds the key's exclusive lock and undoes newest first: the key is there
-                throw new IllegalStateException("undo of an update of a key that is gone (transaction " + tx.id + ")");
-            }
+            compensateRange(tree, wal, tx, key, offset, before, undoNext);
         } finally {
             endChange();
         }
@@ -433,6 +424,21 @@ public final class KvDatabase implements AutoCloseable {
             tree.delete(key, clr);
         } else {
             tree.put(key, before, clr);
+        }
+    }
+
+    /**
+     * Undoes an in-place update: writes {@code before} back at {@code offset} of the key's value, logged
+     * as a {@link LogRecord#RANGE_COMPENSATION} (those bytes after the undo).
+     */
+    static void compensateRange(BTree tree, WriteAheadLog wal, TxnState tx, byte[] key, int offset, byte[] before,
+                                long undoNext) {
+        boolean found = tree.update(key, offset, before, (pageId, k, page, valueOffset, at, bytes) ->
+                wal.appendChange(LogRecord.RANGE_COMPENSATION, tx,
+                        new LogRecord.RangeChange(pageId, k, page, valueOffset, at, bytes, false, undoNext)));
+        if (!found) {
+            // the transaction holds the key's exclusive lock (or, in recovery, history was repeated): it is there
+            throw new IllegalStateException("undo of an update of a key that is gone (transaction " + tx.id + ")");
         }
     }
 

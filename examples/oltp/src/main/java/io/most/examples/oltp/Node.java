@@ -185,26 +185,40 @@ final class Node {
 
     /**
      * Unsigned lexicographic order, shorter first on a common prefix; eight bytes per step as big-endian
-     * longs (keys are short: a bulk mismatch costs more in setup than it saves).
+     * longs (keys are short: a bulk mismatch costs more in setup than it saves). The last step reads the
+     * last eight bytes of the common length, overlapping bytes already found equal, so the first
+     * difference in it is in its new bytes: a 23-byte YCSB key takes three reads per side, not nine.
      */
-    private static int compare(MemorySegment p, long offset, int length, byte[] key) {
+    static int compare(MemorySegment p, long offset, int length, byte[] key) {
         int n = Math.min(length, key.length);
-        int i = 0;
-        for (; i + Long.BYTES <= n; i += Long.BYTES) {
-            long a = p.get(LONG_BIG_ENDIAN, offset + i);
-            long b = (long) ARRAY_LONG_BIG_ENDIAN.get(key, i);
+        if (n < Long.BYTES) {
+            int c = compareShort(p, offset, key, n);
+            return c != 0 ? c : Integer.compare(length, key.length);
+        }
+        int last = n - Long.BYTES;
+        for (int i = 0; ; i += Long.BYTES) {
+            int at = Math.min(i, last);
+            long a = p.get(LONG_BIG_ENDIAN, offset + at);
+            long b = (long) ARRAY_LONG_BIG_ENDIAN.get(key, at);
             if (a != b) {
                 return Long.compareUnsigned(a, b);
             }
+            if (at == last) {
+                return Integer.compare(length, key.length);
+            }
         }
-        for (; i < n; i++) {
+    }
+
+    /** {@link #compare} of the first {@code n < 8} bytes, byte by byte (keys this short are rare). */
+    private static int compareShort(MemorySegment p, long offset, byte[] key, int n) {
+        for (int i = 0; i < n; i++) {
             int a = p.get(ValueLayout.JAVA_BYTE, offset + i) & 0xFF;
             int b = key[i] & 0xFF;
             if (a != b) {
                 return Integer.compare(a, b);
             }
         }
-        return Integer.compare(length, key.length);
+        return 0;
     }
 
     /** Whether {@code key} lies within the node's fences [low, high). */
@@ -217,11 +231,20 @@ final class Node {
 
     /** Binary search: the entry index of {@code key}, or {@code -(insertion point) - 1}. */
     static int search(MemorySegment p, byte[] key) {
+        // the slot array's start once per search rather than per probe (several header reads, and the
+        // search runs at every node of every descent)
+        return search(p, slotBase(p), key);
+    }
+
+    /** {@link #search} with the slot array at {@code base}. */
+    private static int search(MemorySegment p, int base, byte[] key) {
+        int keyAt = type(p) == LEAF ? 4 : 10;
         int lo = 0;
         int hi = count(p) - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compareKey(p, mid, key);
+            int cell = u16(p, base + 2L * mid);
+            int c = compare(p, cell + keyAt, u16(p, cell), key);
             if (c < 0) {
                 lo = mid + 1;
             } else if (c > 0) {
@@ -231,6 +254,35 @@ final class Node {
             }
         }
         return -(lo + 1);
+    }
+
+    /**
+     * The child of an inner node whose range holds {@code key}: {@link #child} of {@link #childIndex},
+     * reading the slot array's place once for both (the descent's step at every inner node).
+     */
+    static long childFor(MemorySegment p, byte[] key) {
+        int base = slotBase(p);
+        int i = search(p, base, key);
+        int c = i >= 0 ? i + 1 : -i - 1;
+        return c == 0 ? link(p) : p.get(I64, u16(p, base + 2L * (c - 1)) + 2L);
+    }
+
+    /**
+     * Looks {@code key} up in a leaf and copies its value into {@code into} (as much as fits), reading
+     * the slot array's place once for the search and the cell (the last step of every point read).
+     *
+     * @return the value's length, or -1 if the leaf does not hold {@code key}
+     */
+    static int copyValue(MemorySegment p, byte[] key, byte[] into) {
+        int base = slotBase(p);
+        int i = search(p, base, key);
+        if (i < 0) {
+            return -1;
+        }
+        int cell = u16(p, base + 2L * i);
+        int length = u16(p, cell + 2);
+        MemorySegment.copy(p, ValueLayout.JAVA_BYTE, cell + 4L + u16(p, cell), into, 0, Math.min(length, into.length));
+        return length;
     }
 
     /** The child index (0..count) of an inner node whose range holds {@code key}. */

@@ -3,6 +3,7 @@ package io.most.examples.oltp;
 import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,7 +56,8 @@ final class Recovery {
             byLsn.put(r.lsn(), r);
             maxTx = Math.max(maxTx, r.txId());
             switch (r.type()) {
-                case LogRecord.UPDATE, LogRecord.COMPENSATION -> losers.put(r.txId(), r.lsn());
+                case LogRecord.UPDATE, LogRecord.COMPENSATION, LogRecord.RANGE_UPDATE, LogRecord.RANGE_COMPENSATION ->
+                        losers.put(r.txId(), r.lsn());
                 case LogRecord.COMMIT, LogRecord.END -> losers.remove(r.txId());
                 case LogRecord.CHECKPOINT -> {
                     LogRecord.Checkpoint cp = r.checkpoint();
@@ -93,6 +95,16 @@ final class Recovery {
                     }
                 }
             }
+            case LogRecord.RANGE_UPDATE, LogRecord.RANGE_COMPENSATION -> {
+                LogRecord.Range c = r.range();
+                try (Page page = pageForRedo(c.pageId())) {
+                    if (page.lsn() < r.lsn()) {
+                        redoRange(r.lsn(), c, page.payload());
+                        page.markDirty(r.lsn());
+                        n++;
+                    }
+                }
+            }
             case LogRecord.PAGES -> {
                 for (LogRecord.PageImage image : r.pages()) {
                     try (Page page = pageForRedo(image.pageId())) {
@@ -107,6 +119,17 @@ final class Recovery {
             default -> { }
         }
         return n;
+    }
+
+    /** Writes a range record's after-bytes into its key's value on {@code p} (history repeated: it is there). */
+    private static void redoRange(long lsn, LogRecord.Range c, MemorySegment p) {
+        int i = Node.type(p) == Node.LEAF ? Node.search(p, c.key()) : -1;
+        if (i < 0 || c.offset() < 0 || c.offset() > Node.valueLength(p, i) - c.after().length) {
+            throw new IllegalStateException("redo of LSN " + lsn + " finds no value for its " + c.after().length
+                    + " bytes at offset " + c.offset() + " on page " + c.pageId());
+        }
+        MemorySegment.copy(c.after(), 0, p, ValueLayout.JAVA_BYTE, Node.valueOffset(p, i) + (long) c.offset(),
+                c.after().length);
     }
 
     private Page pageForRedo(long pageId) {
@@ -179,13 +202,17 @@ final class Recovery {
                 throw new IllegalStateException("undo of transaction " + tx.id + " needs LSN " + item[0]
                         + ", which is not in the log");
             }
-            LogRecord.KeyChange c = r.keyChange();
             long undoNext;
             if (r.type() == LogRecord.UPDATE) {
+                LogRecord.KeyChange c = r.keyChange();
                 KvDatabase.compensate(tree, wal, tx, c.key(), c.before(), r.prevLsn());
                 undoNext = r.prevLsn();
+            } else if (r.type() == LogRecord.RANGE_UPDATE) {
+                LogRecord.Range c = r.range();
+                KvDatabase.compensateRange(tree, wal, tx, c.key(), c.offset(), c.before(), r.prevLsn());
+                undoNext = r.prevLsn();
             } else {
-                undoNext = c.undoNext();
+                undoNext = r.undoNext();
             }
             if (undoNext == 0) {
                 wal.append(LogRecord.END, tx, new byte[0]);

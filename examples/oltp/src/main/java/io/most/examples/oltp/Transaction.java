@@ -32,7 +32,7 @@ public final class Transaction implements AutoCloseable {
     /**
      * Enough to undo one change at runtime: its LSN, the key and the before-image, of the whole value
      * ({@code offset} {@link #WHOLE}; null if the key was absent) or of the bytes an in-place update
-     * changed at {@code offset} (the log record has the whole before-image, which recovery uses).
+     * changed at {@code offset} (the same bytes its log record holds for recovery's undo).
      */
     private record Undo(long lsn, byte[] key, int offset, byte[] before) {
     }
@@ -174,11 +174,11 @@ public final class Transaction implements AutoCloseable {
         return lsn;
     }
 
-    /** Logs an in-place update from the leaf; keeps only the changed bytes' before-image for undo. */
-    private long logRangeUpdate(long pageId, byte[] key, MemorySegment page, int valueOffset, int valueLength,
-                                int offset, byte[] bytes) {
-        long lsn = db.wal.appendChange(LogRecord.UPDATE, log,
-                new LogRecord.RangeChange(pageId, key, page, valueOffset, valueLength, offset, bytes, true, 0));
+    /** Logs an in-place update from the leaf; keeps the changed bytes' before-image for undo. */
+    private long logRangeUpdate(long pageId, byte[] key, MemorySegment page, int valueOffset, int offset,
+                                byte[] bytes) {
+        long lsn = db.wal.appendChange(LogRecord.RANGE_UPDATE, log,
+                new LogRecord.RangeChange(pageId, key, page, valueOffset, offset, bytes, true, 0));
         byte[] before = new byte[bytes.length];
         MemorySegment.copy(page, ValueLayout.JAVA_BYTE, valueOffset + offset, before, 0, bytes.length);
         undo.add(new Undo(lsn, key, offset, before));

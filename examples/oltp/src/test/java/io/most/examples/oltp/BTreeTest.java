@@ -24,6 +24,45 @@ class BTreeTest {
     private final NavigableMap<byte[], byte[]> reference = new TreeMap<>(Arrays::compareUnsigned);
 
     @Test
+    void leafSplitsShortenTheirSeparators() {
+        SplittableRandom random = new SplittableRandom(7);
+        try (KvDatabase db = KvDatabase.open(TestDatabases.small(dir).maxKeySize(23).dramBytes(1024 * 4096).build())) {
+            byte[] value = new byte[700];
+            try (Transaction tx = db.begin()) {
+                for (int i = 0; i < 1500; i++) {
+                    // YCSB's shape: "user" and 19 digits in random order
+                    tx.put(String.format("user%019d", random.nextLong(1, Long.MAX_VALUE)).getBytes(), value);
+                }
+                tx.commit();
+            }
+            assertEquals(1500, db.verify(), "fences equal the parents' separators, keys within the fences");
+            try (io.most.Page root = db.store.read(MetaPage.ROOT)) {
+                java.lang.foreign.MemorySegment p = root.payload();
+                assertEquals(Node.INNER, Node.type(p));
+                int total = 0;
+                for (int i = 0; i < Node.count(p); i++) {
+                    total += Node.keyLength(p, i);
+                }
+                // 1500 random keys need ~4 digits after "user" to tell neighbours apart, never all 23 bytes
+                assertTrue(total < 12 * Node.count(p), total + " separator bytes for " + Node.count(p) + " separators");
+            }
+        }
+    }
+
+    @Test
+    void shortestSeparatorCutsTheUpperKeyAfterTheFirstDifference() {
+        assertArrayEquals("ab".getBytes(), BTree.shortestSeparator("aa".getBytes(), "abc".getBytes()));
+        assertArrayEquals("abc".getBytes(), BTree.shortestSeparator("ab".getBytes(), "abcd".getBytes()),
+                "a prefix below: one byte more than the prefix");
+        assertArrayEquals(new byte[] {(byte) 0x80}, BTree.shortestSeparator(new byte[] {0x7F, 1}, new byte[] {(byte) 0x80, 2}),
+                "bytes compare unsigned");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> BTree.shortestSeparator("b".getBytes(), "a".getBytes()));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> BTree.shortestSeparator("a".getBytes(), "a".getBytes()));
+    }
+
+    @Test
     void randomOperationsMatchTreeMapAndKeepInvariants() {
         SplittableRandom random = new SplittableRandom(42);
         try (KvDatabase db = TestDatabases.open(dir)) {

@@ -43,11 +43,11 @@ class ConcurrencyTest {
                 NavigableMap<byte[], byte[]> reference = new TreeMap<>(Arrays::compareUnsigned);
                 references.add(reference);
                 int id = t;
-                threads.add(Thread.ofPlatform().start(() -> guard(errors, () -> write(db, id, reference))));
+                threads.add(Thread.ofPlatform().start(() -> TestDatabases.guard(errors, () -> write(db, id, reference))));
             }
             List<Thread> readers = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
-                readers.add(Thread.ofPlatform().start(() -> guard(errors, () -> read(db, writing))));
+                readers.add(Thread.ofPlatform().start(() -> TestDatabases.guard(errors, () -> read(db, writing))));
             }
             for (Thread t : threads) {
                 t.join();
@@ -136,13 +136,5 @@ class ConcurrencyTest {
 
     private static byte[] counter(int c) {
         return ("~counter" + c).getBytes();
-    }
-
-    private static void guard(ConcurrentLinkedQueue<Throwable> errors, Runnable body) {
-        try {
-            body.run();
-        } catch (Throwable t) {
-            errors.add(t);
-        }
     }
 }

@@ -81,6 +81,54 @@ class InPlaceUpdateTest {
     }
 
     @Test
+    void inPlaceUpdatesOfATransactionRunningAtCloseAreUndoneByRecovery() {
+        try (KvDatabase db = TestDatabases.open(dir)) {
+            for (int i = 0; i < 200; i++) {
+                db.put(key(i), value(i));
+            }
+            Transaction tx = db.begin();
+            for (int i = 0; i < 200; i += 2) {
+                assertTrue(tx.update(key(i), i % 90, bytes("loser")));
+                assertTrue(tx.update(key(i), i % 90 + 2, bytes("twice"))); // overlapping: undone newest first
+            }
+            // closed with tx running: its changes are in the pages, its range records in the log
+        }
+        try (KvDatabase db = TestDatabases.open(dir)) {
+            assertEquals(1, db.recoveryOutcome().losers());
+            for (int i = 0; i < 200; i++) {
+                assertArrayEquals(value(i), db.get(key(i)), "key " + i);
+            }
+            assertEquals(200, db.verify());
+        }
+        try (KvDatabase db = TestDatabases.open(dir)) {
+            assertEquals(0, db.recoveryOutcome().losers(), "the rollback was logged to its end");
+            assertArrayEquals(value(4), db.get(key(4)));
+        }
+    }
+
+    /**
+     * Log bytes, not time: a field update logs the field's after- and before-image, not the value's
+     * (a 100-byte field of a 1000-byte value logged ~2,100 bytes when the record held both whole images).
+     */
+    @Test
+    void aFieldUpdateLogsTheFieldNotTheValue() {
+        try (KvDatabase db = KvDatabase.open(TestDatabases.small(dir).maxKeySize(23).syncCommit(false).build())) {
+            db.put(key(1), new byte[1000]);
+            byte[] field = new byte[100];
+            Arrays.fill(field, (byte) 9);
+            long before = db.wal.endLsn();
+            assertTrue(db.update(key(1), 300, field));
+            long logged = db.wal.endLsn() - before;
+            // the update's record (headers, key, offsets, two 100-byte images) and the commit record
+            assertTrue(logged < 2 * field.length + 2 * WriteAheadLog.RECORD_HEADER + key(1).length + 64,
+                    logged + " log bytes for a 100-byte field update");
+            byte[] expected = new byte[1000];
+            Arrays.fill(expected, 300, 400, (byte) 9);
+            assertArrayEquals(expected, db.get(key(1)));
+        }
+    }
+
+    @Test
     void getIntoABufferReportsTheLengthAndAbsence() {
         try (KvDatabase db = TestDatabases.open(dir)) {
             db.put(bytes("k"), value(5));

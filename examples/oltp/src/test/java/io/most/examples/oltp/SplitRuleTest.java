@@ -82,6 +82,10 @@ class SplitRuleTest {
                 assertTrue(Arrays.compareUnsigned(left.getLast().key(), sep) < 0
                         && Arrays.compareUnsigned(right.getFirst().key(), sep) >= 0, where + ": the separator divides");
                 boolean goesLeft = Arrays.compareUnsigned(key, sep) < 0;
+                byte[] firstRight = goesLeft || Arrays.compareUnsigned(right.getFirst().key(), key) < 0
+                        ? right.getFirst().key() : key;
+                assertArrayEquals(sep, Arrays.copyOf(firstRight, sep.length),
+                        where + ": the separator is a prefix of the right half's first key (suffix truncation)");
                 assertTrue(Node.bytesNeeded(Node.LEAF, low, sep, left) <= payload, where + ": the left half overflows");
                 assertTrue(Node.bytesNeeded(Node.LEAF, sep, high, right) <= payload, where + ": the right half overflows");
                 // the half the entry belongs to, as the tree builds it, takes the entry

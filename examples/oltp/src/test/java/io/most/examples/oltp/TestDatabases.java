@@ -27,6 +27,15 @@ final class TestDatabases {
                 .getThreadAllocatedBytes(Thread.currentThread().threadId());
     }
 
+    /** Runs {@code body} on a test thread, collecting what it throws for the test thread to assert on. */
+    static void guard(java.util.Collection<Throwable> errors, Runnable body) {
+        try {
+            body.run();
+        } catch (Throwable t) {
+            errors.add(t);
+        }
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes();
     }
