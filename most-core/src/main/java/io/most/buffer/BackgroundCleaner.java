@@ -43,16 +43,7 @@ final class BackgroundCleaner extends BackgroundTask {
         while (running()) {
             boolean worked = false;
             try {
-                int dirty = store.dramDirtyFrames();
-                if (dirty > highWater) {
-                    worked = store.writeBackDirty(dirty - lowWater) > 0;
-                }
-                // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
-                int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
-                if (pmDirty > pmHighWater && running()) {
-                    // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
-                    worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
-                }
+                worked = step();
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "background write-back failed; retrying", e);
             }
@@ -60,5 +51,24 @@ final class BackgroundCleaner extends BackgroundTask {
                 LockSupport.parkNanos(IDLE_NANOS);
             }
         }
+    }
+
+    /**
+     * One pass of the loop: writes back what the bounds of the class comment ask for; returns whether
+     * it wrote anything. Also called by tests that want the cleaner's decisions at fixed points.
+     */
+    boolean step() {
+        boolean worked = false;
+        int dirty = store.dramDirtyFrames();
+        if (dirty > highWater) {
+            worked = store.writeBackDirty(dirty - lowWater) > 0;
+        }
+        // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
+        int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
+        if (pmDirty > pmHighWater) {
+            // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
+            worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
+        }
+        return worked;
     }
 }

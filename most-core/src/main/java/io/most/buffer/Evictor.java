@@ -267,6 +267,7 @@ final class Evictor {
             old = pmFrameOf.getAndSet(i, m);
             pm.unlatchExclusive(m);
             counters.pmWrites.increment();
+            counters.pmWholePageWriteBacks.increment();
             counters.migrated(MigrationPath.DRAM_TO_PM);
         } else {
             PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
@@ -311,6 +312,7 @@ final class Evictor {
         pmFrameOf.set((int) pageId, m);
         pm.unlatchExclusive(m);
         counters.pmWrites.increment();
+        counters.pmInstalls.increment();
         counters.migrated(MigrationPath.DRAM_TO_PM);
     }
 

@@ -548,6 +548,7 @@ public final class SpitfireBufferManager implements PageStore {
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
             counters.pmWrites.increment();
+            counters.pmInstalls.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
             if (!exclusive && draw(policy.dr())) {
                 int f;
@@ -870,8 +871,8 @@ public final class SpitfireBufferManager implements PageStore {
             pm.unlatchExclusive(m);
             throw e;
         }
+        (linesPersisted >= 0 ? counters.pmLineUpdates : counters.pmWholePageWrites).increment();
         if (linesPersisted >= 0) {
-            counters.pmLineUpdates.increment();
             pm.release(target);
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
