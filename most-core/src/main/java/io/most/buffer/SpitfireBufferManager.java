@@ -490,11 +490,14 @@ public final class SpitfireBufferManager implements PageStore {
         pm.touch(m);
         pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        if (!exclusive || !pm.isDirty(m)) {
-            // reads, and writes of a frame equal to the block device's copy, work in place
+        if (!exclusive || !pm.isPersisted(m)) {
+            // reads, and writes of a frame loaded clean (equal to the block device's copy, but never
+            // persisted here, so no base for a line update), work in place and seal it whole on close
             return pinned(true, m, m);
         }
-        // the frame is the only durable copy of its version: write a private copy, swapped in on close
+        // the frame is durable in every line, either the only durable copy of its version (dirty) or
+        // written back (clean): write a private copy, whose changed lines the close persists through a
+        // redo record (a dirty frame must not be torn; a clean one is the base of that record)
         int copy;
         try {
             copy = evictor.allocatePmFrame(pageId);
@@ -855,7 +858,7 @@ public final class SpitfireBufferManager implements PageStore {
             evictor.ensureAllocationsDurable();
             long seq = writeSeq.next();
             if (target != m) {
-                // m is the only durable copy: persist just the lines that changed, through a redo record
+                // m is persisted in every line: persist just the lines that changed, through a redo record
                 pmCost.load(pageSize); // comparing the copy with m
                 linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
             }
@@ -867,6 +870,9 @@ public final class SpitfireBufferManager implements PageStore {
         } catch (RuntimeException e) {
             if (target != m) {
                 pm.release(target);
+                if (!pm.isDirty(m)) {
+                    pm.setDirty(m, false); // a failed update may have left it neither version: no base for another
+                }
             }
             pm.unlatchExclusive(m);
             throw e;
@@ -874,6 +880,7 @@ public final class SpitfireBufferManager implements PageStore {
         (linesPersisted >= 0 ? counters.pmLineUpdates : counters.pmWholePageWrites).increment();
         if (linesPersisted >= 0) {
             pm.release(target);
+            pm.setDirty(m, true); // a written-back page is newer than the block device again
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;
