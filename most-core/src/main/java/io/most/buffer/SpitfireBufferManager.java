@@ -506,7 +506,8 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         }
         PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
-        pmCost.load(pageSize);
+        // the copy reads all of m, whose first 4 KiB the hit has just been charged for loading
+        pmCost.load(pageSize - Math.min(4096, pageSize));
         return pinned(true, m, copy);
     }
 
@@ -547,7 +548,9 @@ public final class SpitfireBufferManager implements PageStore {
             }
             m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
-            pmCost.store(pageSize);
+            if (!exclusive) {
+                pmCost.store(pageSize);
+            } // else the write's close charges these stores: it persists the same lines, written to PM once
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
             counters.pmWrites.increment();
@@ -848,6 +851,8 @@ public final class SpitfireBufferManager implements PageStore {
         if (!dirtied) {
             if (target != m) {
                 pm.release(target);
+            } else if (!pm.isPersisted(m)) {
+                pmCost.store(pageSize); // a write miss installed it: the stores load() left to the seal
             }
             pm.unlatchExclusive(m);
             return;
@@ -859,7 +864,7 @@ public final class SpitfireBufferManager implements PageStore {
             long seq = writeSeq.next();
             if (target != m) {
                 // m is persisted in every line: persist just the lines that changed, through a redo record
-                pmCost.load(pageSize); // comparing the copy with m
+                // comparing the copy with m re-reads lines the pin loaded (copying m) moments ago: cached, not charged again
                 linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
             }
             if (linesPersisted < 0) {
