@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;
+import io.most.PageStoreConfig;
+import io.most.device.DirectFileDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -14,17 +16,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How the PM writes of a write-heavy run split into line updates, whole-page persists and clean
- * installs: a fixed-seed, single-threaded miniature of the bench's {@code spitfire-wh} (90% updates of
- * one 100-byte column of a 1 KiB tuple, zipfian 0.99 over the pages, DRAM 1/32 and PM 1/8 of the data,
+ * installs: a fixed-seed, single-threaded miniature of the bench's {@code spitfire-wh} (16 KiB pages,
+ * 90% updates of one 100-byte column of a 1 KiB tuple, zipfian 0.99 over the pages, DRAM 1/32 and PM
+ * 1/8 of the data,
  * the background cleaner's passes run in the test's thread every 64 operations). The key sequence is
  * fixed; the policy's draws are not (they use the store's own random source), so the split varies a
- * little between runs. It prints the split, for the record of what a change to the write path did.
+ * little between runs. It prints the split, for the record of what a change to the write path did
+ * ({@code -Dmost.split.pages=2048 -Dmost.split.operations=20000} for the numbers in the notes).
  */
 class PmWriteSplitTest {
-    private static final int PAGES = 2048;
+    private static final int PAGE = 16384;
+    /** The data set in pages; {@code -Dmost.split.pages=2048} for a larger run (a power of two). */
+    private static final int PAGES = Integer.getInteger("most.split.pages", 512);
     private static final int DRAM_FRAMES = PAGES / 32;
     private static final int PM_FRAMES = PAGES / 8;
-    private static final int OPERATIONS = 20_000;
+    /** {@code -Dmost.split.operations=20000} for a longer run than the suite's few seconds. */
+    private static final int OPERATIONS = Integer.getInteger("most.split.operations", 4_000);
     private static final int TUPLE = 1024;
     private static final double THETA = 0.99;
 
@@ -57,17 +64,16 @@ class PmWriteSplitTest {
     }
 
     private Split run(MigrationPolicy policy) {
-        try (PageStore loader = StoreFixture.open(dir, PAGES, DRAM_FRAMES, 0, policy)) {
+        try (PageStore loader = PageStore.open(config(policy, 0).build())) {
             for (int p = 0; p < PAGES; p++) {
                 long id = loader.allocate();
                 try (Page page = loader.write(id)) {
-                    StoreFixture.stamp(page.payload(), id, 1);
+                    page.payload().fill((byte) id);
                     page.markDirty(0);
                 }
             }
         }
-        try (PageStore store = PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES, policy)
-                .dirtyRatio(1).build())) {
+        try (PageStore store = PageStore.open(config(policy, PM_FRAMES).dirtyRatio(1).build())) {
             SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
             BackgroundCleaner cleaner = new BackgroundCleaner(spitfire, 0.5); // its passes, without its thread
             BufferCounters c = spitfire.counters();
@@ -98,6 +104,15 @@ class PmWriteSplitTest {
                     c.pmWholePageWrites.sum() - before[2], c.pmWholePageWriteBacks.sum() - before[3],
                     c.pmInstalls.sum() - before[4]);
         }
+    }
+
+    private PageStoreConfig.Builder config(MigrationPolicy policy, int pmFrames) {
+        PageStoreConfig.Builder b = PageStoreConfig.builder()
+                .pageSize(PAGE)
+                .blockDevice(DirectFileDevice.open(dir.resolve("ssd.dat"), BlockStore.deviceBytesFor(PAGES, PAGE)))
+                .dramBytes((long) DRAM_FRAMES * PAGE)
+                .policy(policy);
+        return pmFrames == 0 ? b : b.pm(dir.resolve("pm.dat"), (long) (pmFrames + 1) * PAGE);
     }
 
     /** Rank 0 is the hottest; scrambled over the ids by an odd multiplier (a bijection modulo a power of two). */
