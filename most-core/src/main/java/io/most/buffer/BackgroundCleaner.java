@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * so ahead of need only: once the pool has fewer than an eighth of its frames (or 16) free, since a
  * pool with room evicts nothing; and cold pages only (the replacement's next victims), hot ones too
  * once the dirty frames exceed half-way from the high-water mark to the whole pool, because a hot
- * page kept dirty has its next write persist only the lines it changes.
+ * page written back would soon be newer than the block device again.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());

@@ -190,9 +190,9 @@ final class Evictor {
      * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
      * and marks them clean, so that the eviction that later picks them on a caller's path only drops
      * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
-     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write then
-     * persists only the lines it changes ({@link PmRedoLog}), while a clean page's write persists the
-     * whole page. Per page it only tries the page lock and a shared latch (a writer holding the frame is
+     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write
+     * makes the block device's copy stale again (that write persists only the lines it changes either
+     * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only tries the page lock and a shared latch (a writer holding the frame is
      * skipped), so callers never wait behind it for long. Returns how many pages it cleaned.
      */
     int cleanPm(int limit, boolean coldOnly) {

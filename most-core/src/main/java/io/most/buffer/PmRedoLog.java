@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * In-place PM updates that persist only the cache lines they changed, as Spitfire does, without ever
  * leaving the only durable copy of a page torn.
  *
- * <p>A write of a PM frame {@code m} that holds the only durable copy of its page goes to a private
- * frame {@code r} (a copy of {@code m}). Instead of sealing all of {@code r} (persisting the whole
+ * <p>A write of a PM frame {@code m} that is persisted in every line (it holds the only durable copy
+ * of its page, or the block device's version after a write-back) goes to a private frame {@code r}
+ * (a copy of {@code m}; or the changed lines are copied into {@code r} from a DRAM copy being
+ * written back). Instead of sealing all of {@code r} (persisting the whole
  * page), {@link #update} finds the lines {@code r} and {@code m} differ in ({@link DirtyLines}) and:
  * <ol>
  *   <li>persists those lines of {@code r}: the record's data, at their own offsets;</li>

@@ -32,12 +32,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
  * never waited for; blocking waits for a frame latch happen with no page lock held.
  *
- * <p><b>Persistence.</b> A PM frame that holds a valid page image is never modified in place while
- * it is the newest durable copy: an update goes to a fresh frame that is sealed and persisted, then
- * published, and only then is the old frame invalidated. A PM frame whose page equals the block
- * device's copy ({@code dirty == false}) may be modified in place: if the write tears, recovery falls
- * back to the block device's identical copy. So after a crash every PM frame that passes its checksum
- * is either the newest version of its page, or an older one with a lower write sequence.
+ * <p><b>Persistence.</b> A PM frame persisted in every line (the newest durable copy of its page, or
+ * the block device's version after a write-back) is written through a private copy: on close only
+ * the changed lines are persisted through a redo record ({@link PmRedoLog}), or the copy is sealed
+ * whole into a fresh frame that is published before the old frame is invalidated. A PM frame loaded
+ * clean (equal to the block device's copy, never persisted) is modified in place and sealed whole:
+ * if the write tears, recovery falls back to the block device's identical copy. So after a crash
+ * every PM frame that passes its checksum is either the newest version of its page, or an older one
+ * with a lower write sequence.
  *
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
