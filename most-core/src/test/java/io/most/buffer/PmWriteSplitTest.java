@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,18 +48,11 @@ class PmWriteSplitTest {
         }
     }
 
-    @Test
-    void lazyWriteHeavyRunSplitsItsPmWrites() {
-        Split split = run(MigrationPolicy.lazy());
-        System.out.println("spitfire-wh miniature, lazy: " + split);
-        assertEquals(split.pmWrites(), split.lineUpdates() + split.wholePageWrites() + split.wholePageWriteBacks()
-                + split.installs(), "every PM write is counted in exactly one kind");
-    }
-
-    @Test
-    void eagerWriteHeavyRunSplitsItsPmWrites() {
-        Split split = run(MigrationPolicy.eager());
-        System.out.println("spitfire-wh miniature, eager: " + split);
+    @ParameterizedTest
+    @ValueSource(strings = {"lazy", "eager"})
+    void aWriteHeavyRunSplitsItsPmWritesIntoKinds(String policy) {
+        Split split = run(MigrationPolicy.named(policy));
+        System.out.println("spitfire-wh miniature, " + policy + ": " + split);
         assertEquals(split.pmWrites(), split.lineUpdates() + split.wholePageWrites() + split.wholePageWriteBacks()
                 + split.installs(), "every PM write is counted in exactly one kind");
     }
