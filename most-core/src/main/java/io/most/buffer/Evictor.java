@@ -192,8 +192,9 @@ final class Evictor {
      * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
      * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write
      * makes the block device's copy stale again (that write persists only the lines it changes either
-     * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only tries the page lock and a shared latch (a writer holding the frame is
-     * skipped), so callers never wait behind it for long. Returns how many pages it cleaned.
+     * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only
+     * tries the page lock and a shared latch (a writer holding the frame is skipped), so callers never
+     * wait behind it for long. Returns how many pages it cleaned.
      */
     int cleanPm(int limit, boolean coldOnly) {
         int cleaned = 0;
