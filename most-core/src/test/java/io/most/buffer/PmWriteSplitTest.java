@@ -94,6 +94,9 @@ class PmWriteSplitTest {
                     cleaner.step();
                 }
             }
+            System.out.println("  PM pages written back to the block device: " + c.pmWriteBacksForeground.sum()
+                    + " by evictions on the callers' path, " + c.pmWriteBacksBackground.sum() + " by the cleaner; SSD writes "
+                    + c.ssdWrites.sum() + ", SSD reads " + c.ssdReads.sum());
             return new Split(c.pmWrites.sum() - before[0], c.pmLineUpdates.sum() - before[1],
                     c.pmWholePageWrites.sum() - before[2], c.pmWholePageWriteBacks.sum() - before[3],
                     c.pmInstalls.sum() - before[4]);
