@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * so ahead of need only: once the pool has fewer than an eighth of its frames (or 16) free, since a
  * pool with room evicts nothing; and cold pages only (the replacement's next victims), hot ones too
  * once the dirty frames exceed half-way from the high-water mark to the whole pool, because a hot
- * page kept dirty has its next write persist only the lines it changes.
+ * page written back would soon be newer than the block device again.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());
@@ -43,16 +43,7 @@ final class BackgroundCleaner extends BackgroundTask {
         while (running()) {
             boolean worked = false;
             try {
-                int dirty = store.dramDirtyFrames();
-                if (dirty > highWater) {
-                    worked = store.writeBackDirty(dirty - lowWater) > 0;
-                }
-                // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
-                int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
-                if (pmDirty > pmHighWater && running()) {
-                    // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
-                    worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
-                }
+                worked = step();
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "background write-back failed; retrying", e);
             }
@@ -60,5 +51,24 @@ final class BackgroundCleaner extends BackgroundTask {
                 LockSupport.parkNanos(IDLE_NANOS);
             }
         }
+    }
+
+    /**
+     * One pass of the loop: writes back what the bounds of the class comment ask for; returns whether
+     * it wrote anything. Also called by tests that want the cleaner's decisions at fixed points.
+     */
+    boolean step() {
+        boolean worked = false;
+        int dirty = store.dramDirtyFrames();
+        if (dirty > highWater) {
+            worked = store.writeBackDirty(dirty - lowWater) > 0;
+        }
+        // a PM pool with free frames evicts nothing: its dirty pages are cleaned only when needed soon
+        int pmDirty = store.pmFrames() == 0 || store.pmFreeFrames() >= pmFewFree ? 0 : store.pmDirtyFrames();
+        if (pmDirty > pmHighWater) {
+            // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
+            worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
+        }
+        return worked;
     }
 }

@@ -13,6 +13,18 @@ final class BufferCounters {
     final LongAdder pmWrites = new LongAdder();
     /** PM writes that persisted only their changed lines ({@link PmRedoLog}), a subset of {@link #pmWrites}. */
     final LongAdder pmLineUpdates = new LongAdder();
+    /**
+     * Writes of a PM page that persisted the whole page (sealed in place over a clean frame not known
+     * durable, or out of place when a line update declined), a subset of {@link #pmWrites}.
+     */
+    final LongAdder pmWholePageWrites = new LongAdder();
+    /** Dirty DRAM pages written whole into a PM frame on their eviction or write-back, a subset of {@link #pmWrites}. */
+    final LongAdder pmWholePageWriteBacks = new LongAdder();
+    /**
+     * Page images copied into PM clean (loads from the block device, clean DRAM pages admitted) and not
+     * persisted, a subset of {@link #pmWrites}: the rest of it is line updates and whole-page persists.
+     */
+    final LongAdder pmInstalls = new LongAdder();
     /** Dirty PM pages written to the block device by an eviction on a caller's path. */
     final LongAdder pmWriteBacksForeground = new LongAdder();
     /** Dirty PM pages written to the block device by the background cleaner, ahead of their eviction. */

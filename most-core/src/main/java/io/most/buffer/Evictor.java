@@ -190,10 +190,11 @@ final class Evictor {
      * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
      * and marks them clean, so that the eviction that later picks them on a caller's path only drops
      * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
-     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write then
-     * persists only the lines it changes ({@link PmRedoLog}), while a clean page's write persists the
-     * whole page. Per page it only tries the page lock and a shared latch (a writer holding the frame is
-     * skipped), so callers never wait behind it for long. Returns how many pages it cleaned.
+     * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write
+     * makes the block device's copy stale again (that write persists only the lines it changes either
+     * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only
+     * tries the page lock and a shared latch (a writer holding the frame is skipped), so callers never
+     * wait behind it for long. Returns how many pages it cleaned.
      */
     int cleanPm(int limit, boolean coldOnly) {
         int cleaned = 0;
@@ -230,7 +231,7 @@ final class Evictor {
                     int written = writeBackPm(batch, n);
                     counters.pmWriteBacksBackground.add(written);
                     for (int k = 0; k < n; k++) {
-                        pm.setDirty(batch[k], false); // the block device's copy equals it now
+                        pm.markWrittenBack(batch[k]); // the block device's copy equals it now
                     }
                     cleaned += written;
                 } finally {
@@ -257,6 +258,10 @@ final class Evictor {
         ensureAllocationsDurable();
         int old = pm == null ? -1 : pmFrameOf.get(i);
         if (pm != null && admitToPm(pageId)) {
+            if (old >= 0 && writeBackAsLineUpdate(pageId, f, old, lsn)) {
+                dram.setDirty(f, false);
+                return;
+            }
             int m = allocatePmFrame(pageId);
             PageHeader.copyPayload(dram.frame(f), pm.frame(m));
             pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
@@ -267,6 +272,7 @@ final class Evictor {
             old = pmFrameOf.getAndSet(i, m);
             pm.unlatchExclusive(m);
             counters.pmWrites.increment();
+            counters.pmWholePageWriteBacks.increment();
             counters.migrated(MigrationPath.DRAM_TO_PM);
         } else {
             PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
@@ -282,6 +288,52 @@ final class Evictor {
             retirePmFrame(old, pageId);
         }
         dram.setDirty(f, false);
+    }
+
+    /**
+     * Writes the dirty DRAM frame {@code f} of {@code pageId} into the page's PM frame {@code old} as
+     * a line update ({@link PmRedoLog}): only the lines in which the DRAM copy differs from {@code old}
+     * are persisted, and {@code old} stays the page's PM frame, now dirty. Possible only when
+     * {@code old} is {@link FramePool#isPersisted persisted} in every line (a base a redo record can be
+     * replayed over) and its latch is free (only tried: the caller holds the page lock); returns false
+     * without having written anything otherwise, or if the update declined (more than half the page
+     * changed, or every redo slot busy): then the caller writes the page whole into a fresh frame.
+     * Needs the page lock, WAL and allocations made durable already.
+     */
+    private boolean writeBackAsLineUpdate(long pageId, int f, int old, long lsn) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
+        if (!pm.isPersisted(old) || !pm.tryLatchExclusive(old)) {
+            return false;
+        }
+        int r = -1;
+        try {
+            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || !pm.isPersisted(old)) {
+                return false;
+            }
+            r = allocatePmFrame(pageId); // where the redo record's lines go
+            pmCost.load(pm.frameSize); // comparing the DRAM copy with old
+            long persisted = pmArea.updateChangedLines(old, r, dram.frame(f), pageId, lsn, writeSeq.next());
+            if (persisted < 0) {
+                return false;
+            }
+            pmCost.store(persisted);
+            pm.setDirty(old, true);
+            pm.setLsn(old, lsn);
+            counters.pmWrites.increment();
+            counters.pmLineUpdates.increment();
+            counters.migrated(MigrationPath.DRAM_TO_PM);
+            return true;
+        } catch (RuntimeException e) {
+            if (!pm.isDirty(old)) {
+                pm.setDirty(old, false); // a failed update may have left it neither version: no base for another
+            }
+            throw e;
+        } finally {
+            if (r >= 0) {
+                pm.release(r);
+            }
+            pm.unlatchExclusive(old);
+        }
     }
 
     /**
@@ -311,6 +363,7 @@ final class Evictor {
         pmFrameOf.set((int) pageId, m);
         pm.unlatchExclusive(m);
         counters.pmWrites.increment();
+        counters.pmInstalls.increment();
         counters.migrated(MigrationPath.DRAM_TO_PM);
     }
 

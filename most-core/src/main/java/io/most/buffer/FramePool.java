@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Metadata layout.</b> Each frame's record is {@value #STRIDE} longs (64 bytes) of one
  * {@code long[]}: the latch word, the page id, the access frequency (the CLOCK reference bit, or the
- * S3-FIFO counter), the LSN and the dirty flag. So an optimistic hit reads one record that spans
+ * S3-FIFO counter), the LSN and the dirty state (clean, dirty, or clean and persisted: see
+ * {@link #isPersisted}). So an optimistic hit reads one record that spans
  * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
  * in the same line: a writer latching one frame does not slow readers of its neighbour (false
  * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
@@ -44,6 +45,10 @@ final class FramePool {
     private static final int FREQUENCY = 2;
     private static final int LSN = 3;
     private static final int DIRTY = 4;
+    // the values of a record's DIRTY slot
+    private static final long CLEAN = 0;
+    private static final long IS_DIRTY = 1;
+    private static final long CLEAN_PERSISTED = 2;
     private static final VarHandle META = MethodHandles.arrayElementVarHandle(long[].class);
 
     final String tier;
@@ -153,12 +158,38 @@ final class FramePool {
         }
     }
 
+    /** Whether the frame's page is newer than its copy on the next tier down. */
     boolean isDirty(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) != 0;
+        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) == IS_DIRTY;
     }
 
+    /**
+     * Marks the frame dirty, or clean with no claim that its bytes were ever persisted (a page just
+     * loaded or copied in).
+     */
     void setDirty(int f, boolean value) {
-        META.setVolatile(meta, f * STRIDE + DIRTY, value ? 1L : 0L);
+        META.setVolatile(meta, f * STRIDE + DIRTY, value ? IS_DIRTY : CLEAN);
+    }
+
+    /**
+     * For a PM frame: whether every line of it is durable in PM as it reads now. A dirty PM frame
+     * always is (it was sealed whole or updated through a redo record over a persisted base); a clean
+     * one is if it was dirty until written back ({@link #markWrittenBack}), but not if it was loaded
+     * or admitted clean (copied in without a persist). Only such a frame is a valid base of a line
+     * update ({@link PmRedoLog}). Meaningless for DRAM.
+     */
+    boolean isPersisted(int f) {
+        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) != CLEAN;
+    }
+
+    /**
+     * Marks a dirty frame clean after its page was written durably to the next tier down: it stays
+     * {@link #isPersisted persisted}. The caller holds the frame at least shared and its page lock, so
+     * no writer changes the state meanwhile.
+     */
+    void markWrittenBack(int f) {
+        assert isDirty(f) : tier + " frame " + f + " written back while clean";
+        META.setVolatile(meta, f * STRIDE + DIRTY, CLEAN_PERSISTED);
     }
 
     long lsn(int f) {
@@ -363,7 +394,7 @@ final class FramePool {
         replacement.removed(f);
         int r = f * STRIDE;
         META.setVolatile(meta, r + PAGE, NO_PAGE);
-        META.setVolatile(meta, r + DIRTY, 0L);
+        META.setVolatile(meta, r + DIRTY, CLEAN);
         META.setVolatile(meta, r + LSN, 0L);
         setFrequency(f, 0);
         unlatchExclusive(f);
@@ -406,7 +437,7 @@ final class FramePool {
     void adopt(int f, long pageId, boolean isDirty, long pageLsn) {
         int r = f * STRIDE;
         META.setVolatile(meta, r + PAGE, pageId);
-        META.setVolatile(meta, r + DIRTY, isDirty ? 1L : 0L);
+        META.setVolatile(meta, r + DIRTY, isDirty ? IS_DIRTY : CLEAN); // a recovered frame is as PM holds it: persisted
         META.setVolatile(meta, r + LSN, pageLsn);
     }
 

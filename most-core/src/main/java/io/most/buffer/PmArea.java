@@ -255,6 +255,15 @@ final class PmArea {
         return redo.update(m, r, pageId, lsn, seq);
     }
 
+    /**
+     * {@link #updateChangedLines(int, int, long, long, long)} with the new contents in {@code source}
+     * (a dirty DRAM copy of the page): the changed lines are copied into the free frame {@code r}
+     * ({@link PmRedoLog#update(int, int, MemorySegment, long, long, long)}).
+     */
+    long updateChangedLines(int m, int r, MemorySegment source, long pageId, long lsn, long seq) {
+        return redo.update(m, r, source, pageId, lsn, seq);
+    }
+
     /** Completes the in-place updates a crash interrupted ({@link PmRedoLog#replay}); before recovery scans. */
     int replayRedo() {
         return redo.replay();

@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * In-place PM updates that persist only the cache lines they changed, as Spitfire does, without ever
  * leaving the only durable copy of a page torn.
  *
- * <p>A write of a PM frame {@code m} that holds the only durable copy of its page goes to a private
- * frame {@code r} (a copy of {@code m}). Instead of sealing all of {@code r} (persisting the whole
+ * <p>A write of a PM frame {@code m} that is persisted in every line (it holds the only durable copy
+ * of its page, or the block device's version after a write-back) goes to a private frame {@code r}
+ * (a copy of {@code m}; or the changed lines are copied into {@code r} from a DRAM copy being
+ * written back). Instead of sealing all of {@code r} (persisting the whole
  * page), {@link #update} finds the lines {@code r} and {@code m} differ in ({@link DirtyLines}) and:
  * <ol>
  *   <li>persists those lines of {@code r}: the record's data, at their own offsets;</li>
@@ -100,6 +102,17 @@ final class PmRedoLog {
      * caller seals {@code r} whole.
      */
     long update(int m, int r, long pageId, long lsn, long seq) {
+        return update(m, r, frame(r), pageId, lsn, seq);
+    }
+
+    /**
+     * {@link #update(int, int, long, long, long)} with the new contents in {@code source} (a frame of
+     * another pool, e.g. a dirty DRAM copy being written back) rather than already in {@code r}: only
+     * the changed lines are copied into {@code r} (a free frame the caller holds exclusively, whose
+     * header is left as it is: without a commit word it never reads as a page), the rest of it is never
+     * read. {@code source} is only read.
+     */
+    long update(int m, int r, MemorySegment source, long pageId, long lsn, long seq) {
         int slot = claim();
         if (slot < 0) {
             return -1;
@@ -113,12 +126,15 @@ final class PmRedoLog {
         int payloadCrc = 0;
         try {
             lines.clear();
-            lines.markDifferences(target, record, PageHeader.SIZE);
+            lines.markDifferences(target, source, PageHeader.SIZE);
             lines.mark(0); // the header line: new LSN, sequence and CRCs
             if (lines.count() > lines.lines() / 2) {
                 return -1;
             }
-            payloadCrc = PageHeader.payloadCrc(record);
+            payloadCrc = PageHeader.payloadCrc(source);
+            if (source.address() != record.address()) {
+                copyLines(source, record, lines); // the record's data, where replay will look for it
+            }
             long persisted = persistLines(r, lines);
             writeRecord(at, pageId, payloadCrc, lsn, seq, m, r, lines);
             persister.persist(at, slotBytes);
@@ -208,12 +224,17 @@ final class PmRedoLog {
                               long seq, int payloadCrc) {
         target.set(LONG, 0, 0L); // uncommitted while its lines change
         VarHandle.storeStoreFence();
-        for (int line = lines.nextDirty(0); line >= 0; line = lines.nextDirty(line + 1)) {
-            long from = Math.max((long) line * DirtyLines.LINE, PageHeader.SIZE); // the header is written below
-            MemorySegment.copy(record, from, target, from, (long) (line + 1) * DirtyLines.LINE - from);
-        }
+        copyLines(record, target, lines); // the header is written below
         PageHeader.prepareSeal(target, pageId, lsn, seq, payloadCrc);
         PageHeader.commit(target);
+    }
+
+    /** Copies the payload bytes of the marked lines (never the header's bytes of line 0). */
+    private static void copyLines(MemorySegment from, MemorySegment to, DirtyLines lines) {
+        for (int line = lines.nextDirty(0); line >= 0; line = lines.nextDirty(line + 1)) {
+            long at = Math.max((long) line * DirtyLines.LINE, PageHeader.SIZE);
+            MemorySegment.copy(from, at, to, at, (long) (line + 1) * DirtyLines.LINE - at);
+        }
     }
 
     /** Persists the frame's dirty lines, one call per run of adjacent lines; returns the bytes. */

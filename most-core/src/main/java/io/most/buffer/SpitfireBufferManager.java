@@ -32,12 +32,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
  * never waited for; blocking waits for a frame latch happen with no page lock held.
  *
- * <p><b>Persistence.</b> A PM frame that holds a valid page image is never modified in place while
- * it is the newest durable copy: an update goes to a fresh frame that is sealed and persisted, then
- * published, and only then is the old frame invalidated. A PM frame whose page equals the block
- * device's copy ({@code dirty == false}) may be modified in place: if the write tears, recovery falls
- * back to the block device's identical copy. So after a crash every PM frame that passes its checksum
- * is either the newest version of its page, or an older one with a lower write sequence.
+ * <p><b>Persistence.</b> A PM frame persisted in every line (the newest durable copy of its page, or
+ * the block device's version after a write-back) is written through a private copy: on close only
+ * the changed lines are persisted through a redo record ({@link PmRedoLog}), or the copy is sealed
+ * whole into a fresh frame that is published before the old frame is invalidated. A PM frame loaded
+ * clean (equal to the block device's copy, never persisted) is modified in place and sealed whole:
+ * if the write tears, recovery falls back to the block device's identical copy. So after a crash
+ * every PM frame that passes its checksum is either the newest version of its page, or an older one
+ * with a lower write sequence.
  *
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
@@ -490,11 +492,14 @@ public final class SpitfireBufferManager implements PageStore {
         pm.touch(m);
         pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        if (!exclusive || !pm.isDirty(m)) {
-            // reads, and writes of a frame equal to the block device's copy, work in place
+        if (!exclusive || !pm.isPersisted(m)) {
+            // reads, and writes of a frame loaded clean (equal to the block device's copy, but never
+            // persisted here, so no base for a line update), work in place and seal it whole on close
             return pinned(true, m, m);
         }
-        // the frame is the only durable copy of its version: write a private copy, swapped in on close
+        // the frame is durable in every line, either the only durable copy of its version (dirty) or
+        // written back (clean): write a private copy, whose changed lines the close persists through a
+        // redo record (a dirty frame must not be torn; a clean one is the base of that record)
         int copy;
         try {
             copy = evictor.allocatePmFrame(pageId);
@@ -503,7 +508,8 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         }
         PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
-        pmCost.load(pageSize);
+        // the copy reads all of m, whose first 4 KiB the hit has just been charged for loading
+        pmCost.load(pageSize - Math.min(4096, pageSize));
         return pinned(true, m, copy);
     }
 
@@ -544,10 +550,13 @@ public final class SpitfireBufferManager implements PageStore {
             }
             m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
-            pmCost.store(pageSize);
+            if (!exclusive) {
+                pmCost.store(pageSize);
+            } // else the write's close charges these stores: it persists the same lines, written to PM once
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
             counters.pmWrites.increment();
+            counters.pmInstalls.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
             if (!exclusive && draw(policy.dr())) {
                 int f;
@@ -844,6 +853,8 @@ public final class SpitfireBufferManager implements PageStore {
         if (!dirtied) {
             if (target != m) {
                 pm.release(target);
+            } else if (!pm.isPersisted(m)) {
+                pmCost.store(pageSize); // a write miss installed it: the stores load() left to the seal
             }
             pm.unlatchExclusive(m);
             return;
@@ -854,8 +865,8 @@ public final class SpitfireBufferManager implements PageStore {
             evictor.ensureAllocationsDurable();
             long seq = writeSeq.next();
             if (target != m) {
-                // m is the only durable copy: persist just the lines that changed, through a redo record
-                pmCost.load(pageSize); // comparing the copy with m
+                // m is persisted in every line: persist just the lines that changed, through a redo record
+                // comparing the copy with m re-reads lines the pin loaded (copying m) moments ago: cached, not charged again
                 linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
             }
             if (linesPersisted < 0) {
@@ -866,13 +877,17 @@ public final class SpitfireBufferManager implements PageStore {
         } catch (RuntimeException e) {
             if (target != m) {
                 pm.release(target);
+                if (!pm.isDirty(m)) {
+                    pm.setDirty(m, false); // a failed update may have left it neither version: no base for another
+                }
             }
             pm.unlatchExclusive(m);
             throw e;
         }
+        (linesPersisted >= 0 ? counters.pmLineUpdates : counters.pmWholePageWrites).increment();
         if (linesPersisted >= 0) {
-            counters.pmLineUpdates.increment();
             pm.release(target);
+            pm.setDirty(m, true); // a written-back page is newer than the block device again
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;

@@ -64,14 +64,18 @@
  *   <li><b>Seal order</b> ({@code PmArea.sealDurably}): clear the commit word, write the header fields,
  *       persist the frame, store the commit word with one aligned 8-byte store, persist the header. A
  *       crash before the commit word leaves an unsealed frame, which never outranks an intact copy.</li>
- *   <li><b>The only durable copy is never left torn:</b> a write of a PM frame {@code m} newer than
- *       the block device goes to a private copy {@code r}; on close only the 64-byte lines that
+ *   <li><b>The only durable copy is never left torn:</b> a write of a PM frame {@code m} persisted
+ *       in every line (newer than the block device, or written back to it and still mapped:
+ *       {@code FramePool.isPersisted}) goes to a private copy {@code r}; on close only the 64-byte lines that
  *       differ are persisted ({@code PmRedoLog.update}): those lines of {@code r}, then a redo record
  *       naming {@code m}, {@code r}, the line bitmap, the new LSN, write sequence and payload CRC
  *       (commit word stored last, one 8-byte store), then the lines copied into {@code m} with its new
  *       header, then the record is retired. An update changing more than half the page, or finding
  *       every slot busy, is instead sealed whole out of place (fresh frame sealed, published, then the
- *       old one invalidated). A frame equal to the block device's copy may be written in place.</li>
+ *       old one invalidated). A frame loaded or admitted clean (equal to the block device's copy,
+ *       never persisted) is written in place and sealed whole. The write-back of a dirty DRAM page
+ *       over its persisted PM frame is the same line update, its lines copied from DRAM into a free
+ *       frame {@code r}.</li>
  *   <li><b>Invalidate after the newer copy is durable:</b> a PM copy made stale by a write-back to the
  *       block device is invalidated only after the block device is forced.</li>
  *   <li><b>Free is durable before a copy goes:</b> {@code free()} persists the bitmap before it drops
@@ -91,7 +95,10 @@
  * {@code r} (persisted before it), and every other line of {@code m} is the previous version's,
  * durable since that version was sealed: by induction every frame newer than the block device has
  * all its lines persisted (sealed whole, recovered as read, or rebuilt by a replay that persists the
- * whole frame). So replay rebuilds the new version in {@code m} whatever subset of its lines the crash
+ * whole frame), and a write-back to the block device changes none of them, so a written-back frame
+ * is as good a base (the record's write sequence is above the block device's, so the rebuilt frame
+ * wins; without a durable commit the frame still holds the block device's version). A frame loaded
+ * or admitted clean was never persisted, so it is never a record's base. So replay rebuilds the new version in {@code m} whatever subset of its lines the crash
  * let through, and seals it with the payload CRC the record carries (not one recomputed from what
  * the frame holds): if a line of {@code m} outside the record was damaged meanwhile, the frame is
  * sealed {@code DAMAGED} and its page reported, never served. A record is retired before {@code m}'s

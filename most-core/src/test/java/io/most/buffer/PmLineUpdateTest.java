@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.Page;
 import io.most.PageStore;
+import io.most.device.DirectFileDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -55,6 +58,84 @@ class PmLineUpdateTest {
                     } else {
                         assertEquals(1, StoreFixture.versionOf(page.payload(), ids[i]), "page " + ids[i]);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * A PM page written back to the block device stays mapped clean; its next write persists only its
+     * changed lines (no whole page), makes it dirty again, and the cleaner writes it back again: the
+     * block device ends up holding the new version.
+     */
+    @Test
+    void aWrittenBackPmPageIsUpdatedByItsLinesAndWrittenBackAgain() {
+        long[] ids;
+        try (PageStore store = PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES,
+                StoreFixture.WRITES_IN_PM).dirtyRatio(1).build())) {
+            ids = StoreFixture.allocateWritten(store, 40); // the first pages were evicted to PM, dirty
+            SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
+            assertTrue(spitfire.cleanPm(PM_FRAMES, false) >= 8);
+            assertEquals(0, spitfire.pmDirtyFrames());
+            BufferCounters counters = spitfire.counters();
+            long lines = counters.pmLineUpdates.sum();
+            long whole = counters.pmWholePageWrites.sum() + counters.pmWholePageWriteBacks.sum();
+            for (int i = 0; i < 8; i++) {
+                try (Page page = store.write(ids[i])) {
+                    page.payload().set(ValueLayout.JAVA_LONG_UNALIGNED, 1000, 7000L + i);
+                    page.markDirty(2);
+                }
+            }
+            assertEquals(lines + 8, counters.pmLineUpdates.sum(), "each first write after the write-back is a line update");
+            assertEquals(whole, counters.pmWholePageWrites.sum() + counters.pmWholePageWriteBacks.sum());
+            assertEquals(8, spitfire.pmDirtyFrames(), "re-dirtied: newer than the block device again");
+            assertEquals(8, spitfire.cleanPm(PM_FRAMES, false), "written back again");
+        }
+        BlockStore ssd = BlockStore.open(DirectFileDevice.open(dir.resolve("ssd.dat"),
+                BlockStore.deviceBytesFor(PAGES + 4, StoreFixture.PAGE)), StoreFixture.PAGE, false);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = arena.allocate(StoreFixture.PAGE, 4096);
+            for (int i = 0; i < 8; i++) {
+                ssd.readPage(ids[i], image);
+                assertEquals(PageHeader.Check.VALID, PageHeader.check(image));
+                assertEquals(7000L + i, image.get(ValueLayout.JAVA_LONG_UNALIGNED, PageHeader.SIZE + 1000), "page " + ids[i]);
+            }
+        } finally {
+            ssd.close();
+        }
+    }
+
+    /**
+     * The write-back of a dirty DRAM copy whose PM copy is persisted (here: written back, then read into
+     * DRAM) persists only the lines the DRAM copy changed, into the PM frame it already has.
+     */
+    @Test
+    void aDirtyDramCopyOfAPersistedPmPageIsWrittenBackAsALineUpdate() {
+        long[] ids;
+        // <Dr, Dw, Nr, Nw> = <1, 1, 1, 1>: reads and writes of a PM page migrate it to DRAM, which keeps the PM copy
+        try (PageStore store = PageStore.open(StoreFixture.config(dir, PAGES, DRAM_FRAMES, PM_FRAMES,
+                io.most.MigrationPolicy.eager()).dirtyRatio(1).build())) {
+            ids = StoreFixture.allocateWritten(store, 40); // the first pages were evicted to PM whole
+            SpitfireBufferManager spitfire = (SpitfireBufferManager) store;
+            BufferCounters counters = spitfire.counters();
+            for (int i = 0; i < 4; i++) {
+                try (Page page = store.write(ids[i])) { // migrated to DRAM; its PM copy stays, dirty and persisted
+                    page.payload().set(ValueLayout.JAVA_LONG_UNALIGNED, 1000, 7000L + i);
+                    page.markDirty(2);
+                }
+            }
+            long lines = counters.pmLineUpdates.sum();
+            long wholeWriteBacks = counters.pmWholePageWriteBacks.sum();
+            int dirty = spitfire.dramDirtyFrames();
+            store.flush(); // writes the dirty DRAM copies back: the 4 into their PM frames, by their changed lines
+            assertEquals(lines + 4, counters.pmLineUpdates.sum());
+            assertEquals(wholeWriteBacks + dirty - 4, counters.pmWholePageWriteBacks.sum(),
+                    "the other dirty DRAM pages have no PM copy: written whole");
+        }
+        try (PageStore store = StoreFixture.open(dir, PAGES, DRAM_FRAMES, PM_FRAMES, StoreFixture.WRITES_IN_PM)) {
+            for (int i = 0; i < 4; i++) {
+                try (Page page = store.read(ids[i])) {
+                    assertEquals(7000L + i, page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 1000), "page " + ids[i]);
                 }
             }
         }

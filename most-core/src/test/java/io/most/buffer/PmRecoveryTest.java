@@ -121,6 +121,104 @@ class PmRecoveryTest {
         assertEquals(0, area.replayRedo(), "the record was retired");
     }
 
+    /**
+     * A page written back to the block device (sequence 1 there and in its PM frame, which stays mapped
+     * clean), then written again as a line update from its dirty DRAM copy: a kill at every persist of
+     * that update leaves recovery the PM frame at the written-back version or at the new one (never a
+     * mix, never a corrupt page), and the new one whenever the record's commit word was durable.
+     */
+    @Test
+    void aLineUpdateOverAWrittenBackFrameKilledAtEveryPersistRecoversOneVersion() {
+        long page = ssd.allocations().allocate();
+        ssd.persistAllocations();
+        MemorySegment file = area.device.segment();
+        MemorySegment dram = java.lang.foreign.Arena.ofAuto().allocate(PAGE, 4096);
+        int kills = 0;
+        int sawNew = 0;
+        for (int killAt = 0; ; killAt++) {
+            seal(3, page, 1);
+            ssd.writePage(page, pm.frame(3)); // the cleaner's write-back: the block device holds sequence 1 too
+            ssd.force();
+            byte[] previous = pm.frame(3).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+            PageHeader.invalidate(pm.frame(4));
+            MemorySegment.copy(pm.frame(3), 0, dram, 0, PAGE);
+            dram.set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0xC0FFEEL);
+            dram.set(ValueLayout.JAVA_LONG_UNALIGNED, 50L * DirtyLines.LINE, 0xBEEFL);
+            byte[] next = dram.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+            int[] calls = new int[1];
+            boolean[] committed = new boolean[1];
+            int at = killAt;
+            PmRedoLog log = new PmRedoLog(file, PAGE, FRAMES, (offset, length) -> {
+                if (calls[0]++ == at) {
+                    throw new IllegalStateException("killed"); // what a kill -9 leaves: every store made so far
+                }
+                committed[0] |= length == 8 && offset < PAGE && file.get(ValueLayout.JAVA_LONG_UNALIGNED, offset) != 0;
+                area.device.persist(offset, length);
+            });
+            boolean killed;
+            try {
+                assertTrue(log.update(3, 4, dram, page, 20, 2) > 0);
+                killed = false;
+            } catch (IllegalStateException e) {
+                killed = true;
+                kills++;
+            }
+            pm = new FramePool("pm", area.frames, PAGE, PageHeader.SIZE);
+            for (int i = 0; i < PAGES; i++) {
+                pmFrameOf.set(i, -1);
+            }
+            recover(false);
+            String where = "killed at persist " + killAt;
+            assertTrue(corrupt.isEmpty(), where + ": " + corrupt);
+            assertEquals(3, pmFrameOf.get((int) page), where);
+            assertEquals(PageHeader.Check.VALID, check(3), where);
+            assertEquals(PageHeader.Check.UNSEALED, check(4), where + ": the record's frame is free");
+            byte[] found = pm.frame(3).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+            if (java.util.Arrays.equals(found, next)) {
+                assertEquals(2, PageHeader.seq(pm.frame(3)), where);
+                sawNew++;
+            } else {
+                assertArrayEquals(previous, found, where + ": neither version");
+                assertFalse(committed[0], where + ": the record was committed, yet the update was lost");
+            }
+            if (!killed) {
+                break;
+            }
+        }
+        assertTrue(kills >= 5 && sawNew > 1, kills + " kills, the new version recovered " + sawNew + " times");
+    }
+
+    /**
+     * The line update over a written-back frame whose unchanged lines were damaged under its live
+     * record: replay seals the frame {@code DAMAGED}, and since the block device holds only the older
+     * sequence the page is reported corrupt, never served from the torn frame nor silently rolled back.
+     */
+    @Test
+    void aTornBaseUnderALineUpdateOverAWrittenBackFrameIsReportedNotServed() {
+        long page = ssd.allocations().allocate();
+        ssd.persistAllocations();
+        seal(3, page, 1);
+        ssd.writePage(page, pm.frame(3));
+        ssd.force();
+        MemorySegment file = area.device.segment();
+        MemorySegment dram = java.lang.foreign.Arena.ofAuto().allocate(PAGE, 4096);
+        MemorySegment.copy(pm.frame(3), 0, dram, 0, PAGE);
+        dram.set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0xC0FFEEL);
+        boolean[] committed = new boolean[1];
+        PmRedoLog log = new PmRedoLog(file, PAGE, FRAMES, (offset, length) -> {
+            if (committed[0]) {
+                throw new IllegalStateException("killed after the commit word");
+            }
+            committed[0] = length == 8 && offset < PAGE;
+            area.device.persist(offset, length);
+        });
+        assertThrows(IllegalStateException.class, () -> log.update(3, 4, dram, page, 20, 2));
+        flipPayloadByte(3); // a line outside the record: what the update's base should have held durably
+        recover(false);
+        assertTrue(corrupt.containsKey(page), corrupt.toString());
+        assertEquals(-1, pmFrameOf.get((int) page), "the torn frame is not mapped");
+    }
+
     @Test
     void framesOfUnallocatedPagesAreDiscarded() {
         seal(2, 7, 3); // page 7 was never allocated (or was freed)

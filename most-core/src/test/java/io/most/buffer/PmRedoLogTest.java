@@ -1,6 +1,7 @@
 package io.most.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -68,22 +69,50 @@ class PmRedoLogTest {
         return file.asSlice((long) (f + 1) * PAGE, PAGE);
     }
 
+    /** A DRAM frame: the new version of the page when it comes from DRAM ({@link #prepareFromDram}). */
+    private final MemorySegment dram = arena.allocate(PAGE, 4096);
+
     /** Frame M sealed durably with version A of the page; frame R its private copy changed in {@code changed} lines. */
     private byte[] prepare(int[] changed, long seed) {
+        byte[] previous = prepareBase();
+        change(frame(memory, R), changed, seed);
+        media.copyFrom(memory);
+        return previous;
+    }
+
+    /**
+     * Frame M sealed durably with version A (the page's PM copy, dirty or written back); the DRAM frame
+     * a copy of it changed in {@code changed} lines, with a header of its own (as a DRAM frame read from
+     * the block device has); frame R a free frame holding another page's stale bytes, its commit word clear.
+     */
+    private byte[] prepareFromDram(int[] changed, long seed) {
+        byte[] previous = prepareBase();
+        MemorySegment r = frame(memory, R);
+        StoreFixture.stamp(r.asSlice(PageHeader.SIZE), PAGE_ID + 1, 3);
+        PageHeader.prepareSeal(r, PAGE_ID + 1, 50, 5);
+        PageHeader.invalidate(r);
+        MemorySegment.copy(frame(memory, M), 0, dram, 0, PAGE);
+        change(dram, changed, seed);
+        media.copyFrom(memory);
+        return previous;
+    }
+
+    private byte[] prepareBase() {
         memory.fill((byte) 0);
         MemorySegment m = frame(memory, M);
         StoreFixture.stamp(m.asSlice(PageHeader.SIZE), PAGE_ID, 1);
         PageHeader.prepareSeal(m, PAGE_ID, 100, 10);
         PageHeader.commit(m);
-        MemorySegment r = frame(memory, R);
-        PageHeader.copyPayload(m, r);
+        PageHeader.copyPayload(m, frame(memory, R));
+        return m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private static void change(MemorySegment copy, int[] changed, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         for (int line : changed) {
             long at = Math.max(PageHeader.SIZE, (long) line * DirtyLines.LINE);
-            r.set(ValueLayout.JAVA_LONG_UNALIGNED, at, random.nextLong());
+            copy.set(ValueLayout.JAVA_LONG_UNALIGNED, at, random.nextLong());
         }
-        media.copyFrom(memory);
-        return m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
     }
 
     private byte[] intended() {
@@ -114,11 +143,47 @@ class PmRedoLogTest {
     }
 
     @Test
+    void anUpdateFromDramCopiesOnlyTheChangedLinesIntoTheRecordFrame() {
+        prepareFromDram(new int[] {3, 40}, 1);
+        long untouched = 30L * DirtyLines.LINE;
+        long stale = frame(memory, R).get(ValueLayout.JAVA_LONG_UNALIGNED, untouched);
+        long bytes = new PmRedoLog(memory, PAGE, FRAMES, new PowerLoss(Integer.MAX_VALUE)).update(M, R, dram, PAGE_ID, 200, 11);
+        assertTrue(bytes > 0 && bytes < PAGE / 4, "persisted " + bytes + " bytes of a " + PAGE + "-byte page");
+        MemorySegment m = frame(media, M);
+        assertEquals(PageHeader.Check.VALID, PageHeader.check(m));
+        assertEquals(11, PageHeader.seq(m));
+        assertArrayEquals(dram.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE),
+                m.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        assertEquals(stale, frame(memory, R).get(ValueLayout.JAVA_LONG_UNALIGNED, untouched), "an unchanged line was copied");
+        assertNotEquals(PageHeader.Check.VALID, PageHeader.check(frame(media, R)), "the record frame looks like a page");
+    }
+
+    @Test
     void powerLostAtAnyPersistLeavesThePreviousOrTheNewVersionNeverAMix() {
+        powerLostAtAnyPersist(false);
+    }
+
+    /**
+     * The write-back of a dirty DRAM copy over the page's PM copy (dirty, or written back to the block
+     * device and so equal to it): the changed lines go from the DRAM frame into a free frame that
+     * holds stale bytes of another page, and power loss anywhere still leaves M the previous version or
+     * the new one, and R never a page.
+     */
+    @Test
+    void powerLostAtAnyPersistOfAnUpdateFromDramLeavesThePreviousOrTheNewVersion() {
+        powerLostAtAnyPersist(true);
+    }
+
+    private void powerLostAtAnyPersist(boolean fromDram) {
         int[] changed = {0, 1, 2, 17, 40, 63};
         PowerLoss dry = new PowerLoss(Integer.MAX_VALUE);
-        prepare(changed, 5);
-        new PmRedoLog(memory, PAGE, FRAMES, dry).update(M, R, PAGE_ID, 200, 11);
+        if (fromDram) {
+            prepareFromDram(changed, 5);
+            new PmRedoLog(memory, PAGE, FRAMES, dry).update(M, R, dram, PAGE_ID, 200, 11);
+        } else {
+            prepare(changed, 5);
+            new PmRedoLog(memory, PAGE, FRAMES, dry).update(M, R, PAGE_ID, 200, 11);
+        }
         int commitCall = -1;
         for (int c = 0; c < dry.calls.size() && commitCall < 0; c++) {
             commitCall = dry.calls.get(c)[1] == 8 ? c : -1; // the first 8-byte persist: the record's commit word
@@ -129,15 +194,17 @@ class PmRedoLogTest {
         int sawNew = 0;
         for (int failAt = 0; failAt <= dry.calls.size(); failAt++) {
             for (int trial = 0; trial < 40; trial++) {
-                byte[] previous = prepare(changed, 5);
-                byte[] next = intended();
+                byte[] previous = fromDram ? prepareFromDram(changed, 5) : prepare(changed, 5);
+                byte[] next = fromDram ? dram.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE) : intended();
                 PowerLoss persister = new PowerLoss(failAt);
                 PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
+                org.junit.jupiter.api.function.Executable update = fromDram
+                        ? () -> log.update(M, R, dram, PAGE_ID, 200, 11) : () -> log.update(M, R, PAGE_ID, 200, 11);
                 if (failAt < dry.calls.size()) {
-                    assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
+                    assertThrows(IllegalStateException.class, update);
                     writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
                 } else {
-                    log.update(M, R, PAGE_ID, 200, 11);
+                    assertDoesNotThrow(update);
                 }
                 new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay();
                 MemorySegment m = frame(media, M);
