@@ -28,6 +28,14 @@ import java.util.Map;
  *                           caller's path
  * @param pmWriteBacksBackground dirty PM pages written to the block device by the background
  *                           cleaner, ahead of their eviction
+ * @param pmWholePageWrites  writes of a PM page that persisted the whole page (a subset of
+ *                           {@code pmWrites}: a page loaded from the block device and then written, or a
+ *                           line update declined)
+ * @param pmWholePageWriteBacks dirty DRAM pages written whole into PM on their eviction or write-back
+ *                           (a subset of {@code pmWrites})
+ * @param pmInstalls         page images copied into PM clean and not persisted: loads from the block
+ *                           device, clean DRAM pages admitted (a subset of {@code pmWrites}; with the
+ *                           three above and {@code pmLineUpdates} they make up all of it)
  */
 public record PageStoreStats(
         long dramHits,
@@ -48,7 +56,10 @@ public record PageStoreStats(
         long discardedPmFrames,
         long pmLineUpdates,
         long pmWriteBacksForeground,
-        long pmWriteBacksBackground) {
+        long pmWriteBacksBackground,
+        long pmWholePageWrites,
+        long pmWholePageWriteBacks,
+        long pmInstalls) {
 
     /** Pages moved along {@code path}. */
     public long migrations(MigrationPath path) {

@@ -991,7 +991,8 @@ public final class SpitfireBufferManager implements PageStore {
                 counters.ssdWrites.sum(), counters.optimisticRetries.sum(), dram.dirtyCount(), dramUsed, pmUsed,
                 either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
                 recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
-                counters.pmWriteBacksBackground.sum());
+                counters.pmWriteBacksBackground.sum(), counters.pmWholePageWrites.sum(),
+                counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum());
     }
 
     BufferCounters counters() {

@@ -124,8 +124,9 @@ public final class MostCacheMetrics extends CacheMeterBinder<MostCache> {
 
     private void counter(MeterRegistry registry, String name, Tags tags, String description,
                          ToDoubleFunction<CacheStats> f) {
-        FunctionCounter.builder(name, this, m -> {
-            CacheStats s = m.stats();
+        // observe the cache (weakly, as the base class does); the function keeps this binder
+        FunctionCounter.builder(name, getCache(), c -> {
+            CacheStats s = stats();
             return s == null ? 0 : f.applyAsDouble(s);
         }).tags(tags).description(description).register(registry);
     }

@@ -23,6 +23,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code most.buffer.policy} – the migration policy in force, tag {@code param} = dr | dw | nr | nw</li>
  * </ul>
  * A scrape takes one snapshot (cached for 100 ms, since computing inclusivity walks the DRAM pool).
+ * The meters observe the store (weakly, as Micrometer does) and keep this binder, so a binder that
+ * nobody else holds keeps reporting until the store itself is gone.
  */
 public final class PageStoreMetrics implements MeterBinder {
     private static final long CACHE_NANOS = 100_000_000;
@@ -56,6 +58,9 @@ public final class PageStoreMetrics implements MeterBinder {
         }
         counter(registry, "most.buffer.pm.writes", tags, s -> s.pmWrites());
         counter(registry, "most.buffer.pm.line.updates", tags, s -> s.pmLineUpdates());
+        counter(registry, "most.buffer.pm.whole.page.writes", tags.and("source", "pm"), s -> s.pmWholePageWrites());
+        counter(registry, "most.buffer.pm.whole.page.writes", tags.and("source", "dram"), s -> s.pmWholePageWriteBacks());
+        counter(registry, "most.buffer.pm.installs", tags, s -> s.pmInstalls());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "foreground"), s -> s.pmWriteBacksForeground());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "background"), s -> s.pmWriteBacksBackground());
         counter(registry, "most.buffer.ssd.reads", tags, s -> s.ssdReads());
@@ -76,10 +81,10 @@ public final class PageStoreMetrics implements MeterBinder {
     }
 
     private void counter(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<PageStoreStats> value) {
-        FunctionCounter.builder(name, this, m -> value.applyAsDouble(m.stats())).tags(meterTags).register(registry);
+        FunctionCounter.builder(name, store, st -> value.applyAsDouble(stats())).tags(meterTags).register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<PageStoreStats> value) {
-        Gauge.builder(name, this, m -> value.applyAsDouble(m.stats())).tags(meterTags).register(registry);
+        Gauge.builder(name, store, st -> value.applyAsDouble(stats())).tags(meterTags).register(registry);
     }
 }

@@ -56,9 +56,9 @@ public final class TieredVolumeMetrics implements MeterBinder {
         Tags perf = tags.and("tier", "performance");
         Tags cap = tags.and("tier", "capacity");
         gauge(registry, "most.tier.offload.ratio", tags, TierStats::offloadRatio);
-        TimeGauge.builder("most.tier.latency", this, TimeUnit.NANOSECONDS, m -> m.stats().performanceLatencyNanos())
+        TimeGauge.builder("most.tier.latency", volume, TimeUnit.NANOSECONDS, v -> stats().performanceLatencyNanos())
                 .tags(perf).description("measured end-to-end latency, EWMA").register(registry);
-        TimeGauge.builder("most.tier.latency", this, TimeUnit.NANOSECONDS, m -> m.stats().capacityLatencyNanos())
+        TimeGauge.builder("most.tier.latency", volume, TimeUnit.NANOSECONDS, v -> stats().capacityLatencyNanos())
                 .tags(cap).description("measured end-to-end latency, EWMA").register(registry);
         gauge(registry, "most.tier.segments", tags.and("class", "mirrored"), TierStats::mirroredSegments);
         gauge(registry, "most.tier.segments", tags.and("class", "tiered-performance"), TierStats::tieredPerformanceSegments);
@@ -80,10 +80,10 @@ public final class TieredVolumeMetrics implements MeterBinder {
     }
 
     private void counter(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<TierStats> value) {
-        FunctionCounter.builder(name, this, m -> value.applyAsDouble(m.stats())).tags(meterTags).register(registry);
+        FunctionCounter.builder(name, volume, v -> value.applyAsDouble(stats())).tags(meterTags).register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<TierStats> value) {
-        Gauge.builder(name, this, m -> value.applyAsDouble(m.stats())).tags(meterTags).register(registry);
+        Gauge.builder(name, volume, v -> value.applyAsDouble(stats())).tags(meterTags).register(registry);
     }
 }

@@ -225,6 +225,9 @@ public final class SpitfireWorkload implements Workload<PageTarget> {
             fields.put("pm_writes_per_op", ratio(pmWrites, ops));
             // how PM writes persisted (changed lines only, or whole pages) and who wrote PM pages back
             fields.put("pm_line_updates", now.pmLineUpdates() - base.pmLineUpdates());
+            fields.put("pm_whole_page_writes", now.pmWholePageWrites() - base.pmWholePageWrites());
+            fields.put("pm_whole_page_writebacks", now.pmWholePageWriteBacks() - base.pmWholePageWriteBacks());
+            fields.put("pm_installs", now.pmInstalls() - base.pmInstalls());
             fields.put("pm_writebacks_foreground", now.pmWriteBacksForeground() - base.pmWriteBacksForeground());
             fields.put("pm_writebacks_background", now.pmWriteBacksBackground() - base.pmWriteBacksBackground());
             fields.put("ssd_reads_per_op", ratio(ssdReads, ops));
