@@ -324,8 +324,9 @@ final class RegionStore implements AutoCloseable {
             }
             int at = used;
             RegionLayout.writeItemHeader(buffer, at, openSeq, deadline, key.bytes, kind, size);
+            MemorySegment written = buffer.asSlice(RegionLayout.valueOffset(buffer, at), size);
             try {
-                value.writeTo(buffer.asSlice(RegionLayout.valueOffset(buffer, at), size));
+                value.writeTo(written);
             } catch (RuntimeException | Error e) {
                 RegionLayout.invalidate(buffer, at);
                 throw e;
@@ -334,10 +335,17 @@ final class RegionStore implements AutoCloseable {
             used = at + bytes;
             if (kind == RegionLayout.KIND_TOMBSTONE) {
                 index.remove(key);
+                dropCopy(key); // after the index: see the class comment
             } else {
-                index.put(key, new Location(openRegion, openSeq, at, bytes, deadline));
+                Location loc = new Location(openRegion, openSeq, at, bytes, deadline);
+                index.put(key, loc);
+                dropCopy(key); // after the index: see the class comment
+                if (front != null) {
+                    // a key read often (a hot key set again after a delete or a miss) is copied now, so that
+                    // its next reads after the region is written cost no device read
+                    admit(key, loc, written);
+                }
             }
-            dropCopy(key); // after the index: see the class comment
         } finally {
             lock.unlock();
         }

@@ -89,6 +89,56 @@ class ItemFrontTest {
     }
 
     @Test
+    void aLargeValueDisplacesSmallOnesOnlyIfReadMoreOftenThanAllOfThemTogether() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 4; i++) {
+            for (int r = 0; r < 3; r++) {
+                front.recordRead(key(i));
+            }
+            admit(front, key(i), v, value(i));
+        }
+        byte[] big = new byte[3 * VALUE];
+        ByteKey bigKey = key(9);
+        for (int r = 0; r < 5; r++) {
+            front.recordRead(bigKey); // more than any one victim's 3 reads, fewer than three victims' 9
+        }
+        assertNull(admit(front, bigKey, v, big), "it would displace three entries read 9 times together");
+        assertEquals(4, front.entries(), "nothing was evicted for it");
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals(value(i), front.get(key(i), v), "entry " + i + " kept");
+        }
+        for (int r = 0; r < 10; r++) {
+            front.recordRead(bigKey);
+        }
+        for (int i = 0; i < 4; i++) {
+            front.get(key(i), v); // referenced: the clock passes them once, then takes them as victims
+        }
+        assertNotNull(admit(front, bigKey, v, big), "15 reads against the 9 of the entries it displaces");
+        assertEquals(big.length, front.get(bigKey, v).length);
+        assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
+    }
+
+    @Test
+    void aVictimThatWinsLetsTheNextCandidateFaceTheNextEntry() {
+        ItemFront front = new ItemFront(2 * ENTRY);
+        Object v = new Object();
+        for (int r = 0; r < 10; r++) {
+            front.recordRead(key(0)); // the clock's first victim, read most
+        }
+        admit(front, key(0), v, value(0));
+        front.recordRead(key(1));
+        admit(front, key(1), v, value(1));
+        for (int r = 0; r < 3; r++) {
+            front.recordRead(key(7));
+        }
+        assertNull(admit(front, key(7), v, value(7)), "the first victim was read more often");
+        assertNotNull(admit(front, key(7), v, value(7)), "the hand moved past it to the entry read once");
+        assertArrayEquals(value(0), front.get(key(0), v), "the hot entry stays");
+        assertNull(front.get(key(1), v), "the entry read once went");
+    }
+
+    @Test
     void aValueLargerThanTheFrontIsNotAdmitted() {
         ItemFront front = new ItemFront(ENTRY - 1);
         assertNull(admit(front, key(1), new Object(), value(1)));
