@@ -30,8 +30,10 @@ import java.util.function.LongSupplier;
  * of sealed regions hold none and check what they read (generation, key, checksum) against the index,
  * retrying if the region was reclaimed under them.
  *
- * <p><b>DRAM front.</b> With an {@link ItemFront}, an item read from the device a second time since it
- * was written is offered to it (which admits it as TinyLFU does, from the reads reported here), and
+ * <p><b>DRAM front.</b> With an {@link ItemFront}, an item is offered to it when written (under the
+ * lock, after the index: a hot key set again after a delete or a miss is then never read from the
+ * device) and when read from the device a second time since it was written (the front admits it as
+ * TinyLFU does, from the reads reported here), and
  * later hits are served from the copy after the index says the key is live. A copy is tagged with the
  * {@link Location#version} of the write it copies, which a reinsertion keeps (it moves the same value)
  * and every other write replaces, and is served only while the index holds that version: a copy
