@@ -84,7 +84,7 @@ final class MostCacheEngine implements CacheEngine {
         if (setup.pmBytes() >= small) {
             // the bucket pages live in PM; DRAM keeps the hottest of them, and the rest goes to copies of
             // the most read large items, which would otherwise each be a device read
-            front = pages - Math.max(16L * PAGE_SIZE, pages / PM_BUCKET_DRAM_SHARE);
+            front = Math.max(0, pages - Math.max(16L * PAGE_SIZE, pages / PM_BUCKET_DRAM_SHARE));
         } else {
             // every bucket page in DRAM first (a small-item hit is then never a device read); the rest,
             // if any, to copies of the most read large items
