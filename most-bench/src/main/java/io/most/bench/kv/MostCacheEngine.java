@@ -20,7 +20,9 @@ import java.util.Map;
  * The {@code most-cache} engine: MOST's hybrid cache ({@link MostCache}). Small items live in bucket
  * pages of a page store whose DRAM pool is the DRAM budget less the two region buffers and the large
  * items' DRAM front (what the bucket pages leave), and, where the hierarchy has PM, whose PM pool is
- * its {@code --pm} (a file on /dev/shm); large items live in log-structured regions. Both
+ * its {@code --pm} (a file on /dev/shm): then the bucket pages live in PM, the DRAM pool keeps an
+ * eighth of the DRAM for the hottest of them and the front gets the rest; large items live in
+ * log-structured regions. Both
  * engines' flash is an O_DIRECT {@link DirectFileDevice} in the run's directory, sized to hold every
  * key's value, so misses are real device reads and capacity misses come from the DRAM/PM bound only
  * where the flash tier holds everything.

@@ -35,4 +35,19 @@ class MostCacheReplayTest {
         assertEquals(r.cache().largeHits(), r.cache().bufferHits() + r.cache().frontHits() + r.cache().itemReads(),
                 "each region hit came from the open region's buffer, the front or one device read: " + r.describe());
     }
+
+    @Test
+    void withPmHoldingTheBucketPagesTheDramGoesToTheFrontAndFewerGetsReadTheRegions(@TempDir Path dir) {
+        long keys = 6_000;
+        long dram = 10L << 20;
+        long ops = 10 * keys;
+        CacheReplay.Result dramOnly = CacheReplay.run(keys, dram, 0, dir.resolve("dram"), ops, ops, 42);
+        CacheReplay.Result withPm = CacheReplay.run(keys, dram, 4 * dram, dir.resolve("pm"), ops, ops, 42);
+        System.out.println("most-cache replay with PM: " + withPm.describe());
+        assertTrue(withPm.config().largeItemFrontBytes() > dramOnly.config().largeItemFrontBytes(),
+                "the bucket pages leave DRAM to the front: " + withPm.describe());
+        assertTrue(withPm.largeDeviceReads() < dramOnly.largeDeviceReads(),
+                "fewer region-device reads with PM: " + withPm.describe() + " against " + dramOnly.describe());
+        assertEquals(withPm.unboundedHitRatio(), withPm.hitRatio(), 0.002, withPm.describe());
+    }
 }
