@@ -6,10 +6,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * How often keys were read lately, estimated in little memory: TinyLFU's count-min sketch of 8-bit
  * counters (four per key, in one 64-bit word, the smallest read), halved every {@code 10 x width}
- * recordings so that old popularity fades. Counters go to 255, not TinyLFU's 15: a front of large
- * items holds few of them, each read hundreds of times per window, and with 4 bits every key of the
- * hot set reached 15, so that a candidate never beat a victim and the front kept whatever came first. The {@link ItemFront} admits a copy only if its key was
- * read more often than the key it would displace, so a key read twice does not push out a hot one.
+ * recordings unless the owner sets another {@link #sampleSize}, so that old popularity fades. Counters
+ * go to 255, not TinyLFU's 15: a front of large items holds few of them, each read many times per
+ * window, and with 4 bits every key of the hot set reached 15, so that a candidate never beat a victim
+ * and the front kept whatever came first. The {@link ItemFront} admits a copy only if its key was
+ * read more often than the keys it would displace, so a key read twice does not push out a hot one.
  *
  * <p>Thread-safe without locks: counters are changed by compare-and-set; a halving that races a
  * recording may lose that recording, which only makes the estimate a little lower.
