@@ -17,8 +17,8 @@ import java.util.function.Supplier;
  * device for the second time since it was written, and when it writes it. Eviction is CLOCK (second
  * chance): entries sit in insertion order, a hit sets the entry's reference bit, and the evictor picks
  * the first entries at the head whose bit is clear, moving those whose bit is set to the tail with the
- * bit cleared. A full front admits the offered value only if its key was read more often lately than
- * the keys of all the victims it would displace together (TinyLFU, made size-aware: a
+ * bit cleared. A full front admits the offered value only if its key was read more often lately, per
+ * byte, than the keys of all the victims it would displace together (TinyLFU, made size-aware: a
  * {@link FrequencySketch} of every read the region store reports), so keys of the long tail do not
  * churn the front, each admission being a copy of the whole value, and a large value displaces
  * several small ones only if it serves more reads. Victims that win move to the tail, as the hand
@@ -111,7 +111,7 @@ final class ItemFront {
      * {@code copy} only once it is admitted (under the front's lock), evicting
      * others to make room; returns the admitted entry's token for {@link #remove(ByteKey, Object)}, or
      * null if it was not admitted: the value alone is larger than the front, or the front is full and
-     * the keys of the entries it would displace were read at least as often together.
+     * the keys of the entries it would displace were read at least as often per byte together.
      */
     Object admit(ByteKey key, Object version, int size, Supplier<byte[]> copy) {
         long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
@@ -121,9 +121,11 @@ final class ItemFront {
         lock.lock();
         try {
             int frequency = sketch.frequency(key.hash);
-            // the victims the clock offers until the candidate fits, taken off the clock meanwhile; the
-            // candidate must have been read more often than all of them together, since it takes their
-            // bytes: a large value then displaces several small ones only if it serves more reads
+            // the victims the clock offers until the candidate fits, taken off the clock meanwhile. The
+            // candidate must serve more reads per byte than they do together (the greedy rule of a
+            // knapsack): a large value displaces several small ones only if it serves more reads than
+            // all of them, and a small value may displace a larger entry read less often per byte, the
+            // room left over going to the next candidates
             List<Entry> victims = new ArrayList<>();
             long freed = 0;
             long victimReads = 0;
@@ -135,13 +137,13 @@ final class ItemFront {
                 if (!victim.key.equals(key)) {
                     victimReads += sketch.frequency(victim.key.hash);
                 }
-                if (victimReads >= frequency) {
-                    // the victims won: the hand moves past them (to the tail), as past a referenced entry,
-                    // so that one hot entry whose bit was just cleared does not turn away every candidate
-                    // until it is read again
-                    clock.addAll(victims);
-                    return null;
-                }
+            }
+            if (!victims.isEmpty() && (double) victimReads * need >= (double) frequency * freed) {
+                // the victims won: the hand moves past them (to the tail), as past a referenced entry, so
+                // that one hot entry whose bit was just cleared does not turn away every candidate until
+                // it is read again
+                clock.addAll(victims);
+                return null;
             }
             for (Entry victim : victims) {
                 map.remove(victim.key, victim);

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
  * capacity, CLOCK keeps a referenced entry over an unreferenced older one, a full front admits only
- * keys read more often than its victim, and removals by token drop only the entry they name.
+ * keys read more often per byte than the victims they displace, and removals by token drop only the
+ * entry they name.
  */
 class ItemFrontTest {
     private static final int VALUE = 1000;
@@ -116,6 +117,27 @@ class ItemFrontTest {
         }
         assertNotNull(admit(front, bigKey, v, big), "15 reads against the 9 of the entries it displaces");
         assertEquals(big.length, front.get(bigKey, v).length);
+        assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
+    }
+
+    @Test
+    void aSmallValueDisplacesALargerEntryReadLessOftenPerByte() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        byte[] big = new byte[3 * VALUE];
+        ByteKey bigKey = key(9);
+        for (int r = 0; r < 6; r++) {
+            front.recordRead(bigKey); // 6 reads over three values' bytes: 2 per value's bytes
+        }
+        admit(front, bigKey, v, big); // the clock's first victim
+        front.recordRead(key(1));
+        admit(front, key(1), v, value(1));
+        for (int r = 0; r < 3; r++) {
+            front.recordRead(key(7)); // fewer reads than the big entry, more per byte
+        }
+        assertNotNull(admit(front, key(7), v, value(7)), "3 reads per value's bytes against 2");
+        assertNull(front.get(bigKey, v), "the big entry made the room");
+        assertArrayEquals(value(1), front.get(key(1), v));
         assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
     }
 
