@@ -40,14 +40,16 @@ final class MostCacheEngine implements CacheEngine {
      * small items of a bucket that is full overflow to the regions, whose DRAM front keeps the hot ones;
      * at twice the bytes (half-empty pages) the bucket pages took 59 of the 64 MiB of DRAM and left the
      * front 5.7 MiB: 0.074 region-device reads per operation in {@code MostCacheReplayTest}'s bench
-     * replay against 0.063 at 1.5x (a 20 MiB front), the hit ratio the same.
+     * replay against 0.063 at 1.5x (a 20 MiB front), the hit ratio the same (before the front's
+     * admission by reads per byte, which took 1.5x to 0.059).
      */
     static final int SMALL_ITEM_SLACK_PERCENT = 150;
     /**
      * With PM that holds every bucket page, the share (1 / this) of the DRAM the bucket pages keep for
      * the hottest of them; the rest of the DRAM goes to the large items' front. A bucket page read from
      * PM is a memory access, a large item read from the regions a device read: in the bench replay with
-     * 128 MiB of PM, region-device reads per operation fell from 0.086 (every bucket page in DRAM) to 0.042.
+     * 128 MiB of PM, region-device reads per operation fell from 0.086 (every bucket page in DRAM) to 0.042
+     * (0.039 with the front's admission by reads per byte).
      */
     static final int PM_BUCKET_DRAM_SHARE = 8;
 
