@@ -30,8 +30,10 @@ import java.util.function.LongSupplier;
  * of sealed regions hold none and check what they read (generation, key, checksum) against the index,
  * retrying if the region was reclaimed under them.
  *
- * <p><b>DRAM front.</b> With an {@link ItemFront}, an item read from the device a second time since it
- * was written is offered to it (which admits it as TinyLFU does, from the reads reported here), and
+ * <p><b>DRAM front.</b> With an {@link ItemFront}, an item is offered to it when written (under the
+ * lock, after the index: a hot key set again after a delete or a miss is then never read from the
+ * device) and when read from the device a second time since it was written (the front admits it as
+ * TinyLFU does, from the reads reported here), and
  * later hits are served from the copy after the index says the key is live. A copy is tagged with the
  * {@link Location#version} of the write it copies, which a reinsertion keeps (it moves the same value)
  * and every other write replaces, and is served only while the index holds that version: a copy
@@ -324,8 +326,9 @@ final class RegionStore implements AutoCloseable {
             }
             int at = used;
             RegionLayout.writeItemHeader(buffer, at, openSeq, deadline, key.bytes, kind, size);
+            MemorySegment written = buffer.asSlice(RegionLayout.valueOffset(buffer, at), size);
             try {
-                value.writeTo(buffer.asSlice(RegionLayout.valueOffset(buffer, at), size));
+                value.writeTo(written);
             } catch (RuntimeException | Error e) {
                 RegionLayout.invalidate(buffer, at);
                 throw e;
@@ -334,10 +337,17 @@ final class RegionStore implements AutoCloseable {
             used = at + bytes;
             if (kind == RegionLayout.KIND_TOMBSTONE) {
                 index.remove(key);
+                dropCopy(key); // after the index: see the class comment
             } else {
-                index.put(key, new Location(openRegion, openSeq, at, bytes, deadline));
+                Location loc = new Location(openRegion, openSeq, at, bytes, deadline);
+                index.put(key, loc);
+                dropCopy(key); // after the index: see the class comment
+                if (front != null) {
+                    // a key read often (a hot key set again after a delete or a miss) is copied now, so that
+                    // its next reads after the region is written cost no device read
+                    admit(key, loc, written);
+                }
             }
-            dropCopy(key); // after the index: see the class comment
         } finally {
             lock.unlock();
         }

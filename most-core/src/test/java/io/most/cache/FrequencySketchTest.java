@@ -1,21 +1,22 @@
 package io.most.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link FrequencySketch}: counts up to 15, never under-counts before aging, and ages by halving. */
+/** {@link FrequencySketch}: counts up to 255, never under-counts before aging, and ages by halving. */
 class FrequencySketchTest {
 
     @Test
-    void countsReadsAndSaturatesAtFifteen() {
+    void countsReadsAndSaturatesAt255() {
         FrequencySketch sketch = new FrequencySketch(1024);
         long hot = KeyHash.of(new byte[] {1, 2, 3});
         assertEquals(0, sketch.frequency(hot));
-        for (int i = 1; i <= 20; i++) {
+        for (int i = 1; i <= 300; i++) {
             sketch.record(hot);
-            assertEquals(Math.min(i, 15), sketch.frequency(hot), "after " + i + " reads");
+            assertEquals(Math.min(i, 255), sketch.frequency(hot), "after " + i + " reads");
         }
     }
 
@@ -33,17 +34,25 @@ class FrequencySketchTest {
     }
 
     @Test
-    void oldPopularityFadesByHalvingAfterTenRecordingsPerWord() {
-        FrequencySketch sketch = new FrequencySketch(64); // 64 words: halves after 640 recordings
+    void oldPopularityFadesByHalvingAfterTheSampleSize() {
+        FrequencySketch sketch = new FrequencySketch(4096);
+        sketch.sampleSize(100);
         long old = KeyHash.of(key(-1));
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 40; i++) {
             sketch.record(old);
         }
-        for (long k = 0; k < 700; k++) {
+        for (long k = 0; k < 70; k++) {
             sketch.record(KeyHash.of(key(k)));
         }
-        assertTrue(sketch.frequency(old) <= 4 + 1, "halved once (one more from collisions at most): "
-                + sketch.frequency(old));
+        assertTrue(sketch.frequency(old) <= 20 + 1, "halved once after 100 recordings (one more from"
+                + " collisions at most): " + sketch.frequency(old));
+        assertTrue(sketch.frequency(old) >= 20, "halved only once: " + sketch.frequency(old));
+    }
+
+    @Test
+    void aSampleSizeMustBePositive() {
+        FrequencySketch sketch = new FrequencySketch(64);
+        assertThrows(IllegalArgumentException.class, () -> sketch.sampleSize(0));
     }
 
     private static byte[] key(long k) {

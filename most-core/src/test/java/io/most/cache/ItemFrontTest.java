@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
  * capacity, CLOCK keeps a referenced entry over an unreferenced older one, a full front admits only
- * keys read more often than its victim, and removals by token drop only the entry they name.
+ * keys read more often per byte than the victims they displace, and removals by token drop only the
+ * entry they name.
  */
 class ItemFrontTest {
     private static final int VALUE = 1000;
@@ -86,6 +87,77 @@ class ItemFrontTest {
         assertNotNull(admit(front, key(7), v, value(7)), "now read more often than the victim");
         assertArrayEquals(value(7), front.get(key(7), v));
         assertEquals(2, front.entries());
+    }
+
+    @Test
+    void aLargeValueDisplacesSmallOnesOnlyIfReadMoreOftenThanAllOfThemTogether() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < 4; i++) {
+            for (int r = 0; r < 3; r++) {
+                front.recordRead(key(i));
+            }
+            admit(front, key(i), v, value(i));
+        }
+        byte[] big = new byte[3 * VALUE];
+        ByteKey bigKey = key(9);
+        for (int r = 0; r < 5; r++) {
+            front.recordRead(bigKey); // more than any one victim's 3 reads, fewer than three victims' 9
+        }
+        assertNull(admit(front, bigKey, v, big), "it would displace three entries read 9 times together");
+        assertEquals(4, front.entries(), "nothing was evicted for it");
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals(value(i), front.get(key(i), v), "entry " + i + " kept");
+        }
+        for (int r = 0; r < 10; r++) {
+            front.recordRead(bigKey);
+        }
+        for (int i = 0; i < 4; i++) {
+            front.get(key(i), v); // referenced: the clock passes them once, then takes them as victims
+        }
+        assertNotNull(admit(front, bigKey, v, big), "15 reads against the 9 of the entries it displaces");
+        assertEquals(big.length, front.get(bigKey, v).length);
+        assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
+    }
+
+    @Test
+    void aSmallValueDisplacesALargerEntryReadLessOftenPerByte() {
+        ItemFront front = new ItemFront(4 * ENTRY);
+        Object v = new Object();
+        byte[] big = new byte[3 * VALUE];
+        ByteKey bigKey = key(9);
+        for (int r = 0; r < 6; r++) {
+            front.recordRead(bigKey); // 6 reads over three values' bytes: 2 per value's bytes
+        }
+        admit(front, bigKey, v, big); // the clock's first victim
+        front.recordRead(key(1));
+        admit(front, key(1), v, value(1));
+        for (int r = 0; r < 3; r++) {
+            front.recordRead(key(7)); // fewer reads than the big entry, more per byte
+        }
+        assertNotNull(admit(front, key(7), v, value(7)), "3 reads per value's bytes against 2");
+        assertNull(front.get(bigKey, v), "the big entry made the room");
+        assertArrayEquals(value(1), front.get(key(1), v));
+        assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
+    }
+
+    @Test
+    void aVictimThatWinsLetsTheNextCandidateFaceTheNextEntry() {
+        ItemFront front = new ItemFront(2 * ENTRY);
+        Object v = new Object();
+        for (int r = 0; r < 10; r++) {
+            front.recordRead(key(0)); // the clock's first victim, read most
+        }
+        admit(front, key(0), v, value(0));
+        front.recordRead(key(1));
+        admit(front, key(1), v, value(1));
+        for (int r = 0; r < 3; r++) {
+            front.recordRead(key(7));
+        }
+        assertNull(admit(front, key(7), v, value(7)), "the first victim was read more often");
+        assertNotNull(admit(front, key(7), v, value(7)), "the hand moved past it to the entry read once");
+        assertArrayEquals(value(0), front.get(key(0), v), "the hot entry stays");
+        assertNull(front.get(key(1), v), "the entry read once went");
     }
 
     @Test

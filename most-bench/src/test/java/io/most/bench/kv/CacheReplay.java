@@ -7,6 +7,7 @@ import io.most.bench.cli.CacheKeySpace;
 import io.most.bench.workload.cache.CacheValues;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.bench.workload.ycsb.YcsbKeys;
+import io.most.cache.CacheConfig;
 import io.most.cache.CacheStats;
 import io.most.cache.MostCache;
 import io.most.device.BlockDevice;
@@ -56,10 +57,11 @@ final class CacheReplay {
      * @param deviceWriteBytes    bytes written to both
      * @param cache               the cache's and its page store's counters over the measured operations
      * @param allocatedBytes      heap bytes the replaying thread allocated over the measured operations
+     * @param config              the cache's configuration (how it split the DRAM budget)
      */
     record Result(long ops, long gets, long hits, long unboundedHits, long dramReferenceHits, long largeGets,
                   long smallDeviceReads, long smallDeviceBytes, long largeDeviceReads, long largeDeviceBytes,
-                  long deviceWrites, long deviceWriteBytes, Counters cache, long allocatedBytes) {
+                  long deviceWrites, long deviceWriteBytes, Counters cache, long allocatedBytes, CacheConfig config) {
 
         double hitRatio() {
             return (double) hits / gets;
@@ -79,13 +81,16 @@ final class CacheReplay {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "ops %,d gets %,d (large %,d)%n"
+            return String.format(Locale.ROOT, "bucket-page DRAM %,d B, large-item front %,d B, PM %,d B, bucket pages"
+                            + " %,d B%n"
+                            + "ops %,d gets %,d (large %,d)%n"
                             + "  hit ratio %.4f | unbounded reference %.4f | W-TinyLFU at the DRAM budget %.4f%n"
                             + "  per op: small-device reads %.4f (%.0f B), region-device reads %.4f (%.0f B),"
                             + " device writes %.4f (%.0f B), allocated %.0f B%n"
                             + "  gets answered from memory >= %.4f; page store: dram hits %,d pm hits %,d faults %,d;"
                             + " cache: small hits %,d large hits %,d (region buffer %,d, dram front %,d, item reads %,d),"
                             + " evictions %,d, reinsertions %,d, overflows %,d, expirations %,d",
+                    config.dramBytes(), config.largeItemFrontBytes(), config.pmBytes(), config.smallItemBytes(),
                     ops, gets, largeGets, hitRatio(), unboundedHitRatio(), dramReferenceHitRatio(),
                     (double) smallDeviceReads / ops, (double) smallDeviceBytes / ops, (double) largeDeviceReads / ops,
                     (double) largeDeviceBytes / ops, (double) deviceWrites / ops, (double) deviceWriteBytes / ops,
@@ -111,7 +116,8 @@ final class CacheReplay {
         ScrambledZipfian zipf = ScrambledZipfian.ycsb(keys);
         SplittableRandom random = new SplittableRandom(seed);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        try (MostCache cache = MostCache.open(MostCacheEngine.config(setup, dir, smallDevice, largeDevice))) {
+        CacheConfig config = MostCacheEngine.config(setup, dir, smallDevice, largeDevice);
+        try (MostCache cache = MostCache.open(config)) {
             Tally warm = new Tally();
             for (long i = 0; i < warmupOps; i++) {
                 step(cache, dram, present, zipf, random, warm);
@@ -128,7 +134,7 @@ final class CacheReplay {
             CacheStats stats = cache.stats();
             return new Result(measuredOps, t.gets, t.hits, t.unboundedHits, t.dramHits, t.largeGets,
                     dev[0] - dev0[0], dev[1] - dev0[1], dev[2] - dev0[2], dev[3] - dev0[3], dev[4] - dev0[4],
-                    dev[5] - dev0[5], Counters.between(stats0, stats), alloc);
+                    dev[5] - dev0[5], Counters.between(stats0, stats), alloc, config);
         }
     }
 
