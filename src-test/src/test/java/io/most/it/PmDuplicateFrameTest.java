@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of the two frames comes first in the file.
  *
  * <p>The state is made deterministically: write version 1 of a page to PM (eager policy, flush), then
- * version 2 (which goes to a new frame and invalidates the old one by clearing its magic), close, and
- * restore the old frame's magic: its checksum covers everything after the magic, so it is valid again,
- * exactly as if the kill had landed before the invalidation. Swapping the two frames' bytes in the file
+ * a version that changes the whole page (which goes to a new frame and invalidates the old one by
+ * clearing its magic), close, and restore the old frame's magic: its checksum covers everything after
+ * the magic, so it is valid again, exactly as if the kill had landed before the invalidation. Swapping the two frames' bytes in the file
  * gives the other scan order.
  *
  * <p>Both failed before the fix of SpitfireBufferManager.recoverPm, which picked the frame to keep as
@@ -30,6 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 class PmDuplicateFrameTest {
     private static final int PAGE = 4096;
     private static final long PAGE_ID = 3;
+    /**
+     * The second version of {@link #PAGE_ID}: a new group of {@link VersionedPage}'s random bytes, so
+     * the whole page changes and PM writes it out of place (a version of the same group changes an
+     * eighth of the lines, which PM persists in place as a line update, leaving one frame).
+     */
+    private static final long NEWER = 16;
 
     @TempDir
     Path dir;
@@ -38,14 +44,14 @@ class PmDuplicateFrameTest {
     @Test
     void newerFrameFirstInTheFileWins() {
         SmallStore store = twoValidFrames(true);
-        readsVersionTwoAcrossTwoRestarts(store);
+        readsTheNewerVersionAcrossTwoRestarts(store);
     }
 
     /** Scan meets the older frame first: recovery invalidates the newer frame's header but serves it. */
     @Test
     void olderFrameFirstInTheFileLosesAlsoAfterTheNextRestart() {
         SmallStore store = twoValidFrames(false);
-        readsVersionTwoAcrossTwoRestarts(store);
+        readsTheNewerVersionAcrossTwoRestarts(store);
     }
 
     /** Without the restored magic the same files recover fine: the control for the two tests above. */
@@ -53,7 +59,7 @@ class PmDuplicateFrameTest {
     void oneValidFramePerPageRecoversTheNewestVersion() {
         SmallStore store = SmallStore.withPm(dir, PAGE, 64, 32, MigrationPolicy.eager());
         writeTwoVersions(store);
-        readsVersionTwoAcrossTwoRestarts(store);
+        readsTheNewerVersionAcrossTwoRestarts(store);
     }
 
     private SmallStore twoValidFrames(boolean newerFirst) {
@@ -77,7 +83,7 @@ class PmDuplicateFrameTest {
         return store;
     }
 
-    /** Version 1 of every page in PM, then version 2 of {@link #PAGE_ID} in a new frame. */
+    /** Version 1 of every page in PM, then version {@link #NEWER} of {@link #PAGE_ID} in a new frame. */
     private static void writeTwoVersions(SmallStore store) {
         try (PageStore s = store.open()) {
             for (int i = 0; i < 8; i++) {
@@ -87,22 +93,22 @@ class PmDuplicateFrameTest {
                 SmallStore.write(s, i, 1);
             }
             s.flush();
-            SmallStore.write(s, PAGE_ID, 2);
+            SmallStore.write(s, PAGE_ID, NEWER);
             s.flush();
             assertEquals(0, s.stats().ssdWrites(), "eager with room in PM writes no data page to the SSD");
         }
     }
 
-    private static void readsVersionTwoAcrossTwoRestarts(SmallStore store) {
+    private static void readsTheNewerVersionAcrossTwoRestarts(SmallStore store) {
         AtomicReference<String> doing = new AtomicReference<>("reopening");
         Liveness.call("[two valid PM frames]", Duration.ofSeconds(30), doing, () -> {
             for (int restart = 1; restart <= 2; restart++) {
                 try (PageStore s = store.open()) {
                     doing.set("reading page " + PAGE_ID + " after restart " + restart);
-                    SmallStore.assertVersion(s, PAGE_ID, 2, "after restart " + restart);
+                    SmallStore.assertVersion(s, PAGE_ID, NEWER, "after restart " + restart);
                     for (int i = 0; i < 8; i++) {
                         doing.set("reading page " + i + " after restart " + restart);
-                        SmallStore.assertVersion(s, i, i == PAGE_ID ? 2 : 1, "after restart " + restart);
+                        SmallStore.assertVersion(s, i, i == PAGE_ID ? NEWER : 1, "after restart " + restart);
                     }
                 }
                 doing.set("closing and reopening");
