@@ -69,7 +69,7 @@ final class PageStoreBlockSpace implements BlockSpace {
      */
     @Override
     public void readAll(List<Part> parts) {
-        List<Part> missing = new ArrayList<>(0);
+        List<Part> missing = null; // a read whose blocks are all buffered allocates no list
         for (Part part : parts) {
             ByteBuffer buffer = part.buffer();
             long block = part.block();
@@ -78,16 +78,22 @@ final class PageStoreBlockSpace implements BlockSpace {
                 int n = Math.min(blockBytes - offset, buffer.limit() - at);
                 ByteBuffer slice = buffer.slice(at, n);
                 if (!copyBuffered(block, offset, slice)) {
+                    if (missing == null) {
+                        missing = new ArrayList<>(4);
+                    }
                     missing.add(new Part(block, offset, slice));
                 }
                 at += n;
             }
             buffer.position(buffer.limit());
         }
+        if (missing == null) {
+            return;
+        }
         if (missing.size() == 1) {
             Part only = missing.getFirst();
             read(only.block(), only.offset(), only.buffer());
-        } else if (!missing.isEmpty()) {
+        } else {
             fetchAll(missing);
         }
     }
