@@ -100,7 +100,10 @@ final class Commands {
             new Opt("field-length", "N", "YCSB workloads: bytes per field (default 100)"),
             new Opt("restart-window", "D", "cache-zipf: after the measured run, close each cache cleanly, reopen it"
                     + " on its files and report the hit ratio over the first D of load after the reopen"
-                    + " (restart_hit_ratio; the run's hit_ratio is the steady state), e.g. 10s"));
+                    + " (restart_hit_ratio; the run's hit_ratio is the steady state), e.g. 10s; most-rand-*,"
+                    + " most-burst: close each volume cleanly, reopen it and report throughput per second over the"
+                    + " first D (restart_timeline), then the same for a fresh volume after the fill (cold_timeline),"
+                    + " e.g. 30s"));
 
     private static final List<Opt> REPRODUCE = List.of(
             new Opt("out", "DIR", "where the files go (default repro-out; created if missing)"),

@@ -52,7 +52,9 @@ record KvSpec(List<String> engines, long records, RecordFormat format, OptionalL
         boolean cache = workload.layer() == Layer.CACHE;
         if (workload.layer() != Layer.KV && !cache) {
             for (String option : OPTIONS) {
-                if (line.value(option).isPresent()) {
+                // a tier workload takes --restart-window too (RunSpec: a reopened volume against a cold one)
+                boolean tierRestart = workload.layer() == Layer.TIER && CACHE_OPTIONS.contains(option);
+                if (line.value(option).isPresent() && !tierRestart) {
                     throw new UsageException("--" + option + " is an option of the YCSB workloads ("
                             + String.join(", ", ycsbNames()) + "); workload '" + workload.name() + "' takes none");
                 }

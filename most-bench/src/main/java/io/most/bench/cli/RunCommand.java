@@ -24,7 +24,9 @@ import io.most.bench.report.TextTable;
 import io.most.bench.workload.ModelExpectation;
 import io.most.bench.workload.RandomBlockWorkload;
 import io.most.bench.workload.SpitfireWorkload;
+import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
+import io.most.tier.TieredVolume;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -243,8 +245,12 @@ public final class RunCommand {
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);
-                    results.add(RunResult.of(policyName, workload.name(), spec.hierarchy().name(), shape,
-                            spec.intensity().orElse(Double.NaN), spec.seed(), m, session));
+                    RunResult result = RunResult.of(policyName, workload.name(), spec.hierarchy().name(), shape,
+                            spec.intensity().orElse(Double.NaN), spec.seed(), m, session);
+                    if (spec.tierRestartNanos().isPresent()) {
+                        result = restart(result, spec, policyName, target, open, settings, shape, progress, label);
+                    }
+                    results.add(result);
                 }
             }
         } finally {
@@ -253,6 +259,24 @@ public final class RunCommand {
             }
         }
         return results;
+    }
+
+    /** {@code --restart-window} of a tier workload: {@code steady} with the warm restart and the cold start. */
+    @SuppressWarnings("unchecked") // RunSpec.parse admits --restart-window for tier workloads only
+    private <T> RunResult restart(RunResult steady, RunSpec spec, String policyName, Policy.Target<T> target,
+                                  OpenHierarchy open, Policy.Settings settings, LoadShape shape, Progress progress,
+                                  String label) {
+        Policy.Target<TieredVolume> volume = (Policy.Target<TieredVolume>) target;
+        TierRestart.Run run = new TierRestart.Run(Policies.get(Layer.TIER, policyName), volume, open, settings,
+                (TierWorkload) spec.workload(), new Workload.Setup(dataSize(spec, volume.target()), spec.blockSize(),
+                        spec.seed(), spec.hierarchy().model(), spec.theta()), shape, progress, label);
+        RunResult result = TierRestart.measure(steady, run, spec.tierRestartNanos().getAsLong());
+        err.printf(Locale.ROOT, "%s: over the first %s after a restart %,.0f ops/s, after a cold start %,.0f ops/s"
+                        + " (%.2fx; first %d s %.2fx); steady %,.0f ops/s%n", policyName,
+                formatSeconds(spec.tierRestartNanos().getAsLong()), result.number("restart_ops_s"),
+                result.number("cold_ops_s"), result.number("restart_vs_cold"), TierRestart.FIRST_SECONDS,
+                result.number("restart_vs_cold_first_" + TierRestart.FIRST_SECONDS + "s"), servedOps(steady));
+        return result;
     }
 
     /** {@code --size}, or with {@code --working-set} that share of the tiered volume's capacity, in whole blocks. */

@@ -10,6 +10,7 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
+import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.Workloads;
 import java.nio.file.Files;
@@ -50,13 +51,16 @@ import java.util.Set;
  * @param method      forked or not, how many rounds, how long to wait for a quiet machine
  * @param args        the options as given (without {@code run}), for the forked children
  * @param threadsChosen whether {@code threads} was chosen by Little's law, not given
+ * @param tierRestartNanos tier workloads with a fill: after the measured run, reopen each volume and
+ *                    measure the first this long against a cold start ({@code --restart-window}); empty
+ *                    for none
  */
 public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
                boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv,
-               RunMethod method, List<String> args, boolean threadsChosen) {
+               RunMethod method, List<String> args, boolean threadsChosen, OptionalLong tierRestartNanos) {
 
     /** Rounds of {@code run} when {@code --repeat} is not given. */
     static final int DEFAULT_REPEAT = 3;
@@ -176,6 +180,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                         + " (Optane DC PM costs, the default) or none (the software path only)");
             };
         }
+        OptionalLong tierRestart = parseTierRestart(line, workload);
         Optional<KvSpec> kv = KvSpec.parse(line, workload, blockSize);
         if (kv.isPresent() && policies.size() > 1) {
             throw new UsageException("--policies: YCSB workloads compare --engines; the most engine runs with one"
@@ -183,7 +188,23 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
                 dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv,
-                RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen);
+                RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen, tierRestart);
+    }
+
+    /**
+     * {@code --restart-window} of a tier workload: only those that write their data set first have the
+     * same data in a cold volume as in a reopened one. Empty for other layers (the cache's is in {@link KvSpec}).
+     */
+    private static OptionalLong parseTierRestart(Options line, Workload<?> workload) {
+        if (workload.layer() != Layer.TIER || line.value("restart-window").isEmpty()) {
+            return OptionalLong.empty();
+        }
+        if (!(workload instanceof TierWorkload tier) || !tier.fillsFirst()) {
+            throw new UsageException("--restart-window compares a reopened volume with a cold one holding the same"
+                    + " data, which only the workloads that write their data set first have (most-rand-read,"
+                    + " most-rand-write, most-rand-rw, most-burst); '" + workload.name() + "' writes as it goes");
+        }
+        return OptionalLong.of(Units.parseDurationNanos("--restart-window", line.value("restart-window").get(), false));
     }
 
     /** The items a run compares: the engines of a YCSB workload, else the policies. */
@@ -197,7 +218,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
         return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
                 blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmCost, chart, workingSet,
-                oneEngine, RunMethod.CHILD, args, threadsChosen);
+                oneEngine, RunMethod.CHILD, args, threadsChosen, tierRestartNanos);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */

@@ -144,6 +144,26 @@ public final class TierHierarchy implements Hierarchy {
     }
 
     /**
+     * New views of {@code devices} (devices of this hierarchy) over the same memory, whose
+     * {@link BlockDevice#close()} leaves the memory as it is: a volume closed on them can be opened again
+     * on the data it left (a warm restart), while closing {@code devices} themselves frees it. Each view
+     * starts with idle queues and fresh statistics, as a device does after a restart.
+     *
+     * @throws IllegalArgumentException if a device is not an emulated device of a tier hierarchy
+     */
+    public static List<BlockDevice> reopenableViews(List<BlockDevice> devices) {
+        List<BlockDevice> views = new ArrayList<>();
+        for (BlockDevice d : devices) {
+            if (!(d instanceof EmulatedDevice emulated)) {
+                throw new IllegalArgumentException("device " + d.name() + " is not an emulated device of a tier"
+                        + " hierarchy; only those can be viewed for a restart");
+            }
+            views.add(new EmulatedDevice(d.name(), new NonClosingDevice(emulated.backing()), emulated.profile()));
+        }
+        return List.copyOf(views);
+    }
+
+    /**
      * Blank devices for the next policy: the opened ones the first time, then new ones of the same
      * sizes. The volume built on them closes them.
      */

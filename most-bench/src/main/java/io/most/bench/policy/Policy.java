@@ -6,6 +6,7 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * How data is placed on a hierarchy's devices: {@code raw} (one device, no placement) for the block
@@ -50,9 +51,28 @@ public interface Policy<T> extends Named {
      * What a workload runs against, and how to detach it.
      *
      * @param target  the device (or page store) the workload drives
-     * @param release undoes {@link #attach}; never closes the hierarchy's devices
+     * @param release undoes {@link #attach}; never closes the hierarchy's devices; after {@link #reopen()} it
+     *                releases the reopened target
+     * @param reopen  closes the current target cleanly and opens it again on the same data (a warm restart),
+     *                returning the reopened target; empty when the policy's target cannot be reopened
      */
-    record Target<T>(T target, Runnable release) implements AutoCloseable {
+    record Target<T>(T target, Runnable release, Optional<Supplier<T>> reopen) implements AutoCloseable {
+        /** A target that cannot be reopened. */
+        public Target(T target, Runnable release) {
+            this(target, release, Optional.empty());
+        }
+
+        /**
+         * Closes the target cleanly and opens it again on what it was built on; {@link #close()} then
+         * releases the reopened one.
+         *
+         * @throws UnsupportedOperationException if this policy's target cannot be reopened
+         */
+        public T reopened() {
+            return reopen.orElseThrow(() -> new UnsupportedOperationException("the target " + target
+                    + " cannot be closed and reopened on its data")).get();
+        }
+
         @Override
         public void close() {
             release.run();

@@ -14,6 +14,7 @@ import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -96,7 +97,23 @@ final class TierPolicy implements Policy<TieredVolume> {
         TierConfig config = TierConfig.builder().segmentSize(TierHierarchy.SEGMENT)
                 .migrationBytesPerSecond(hierarchy.migrationBytesPerSecond()).policy(supplier(hierarchy))
                 .name("tier-" + name).build();
-        TieredVolume volume = TieredVolume.open(devices, config); // a stack of two-device volumes over 3+ devices
-        return new Target<>(volume, volume::close);
+        // the volume runs on views of the devices, so that it can be closed cleanly and opened again on its
+        // data (--restart-window); releasing the target closes the volume, then the devices themselves
+        AtomicReference<TieredVolume> current = new AtomicReference<>(
+                TieredVolume.open(TierHierarchy.reopenableViews(devices), config)); // a stack of volumes over 3+ devices
+        Runnable release = () -> {
+            try {
+                current.get().close();
+            } finally {
+                devices.forEach(BlockDevice::close);
+            }
+        };
+        Supplier<TieredVolume> reopen = () -> {
+            current.get().close(); // a clean close: the checkpoint keeps the map, the mirrored set and the heat
+            TieredVolume reopened = TieredVolume.open(TierHierarchy.reopenableViews(devices), config);
+            current.set(reopened);
+            return reopened;
+        };
+        return new Target<>(current.get(), release, Optional.of(reopen));
     }
 }

@@ -122,14 +122,38 @@ public final class TierWorkload implements Workload<TieredVolume> {
 
     @Override
     public Session start(TieredVolume volume, Setup setup) {
-        if (setup.dataSize() > volume.capacity() || setup.blockSize() % volume.blockSize() != 0) {
-            throw new IllegalArgumentException("data set of " + setup.dataSize() + " bytes in blocks of "
-                    + setup.blockSize() + " does not fit volume " + volume.name());
-        }
+        check(volume, setup);
         if (kind == Kind.RANDOM || kind == Kind.BURST) {
             fill(volume, setup);
         }
         return new TierSession(volume, setup);
+    }
+
+    /**
+     * Whether the workload writes its data set before it runs ({@code most-rand-*}, {@code most-burst}),
+     * so that a volume reopened after a run holds the same data a fresh one holds after the fill: what a
+     * warm restart against a cold start compares ({@code --restart-window}).
+     */
+    public boolean fillsFirst() {
+        return kind == Kind.RANDOM || kind == Kind.BURST;
+    }
+
+    /**
+     * A run against a volume that already holds the data set (a volume reopened after a run of this
+     * workload): as {@link #start} without the fill.
+     *
+     * @throws IllegalArgumentException if the data set does not fit the volume
+     */
+    public Session resume(TieredVolume volume, Setup setup) {
+        check(volume, setup);
+        return new TierSession(volume, setup);
+    }
+
+    private static void check(TieredVolume volume, Setup setup) {
+        if (setup.dataSize() > volume.capacity() || setup.blockSize() % volume.blockSize() != 0) {
+            throw new IllegalArgumentException("data set of " + setup.dataSize() + " bytes in blocks of "
+                    + setup.blockSize() + " does not fit volume " + volume.name());
+        }
     }
 
     /** Writes every segment of the data set once, in a seeded random order, from a few threads. */

@@ -56,6 +56,48 @@ class TierBenchTest {
     }
 
     @Test
+    void restartWindowReportsTheRestartAndTheColdStartPerSecond(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("out.json");
+        Cli cli = Cli.run("run", "--workload", "most-rand-read", "--hierarchy", "optane-nvme", "--policies", "most,hemem",
+                "--threads", "4", "--duration", "300ms", "--warmup", "100ms", "--size", "16m", "--intensity", "0.2",
+                "--restart-window", "2s", "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        assertTrue(cli.err().contains("after a restart") && cli.err().contains("after a cold start"), cli.err());
+        List<Object> runs = MiniJson.array(MiniJson.object(MiniJson.parse(Files.readString(json))).get("runs"));
+        assertEquals(2, runs.size());
+        for (Object o : runs) {
+            Map<String, Object> run = MiniJson.object(o);
+            assertEquals(2.0, run.get("restart_window_s"));
+            for (String field : List.of("restart_timeline", "cold_timeline")) {
+                List<Object> timeline = MiniJson.array(run.get(field));
+                assertFalse(timeline.isEmpty(), field + " has a sample per second of the window: " + run);
+                assertTrue(timeline.size() <= 2, field + ": " + timeline);
+                Map<String, Object> first = MiniJson.object(timeline.getFirst());
+                assertEquals(List.of("t_s", "ops_s", "offload_ratio", "mirrored_segments"), List.copyOf(first.keySet()));
+                assertEquals(1.0, first.get("t_s"));
+            }
+            for (String field : List.of("restart_ops_s", "cold_ops_s", "restart_vs_cold", "restart_vs_steady",
+                    "restart_reopen_s", "cold_fill_s")) {
+                assertTrue(run.get(field) instanceof Double, field + " in " + run);
+            }
+            // the reopened volume holds what the closed one held: each segment's class, the mirrored set included
+            List<Object> atClose = MiniJson.array(run.get("restart_placement_at_close"));
+            assertEquals(1, atClose.size(), "one level on two devices");
+            assertEquals(atClose, MiniJson.array(run.get("restart_placement_at_reopen")));
+            double segments = MiniJson.array(atClose.getFirst()).stream().mapToDouble(v -> (Double) v).sum();
+            assertEquals(8.0, segments, "16 MiB of 2 MiB segments, all written by the fill: " + atClose);
+        }
+    }
+
+    @Test
+    void restartWindowNeedsATierWorkloadThatFillsItsData() {
+        Cli cli = Cli.run("run", "--workload", "most-seq-write", "--hierarchy", "optane-nvme", "--policies", "most",
+                "--duration", "200ms", "--size", "8m", "--restart-window", "1s");
+        assertEquals(2, cli.exitCode());
+        assertTrue(cli.err().contains("--restart-window") && cli.err().contains("most-rand-read"), cli.err());
+    }
+
+    @Test
     void everyBaselineRunsOnNvmeSata(@TempDir Path dir) throws IOException {
         List<String> policies = List.of("most", "hemem", "batman", "colloid", "colloid+", "striping", "orthus");
         assertEquals(policies, policiesRun(dir, "nvme-sata", policies));
