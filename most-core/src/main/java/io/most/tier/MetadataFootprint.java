@@ -23,8 +23,8 @@ public record MetadataFootprint(long segments, long mirroredSegments, int bytesP
 
     private static final int REFERENCE = 8;
     private static final int OBJECT_HEADER = 16;
-    /** A StampedLock with its read and write lock views. */
-    private static final int STRIPE_BYTES = 4 * OBJECT_HEADER + 4 * REFERENCE + 16;
+    /** A {@link StripeLock} (a StampedLock and its count of waiting writers) with its read and write lock views. */
+    private static final int STRIPE_BYTES = 4 * OBJECT_HEADER + 4 * REFERENCE + 24;
 
     /**
      * The footprint of a volume of {@code logicalBytes} in segments of {@code segmentSize} with

@@ -10,8 +10,9 @@ import java.util.function.IntConsumer;
  * copy there) and, if mirrored, its {@link MirrorState}; plus the locks that order I/O against
  * changes of the map and the set of segments changed since they were last journaled.
  *
- * <p><b>Locks.</b> Segments share up to {@link #STRIPES} read-write locks ({@link StampedLock}: no
- * per-thread bookkeeping, so taking one allocates nothing) by segment number. Locks are not
+ * <p><b>Locks.</b> Segments share up to {@link #STRIPES} read-write locks ({@link StripeLock}, a
+ * {@link StampedLock} whose readers do not overtake a waiting writer; no per-thread bookkeeping, so
+ * taking one allocates nothing) by segment number. Locks are not
  * reentrant: a thread never takes a lock it holds. Foreground
  * reads and writes hold their segment's lock shared while they touch the devices; changes of the
  * map (allocation, migration, mirroring) and the cleaner's copies hold it exclusively, so no request
@@ -32,7 +33,7 @@ final class SegmentTable {
     private final int[] perfSlot;
     private final int[] capSlot;
     private final MirrorState[] mirrors;
-    private final StampedLock[] stripes;
+    private final StripeLock[] stripes;
     private final AtomicLongArray dirty;
     private final AtomicInteger[] tieredCount = {new AtomicInteger(), new AtomicInteger()};
     private final AtomicInteger mirroredCount = new AtomicInteger();
@@ -45,9 +46,9 @@ final class SegmentTable {
         java.util.Arrays.fill(perfSlot, NONE);
         java.util.Arrays.fill(capSlot, NONE);
         this.mirrors = new MirrorState[segments];
-        this.stripes = new StampedLock[stripesFor(segments)];
+        this.stripes = new StripeLock[stripesFor(segments)];
         for (int i = 0; i < stripes.length; i++) {
-            stripes[i] = new StampedLock();
+            stripes[i] = new StripeLock();
         }
         this.dirty = new AtomicLongArray((segments + 63) / 64);
     }
