@@ -1,5 +1,6 @@
 package io.most.bench.repro;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +39,7 @@ final class ExperimentArgs {
     static List<String> tier(boolean quick, String hierarchy, String workload, double intensity, String warmup,
                              String duration) {
         List<String> args = new ArrayList<>(List.of("--workload", workload, "--hierarchy", hierarchy,
-                "--intensity", String.format(Locale.ROOT, "%.1f", intensity)));
+                "--intensity", intensity(intensity)));
         if (quick) {
             args.addAll(List.of("--size", "16m", "--threads", "32", "--warmup", "200ms", "--duration", "300ms"));
         } else {
@@ -46,6 +47,15 @@ final class ExperimentArgs {
         }
         args.addAll(List.of("--seed", "42"));
         return args;
+    }
+
+    /**
+     * {@code intensity} as given, at least one decimal ("1.0", "1.25"). With one decimal always, 1.25 and
+     * 1.75 ran as 1.3 and 1.8 under their own labels (most-three-tiers, session 11).
+     */
+    static String intensity(double intensity) {
+        BigDecimal d = BigDecimal.valueOf(intensity).stripTrailingZeros();
+        return (d.scale() < 1 ? d.setScale(1) : d).toPlainString();
     }
 
     /** A tier workload with the default full-scale timing. */

@@ -28,6 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ReproduceTest {
 
     @Test
+    void tierStepsRunAtTheirOwnIntensity() {
+        assertEquals(List.of("1.0", "1.25", "1.75", "2.0", "0.25"),
+                List.of(1.0, 1.25, 1.75, 2.0, 0.25).stream().map(ExperimentArgs::intensity).toList());
+        List<String> args = ExperimentArgs.tier(true, "optane-nvme-sata", "most-rand-read", 1.25, "1s", "1s");
+        assertEquals("1.25", args.get(args.indexOf("--intensity") + 1), "not rounded to 1.3 as before");
+    }
+
+    @Test
     void tierExperimentWritesJsonChartAndMarkdown(@TempDir Path dir) throws IOException {
         Cli cli = Cli.run("reproduce", "most-fig5", "--quick", "--out", dir.toString());
         assertEquals(0, cli.exitCode(), cli.err());
