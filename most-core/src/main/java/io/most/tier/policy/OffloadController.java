@@ -22,7 +22,25 @@ package io.most.tier.policy;
  * {@code Ĝ} starts at {@code ln(1+θ) / ratioStep} (the gain the paper's step implies) and is
  * re-estimated from the plant's response each time the seen ratio has moved by 0.1: the change of
  * {@code e} over the change of the seen ratio, geometrically averaged with the old value, within
- * [0.5, 20]; a response of the wrong sign (the load changed meanwhile) is ignored.
+ * [0.5, 20]; a response of the wrong sign (the load changed meanwhile) is ignored, and no response at
+ * all (within the dead band: nothing is mirrored yet, so the ratio moves nothing) halves it, so that the
+ * ratio crosses to its maximum, where mirroring starts, in about as many intervals as before the lag
+ * floor below.
+ *
+ * <p><b>The lag is taken long.</b> The queue time constant the volume passes, the requests' latency over
+ * the interval, is a few hundredths of an interval, but on the emulated devices the latencies followed
+ * the ratio more slowly than that: the ratio reached its level in 1.2-2.2 s and stayed within ±0.1 only
+ * after 3.4-4.4 s, i.e. the predictor counted steps as shown that were still on their way and
+ * overshot. The lag model therefore assumes a queue time constant of at least
+ * {@value #MIN_QUEUE_INTERVALS} intervals. The error is lopsided, which is why a floor rather than a
+ * fit: on the simulated plant of {@code OffloadControllerTest} a lag taken longer than the plant's only
+ * slows the approach (an actual lag of 0.01 intervals taken as 3 still comes within 0.07 of the
+ * operating point in 10 intervals), while one taken one interval too short already overshoots out of
+ * the ±0.1 band (4 taken as 3). With
+ * the floor the controller settles on plants whose lag it is not told up to
+ * {@value #MIN_QUEUE_INTERVALS} intervals; longer lags still swing. (Fitting the lag online from the
+ * error's response, by a bank of lag models, picked wrong lags within the 10 intervals it has after a
+ * load change, and then the gain estimate went wrong with it.)
  *
  * <p>Not thread-safe: it runs on the volume's control thread ({@code tune}) only.
  */
@@ -35,6 +53,8 @@ final class OffloadController {
     private static final double ESTIMATE_SPAN = 0.1;
     /** Largest error acted on: a latency ratio of e^3 (20x), so that an unmeasured device is not infinite. */
     private static final double MAX_ERROR = 3;
+    /** Shortest queue time constant the lag model assumes, in intervals (see the class comment). */
+    static final double MIN_QUEUE_INTERVALS = 3;
 
     private final double deadBand;
     private final double maxStep;
@@ -64,7 +84,8 @@ final class OffloadController {
      * @param lc              the capacity device's latency average (0 when it never served: treated as fast)
      * @param max             the largest ratio allowed
      * @param alpha           the weight of the newest interval in those averages
-     * @param queueIntervals  the device queues' time constant (queue depth / service rate) in intervals
+     * @param queueIntervals  the device queues' time constant (queue depth / service rate) in intervals;
+     *                        taken as at least {@link #MIN_QUEUE_INTERVALS}
      */
     double update(double lp, double lc, double max, double alpha, double queueIntervals) {
         double error = Math.clamp(Math.log(lp / lc), -MAX_ERROR, MAX_ERROR);
@@ -77,7 +98,7 @@ final class OffloadController {
         ratio = Math.min(ratio, max); // a lowered cap applies at once
         // what the measurement of the coming intervals will reflect: the queues follow the new ratio
         // with their time constant, the average follows the queues with weight alpha
-        queued += (1 - Math.exp(-1 / Math.max(queueIntervals, 1e-3))) * (ratio - queued);
+        queued += (1 - Math.exp(-1 / Math.max(queueIntervals, MIN_QUEUE_INTERVALS))) * (ratio - queued);
         seen += alpha * (queued - seen);
         return ratio;
     }
@@ -100,6 +121,9 @@ final class OffloadController {
         double g = -(error - referenceError) / moved;
         if (g > 0) {
             plantGain = Math.clamp(Math.sqrt(plantGain * g), MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+        } else if (Math.abs(error - referenceError) < deadBand) {
+            // no response at all (nothing mirrored yet, so routing moves nothing): steps may be larger
+            plantGain = Math.max(MIN_PLANT_GAIN, plantGain / 2);
         }
         referenceError = error;
         referenceSeen = seen;
