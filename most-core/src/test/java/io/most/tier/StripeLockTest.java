@@ -51,18 +51,7 @@ class StripeLockTest {
         CountDownLatch releaseReader1 = new CountDownLatch(1);
         CountDownLatch reader2In = new CountDownLatch(1);
         CountDownLatch releaseReader2 = new CountDownLatch(1);
-        Thread reader1 = Thread.ofPlatform().start(() -> {
-            read.lock();
-            try {
-                order.add("reader 1");
-                reader1In.countDown();
-                releaseReader1.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                read.unlock();
-            }
-        });
+        Thread reader1 = reader(read, "reader 1", order, reader1In, releaseReader1);
         reader1In.await();
         Thread writer = Thread.ofPlatform().start(() -> {
             write.lock();
@@ -73,18 +62,7 @@ class StripeLockTest {
         if (lock instanceof StripeLock stripe) {
             assertTrue(stripe.hasWaitingWriter());
         }
-        Thread reader2 = Thread.ofPlatform().start(() -> {
-            read.lock();
-            try {
-                order.add("reader 2");
-                reader2In.countDown();
-                releaseReader2.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                read.unlock();
-            }
-        });
+        Thread reader2 = reader(read, "reader 2", order, reader2In, releaseReader2);
         // reader 2 either got in beside reader 1 (overtaking the writer) or parked behind the writer
         while (reader2In.getCount() > 0 && LockSupport.getBlocker(reader2) != lock) {
             Thread.onSpinWait();
@@ -96,6 +74,22 @@ class StripeLockTest {
             t.join();
         }
         return List.copyOf(order);
+    }
+
+    /** A thread that takes {@code read}, notes {@code name} in {@code order}, signals {@code in} and holds on until {@code release}. */
+    private static Thread reader(Lock read, String name, List<String> order, CountDownLatch in, CountDownLatch release) {
+        return Thread.ofPlatform().start(() -> {
+            read.lock();
+            try {
+                order.add(name);
+                in.countDown();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                read.unlock();
+            }
+        });
     }
 
     @Test
