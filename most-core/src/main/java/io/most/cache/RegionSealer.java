@@ -3,6 +3,7 @@ package io.most.cache;
 import io.most.device.BlockDevice;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -49,7 +50,6 @@ final class RegionSealer {
     /** The last background attempt's error while {@link #pending} waits for a retry, else null. */
     private RuntimeException failure;
     private boolean prefetching;
-    private long seals;
 
     /** Seals onto {@code device}, under {@code lock} (the store's), with {@code spare} as the second buffer. */
     RegionSealer(BlockDevice device, ReentrantLock lock, MemorySegment spare) {
@@ -77,6 +77,13 @@ final class RegionSealer {
         if (!isIdle()) {
             throw new IllegalStateException("a region was handed off while region " + pendingRegion + " is pending");
         }
+        try {
+            // submitted first, so that a rejection (the store is closing) changes nothing; the task takes
+            // the lock, held here, before it publishes anything
+            writer.execute(() -> sealInBackground(full, offset, next, nextOffset));
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the cache is closed", e);
+        }
         MemorySegment free = spare;
         spare = null;
         handedPrefetch = spareRegion;
@@ -86,8 +93,6 @@ final class RegionSealer {
         pendingSeq = seq;
         pendingOffset = offset;
         pendingSeqPublished = seq; // before the store publishes the next open generation: see RegionStore#read
-        seals++;
-        writer.execute(() -> sealInBackground(full, offset, next, nextOffset));
         return free;
     }
 
@@ -202,11 +207,6 @@ final class RegionSealer {
     MemorySegment pendingBuffer(long seq) {
         assert lock.isHeldByCurrentThread();
         return pending != null && pendingSeq == seq ? pending : null;
-    }
-
-    /** Regions handed off since the store opened. */
-    long seals() {
-        return seals;
     }
 
     /**
