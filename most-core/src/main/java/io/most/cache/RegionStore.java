@@ -337,7 +337,7 @@ final class RegionStore implements AutoCloseable {
                 sealer.awaitIdle();
             }
             if (openPending) {
-                startRegion(openRegion, openSeq, false);
+                startRegion(openRegion, openSeq, false, bytes);
             } else if (used + bytes > regionSize) {
                 int next = (openRegion + 1) % regionCount;
                 int afterNext = (next + 1) % regionCount;
@@ -349,7 +349,7 @@ final class RegionStore implements AutoCloseable {
                 openRegion = next;
                 openSeq++;
                 openPending = true;
-                startRegion(openRegion, openSeq, prefetched);
+                startRegion(openRegion, openSeq, prefetched, bytes);
             }
             int at = used;
             RegionLayout.writeItemHeader(buffer, at, openSeq, deadline, key.bytes, kind, size);
@@ -584,9 +584,10 @@ final class RegionStore implements AutoCloseable {
     /**
      * Makes {@code region} the open region of generation {@code seq}: reclaims what it held (evicting
      * or reinserting its live items) and starts the log in the buffer after the reinserted items.
-     * {@code prefetched}: the buffer already holds the region as the device has it.
+     * {@code prefetched}: the buffer already holds the region as the device has it. Reinsertions leave
+     * {@code reserve} bytes for the append that opens the region.
      */
-    private void startRegion(int region, long seq, boolean prefetched) {
+    private void startRegion(int region, long seq, boolean prefetched, int reserve) {
         assert lock.isHeldByCurrentThread();
         if (!prefetched) {
             // the sealer is idle (see append): no region is half written, and the buffer is the store's
@@ -599,7 +600,7 @@ final class RegionStore implements AutoCloseable {
         openPending = false;
         used = RegionLayout.REGION_HEADER_BYTES;
         if (oldSeq >= 0) {
-            reclaim(region, oldSeq);
+            reclaim(region, oldSeq, reserve);
         }
         // what follows the reinserted items is the old generation's, on the device until the seal
         buffer.asSlice(used).fill((byte) 0);
@@ -612,11 +613,12 @@ final class RegionStore implements AutoCloseable {
      * the hot ones: each is moved towards the buffer's front (its new place never lies past its old one,
      * so no item not yet visited is overwritten) and rewritten as an item of the open generation.
      */
-    private void reclaim(int region, long oldSeq) {
+    private void reclaim(int region, long oldSeq, int reserve) {
         long now = clock.getAsLong();
         int at = RegionLayout.REGION_HEADER_BYTES;
         int bytes;
-        int reinsertBudget = regionSize / 2;
+        // up to half a region, and never so much that the append opening the region would not fit
+        int reinsertBudget = Math.min(regionSize / 2, regionSize - reserve);
         while ((bytes = RegionLayout.validItemBytes(buffer, at, oldSeq, regionSize)) > 0) {
             if (RegionLayout.kind(buffer, at) == RegionLayout.KIND_VALUE) {
                 ByteKey key = key(RegionLayout.key(buffer, at));

@@ -264,6 +264,21 @@ class RegionSealTest {
         }
     }
 
+    @Test
+    void reinsertionsLeaveRoomForTheAppendThatOpensTheRegion() {
+        RegionStore s = open(memory(3), 3);
+        for (int i = 0; i < 3 * PER_REGION; i++) {
+            put(s, i);
+            assertValue(s, i); // every item read since written: all hot, reinsertion fills its half region
+        }
+        byte[] big = value(99, 40_000); // with three reinsertions (30 KiB) it would not fit the region
+        s.put(bk(99), ValueSource.of(big), 0); // opens region 0 again
+        assertArrayEquals(big, s.get(bk(99), NOW, 0, BYTES));
+        assertEquals(2, counters.reinsertions.sum(), "two hot items reinserted, the room for the append kept");
+        assertValue(s, 0);
+        assertValue(s, 1);
+    }
+
     /** A device that logs each operation with its thread and can hold writes back until opened. */
     static final class RecordingDevice implements BlockDevice {
         record Op(IoOp kind, long offset, Thread thread) {
