@@ -14,11 +14,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.most.device.BlockDevice;
 import io.most.device.DeviceIOException;
-import io.most.device.DeviceStats;
 import io.most.device.FaultyDevice;
+import io.most.device.ForwardingDevice;
 import io.most.device.IoOp;
 import io.most.device.MemoryDevice;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -146,7 +145,7 @@ class RegionSealTest {
         }
         assertTrue(writes > 9, "the ring came round several times: " + writes + " region writes");
         // what the index says is what the device says: a scan from the device finds the same live keys
-        RegionStore reopened = open(device.inner, 3);
+        RegionStore reopened = open(device.inner(), 3);
         assertEquals(s.entries(), reopened.entries());
         for (byte[] k : s.keys()) {
             ByteKey key = new ByteKey(k, KeyHash.of(k));
@@ -280,16 +279,15 @@ class RegionSealTest {
     }
 
     /** A device that logs each operation with its thread and can hold writes back until opened. */
-    static final class RecordingDevice implements BlockDevice {
+    static final class RecordingDevice extends ForwardingDevice {
         record Op(IoOp kind, long offset, Thread thread) {
         }
 
-        final BlockDevice inner;
         private final List<Op> log = Collections.synchronizedList(new ArrayList<>());
         private volatile CountDownLatch gate = new CountDownLatch(0);
 
         RecordingDevice(BlockDevice inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         void clearLog() {
@@ -315,24 +313,9 @@ class RegionSealTest {
         }
 
         @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public int blockSize() {
-            return inner.blockSize();
-        }
-
-        @Override
-        public long capacity() {
-            return inner.capacity();
-        }
-
-        @Override
         public void read(long offset, MemorySegment destination) {
             log.add(new Op(IoOp.READ, offset, Thread.currentThread()));
-            inner.read(offset, destination);
+            super.read(offset, destination);
         }
 
         @Override
@@ -344,33 +327,13 @@ class RegionSealTest {
                 Thread.currentThread().interrupt();
                 throw new DeviceIOException("interrupted");
             }
-            inner.write(offset, source);
+            super.write(offset, source);
         }
 
         @Override
         public void force() {
-            inner.force();
+            super.force();
             log.add(new Op(IoOp.FORCE, -1, Thread.currentThread()));
-        }
-
-        @Override
-        public DeviceStats stats() {
-            return inner.stats();
-        }
-
-        @Override
-        public boolean isOpen() {
-            return inner.isOpen();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
-
-        @Override
-        public MemorySegment allocate(Arena arena, long bytes) {
-            return inner.allocate(arena, bytes);
         }
     }
 }

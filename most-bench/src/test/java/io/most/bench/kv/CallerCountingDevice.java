@@ -1,8 +1,7 @@
 package io.most.bench.kv;
 
 import io.most.device.BlockDevice;
-import io.most.device.DeviceStats;
-import java.lang.foreign.Arena;
+import io.most.device.ForwardingDevice;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,15 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * a request thread) and passes everything to the device it wraps: the work a cache does off the request
  * path (a background region seal) is not counted.
  */
-final class CallerCountingDevice implements BlockDevice {
-    private final BlockDevice inner;
+final class CallerCountingDevice extends ForwardingDevice {
     private final Thread caller;
     final AtomicLong reads = new AtomicLong();
     final AtomicLong writes = new AtomicLong();
     final AtomicLong forces = new AtomicLong();
 
     CallerCountingDevice(BlockDevice inner, Thread caller) {
-        this.inner = inner;
+        super(inner);
         this.caller = caller;
     }
 
@@ -30,55 +28,20 @@ final class CallerCountingDevice implements BlockDevice {
     }
 
     @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public int blockSize() {
-        return inner.blockSize();
-    }
-
-    @Override
-    public long capacity() {
-        return inner.capacity();
-    }
-
-    @Override
     public void read(long offset, MemorySegment destination) {
         count(reads);
-        inner.read(offset, destination);
+        super.read(offset, destination);
     }
 
     @Override
     public void write(long offset, MemorySegment source) {
         count(writes);
-        inner.write(offset, source);
+        super.write(offset, source);
     }
 
     @Override
     public void force() {
         count(forces);
-        inner.force();
-    }
-
-    @Override
-    public DeviceStats stats() {
-        return inner.stats();
-    }
-
-    @Override
-    public boolean isOpen() {
-        return inner.isOpen();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
-    }
-
-    @Override
-    public MemorySegment allocate(Arena arena, long bytes) {
-        return inner.allocate(arena, bytes);
+        super.force();
     }
 }
