@@ -95,14 +95,12 @@ final class BucketLayout {
     /** The offset of the item with {@code key}, or -1. */
     static int find(MemorySegment page, byte[] key) {
         int end = end(page);
-        MemorySegment k = MemorySegment.ofArray(key);
         for (int item = HEADER_BYTES, n = count(page), i = 0; i < n; i++) {
             int next = next(page, item, end);
             if (next < 0) {
                 return -1;
             }
-            if (keyLength(page, item) == key.length
-                    && MemorySegment.mismatch(page, keyOffset(item), keyOffset(item) + key.length, k, 0, key.length) < 0) {
+            if (keyLength(page, item) == key.length && KeyBytes.matches(page, keyOffset(item), key)) {
                 return item;
             }
             item = next;

@@ -54,7 +54,11 @@ import java.util.function.UnaryOperator;
  * <p><b>Errors.</b> Bad input is an {@link ItemTooLargeException} or {@link IllegalArgumentException};
  * files of another cache or format version a {@link CacheFormatException}; a corrupt bucket page or
  * region item is dropped (logged as a {@link CorruptItemException}), counted in
- * {@link CacheStats#corruptItems()}, and the cache keeps serving everything else. Device failures propagate as {@link io.most.device.DeviceIOException}.
+ * {@link CacheStats#corruptItems()}, and the cache keeps serving everything else. Device failures propagate as {@link io.most.device.DeviceIOException},
+ * except writes of large items: a full region is written and forced by a background thread, and if
+ * that fails its items stay in DRAM and readable while the next {@link #flush()}, close or region
+ * change writes them again, throwing {@link CacheWriteException} if that fails too (a write that
+ * throws it was not stored; nothing acknowledged is lost).
  */
 public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
 
@@ -146,7 +150,13 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     /** Removes every entry; durable at the next {@link #flush()}. */
     void clear();
 
-    /** Makes every change so far durable (see the class comment for what a crash keeps). */
+    /**
+     * Makes every change so far durable (see the class comment for what a crash keeps); waits for a
+     * large-item region being written in the background.
+     *
+     * @throws CacheWriteException if the large items cannot be written; they stay readable, and the
+     *                             next flush tries again
+     */
     void flush();
 
     /** A snapshot of the counters. */

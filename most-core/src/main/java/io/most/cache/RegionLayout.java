@@ -170,8 +170,7 @@ final class RegionLayout {
 
     /** Whether the key of the item at {@code at} is {@code key}. */
     static boolean keyEquals(MemorySegment region, int at, byte[] key) {
-        return keyLength(region, at) == key.length && MemorySegment.mismatch(region, keyOffset(at),
-                keyOffset(at) + key.length, MemorySegment.ofArray(key), 0, key.length) < 0;
+        return keyLength(region, at) == key.length && KeyBytes.matches(region, keyOffset(at), key);
     }
 
     static byte[] key(MemorySegment region, int at) {

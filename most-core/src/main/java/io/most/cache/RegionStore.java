@@ -16,19 +16,28 @@ import java.util.function.LongSupplier;
 
 /**
  * The large-item engine (CacheLib's BlockCache): the device holds fixed-size regions used as a ring.
- * Items are appended to the open region, buffered in DRAM, which is written whole (and forced) when
- * full; an index in memory maps each key to its latest item. When the ring comes round, the oldest
- * region is reclaimed: its live items are evicted from the index, except those read since they were
- * written, which are copied forward into the new region (reinsertion, up to half a region).
+ * Items are appended to the open region, buffered in DRAM; a full region is handed to a
+ * {@link RegionSealer}, which writes it whole and forces it on a background thread while appends go on
+ * into a second buffer (a hand-off waits while the previous seal is still pending). An index in memory
+ * maps each key to its latest item. When the ring comes round, the oldest region is reclaimed: its
+ * live items are evicted from the index, except those read since they were written, which are copied
+ * forward into the new region (reinsertion, up to half a region). The reclaim works in the new open
+ * buffer itself: the sealer has read the region there after its previous seal (else the request
+ * thread reads it), and the reinserted items are compacted towards its front.
  *
  * <p><b>Persistence.</b> Removes append tombstones. Because regions are reused strictly in ring
  * order, a tombstone always lies in a newer region than the value it removes, so the value's region
- * is reclaimed (and overwritten) first. {@link #flush()} writes the open region's filled blocks and
+ * is reclaimed (and overwritten) first. That needs each region durable before the next region's first
+ * device write: the sealer writes one region at a time, forced before the next hand-off, and
+ * {@link #flush()} waits for a pending seal before it writes the open region's filled blocks and
  * forces. Opening rebuilds the index by scanning the regions in sequence order, newest item winning.
+ * A seal that fails stays pending (readable from its buffer) and is written again by the next flush or
+ * hand-off, which throw {@link CacheWriteException} if it fails again.
  *
- * <p><b>Concurrency.</b> Appends, region changes and reads from the open region hold one lock; reads
- * of sealed regions hold none and check what they read (generation, key, checksum) against the index,
- * retrying if the region was reclaimed under them.
+ * <p><b>Concurrency.</b> Appends, region changes and reads from the open or pending region hold one
+ * lock (the sealer's thread takes it only to publish a seal's end); reads of sealed regions hold none
+ * and check what they read (generation, key, checksum) against the index, retrying if the region was
+ * reclaimed under them.
  *
  * <p><b>DRAM front.</b> With an {@link ItemFront}, an item is offered to it when written (under the
  * lock, after the index: a hot key set again after a delete or a miss is then never read from the
@@ -91,12 +100,13 @@ final class RegionStore implements AutoCloseable {
     private final ConcurrentHashMap<ByteKey, Location> index = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment buffer;
-    private final MemorySegment reclaimBuffer;
+    private final RegionSealer sealer;
     private final ThreadLocal<MemorySegment[]> readBuffers = ThreadLocal.withInitial(() -> new MemorySegment[1]);
     /** Copies of hot items in DRAM, or null. */
     private final ItemFront front;
     // guarded by lock
+    /** The open region's buffer; the sealer holds the other one. */
+    private MemorySegment buffer;
     private int openRegion;
     private long openSeq;
     private int used;
@@ -117,7 +127,7 @@ final class RegionStore implements AutoCloseable {
         this.cacheId = cacheId;
         this.counters = counters;
         this.buffer = device.allocate(arena, regionSize);
-        this.reclaimBuffer = device.allocate(arena, regionSize);
+        this.sealer = new RegionSealer(device, lock, device.allocate(arena, regionSize));
     }
 
     /** Bytes before the first region: the device header, a whole number of blocks. */
@@ -164,13 +174,13 @@ final class RegionStore implements AutoCloseable {
             }
             return store;
         } catch (RuntimeException e) {
-            store.arena.close();
+            store.close();
             throw e;
         }
     }
 
     private void openHeader() {
-        MemorySegment h = reclaimBuffer.asSlice(0, headerBytes);
+        MemorySegment h = buffer.asSlice(0, headerBytes); // scratch until the first append opens a region
         device.read(0, h);
         if (RegionLayout.deviceHeaderBlank(h)) {
             h.fill((byte) 0);
@@ -195,7 +205,8 @@ final class RegionStore implements AutoCloseable {
         record Found(int region, long seq) {
         }
         List<Found> found = new ArrayList<>();
-        MemorySegment head = reclaimBuffer.asSlice(0, device.blockSize());
+        MemorySegment scan = buffer; // scratch until the first append opens a region
+        MemorySegment head = scan.asSlice(0, device.blockSize());
         for (int r = 0; r < regionCount; r++) {
             device.read(regionOffset(r), head);
             long seq = RegionLayout.regionSeq(head, cacheId);
@@ -205,15 +216,15 @@ final class RegionStore implements AutoCloseable {
         }
         found.sort(Comparator.comparingLong(Found::seq));
         for (Found f : found) {
-            device.read(regionOffset(f.region), reclaimBuffer);
+            device.read(regionOffset(f.region), scan);
             int at = RegionLayout.REGION_HEADER_BYTES;
             int bytes;
-            while ((bytes = RegionLayout.validItemBytes(reclaimBuffer, at, f.seq, regionSize)) > 0) {
-                ByteKey key = key(RegionLayout.key(reclaimBuffer, at));
-                if (RegionLayout.kind(reclaimBuffer, at) == RegionLayout.KIND_TOMBSTONE) {
+            while ((bytes = RegionLayout.validItemBytes(scan, at, f.seq, regionSize)) > 0) {
+                ByteKey key = key(RegionLayout.key(scan, at));
+                if (RegionLayout.kind(scan, at) == RegionLayout.KIND_TOMBSTONE) {
                     index.remove(key);
                 } else {
-                    index.put(key, new Location(f.region, f.seq, at, bytes, RegionLayout.deadline(reclaimBuffer, at)));
+                    index.put(key, new Location(f.region, f.seq, at, bytes, RegionLayout.deadline(scan, at)));
                 }
                 at += bytes;
             }
@@ -258,6 +269,7 @@ final class RegionStore implements AutoCloseable {
     void saveIndex(Path file) {
         lock.lock();
         try {
+            sealer.awaitIdle();
             int next = openPending ? openRegion : (openRegion + 1) % regionCount;
             long nextSeq = openPending ? openSeq : openSeq + 1;
             RegionIndexFile.write(file, cacheId, new RegionIndexFile.Header(minLiveSeq, next, nextSeq), index);
@@ -318,11 +330,26 @@ final class RegionStore implements AutoCloseable {
         }
         lock.lock();
         try {
+            // a region change waits for the previous seal (back-pressure; it throws if that seal failed
+            // again), and the wait releases the lock: another append may have changed regions meanwhile,
+            // so the state is read again after it
+            while ((openPending || used + bytes > regionSize) && !sealer.isIdle()) {
+                sealer.awaitIdle();
+            }
             if (openPending) {
-                startRegion(openRegion, openSeq);
+                startRegion(openRegion, openSeq, false, bytes);
             } else if (used + bytes > regionSize) {
-                sealOpenRegion();
-                startRegion((openRegion + 1) % regionCount, openSeq + 1);
+                int next = (openRegion + 1) % regionCount;
+                int afterNext = (next + 1) % regionCount;
+                buffer = sealer.handOff(buffer, openRegion, openSeq, regionOffset(openRegion), afterNext,
+                        regionOffset(afterNext));
+                boolean prefetched = sealer.takePrefetched() == next;
+                // pending until the region is open: if reading it fails, the next append reads it again
+                // instead of handing off this buffer as the sealed region
+                openRegion = next;
+                openSeq++;
+                openPending = true;
+                startRegion(openRegion, openSeq, prefetched, bytes);
             }
             int at = used;
             RegionLayout.writeItemHeader(buffer, at, openSeq, deadline, key.bytes, kind, size);
@@ -418,12 +445,15 @@ final class RegionStore implements AutoCloseable {
      * to the front.
      */
     private <R> R read(ByteKey key, Location loc, ValueReader<R> reader, boolean access) {
-        if (loc.seq == openSeqPublished) {
+        // the open generation is read before the pending one: a hand-off publishes the pending generation
+        // before the next open one, so a reader that missed the open region finds it pending or written
+        if (loc.seq == openSeqPublished || loc.seq == sealer.pendingSeqPublished()) {
             lock.lock();
             try {
-                if (loc.seq == openSeq) {
+                MemorySegment region = loc.seq == openSeq ? buffer : sealer.pendingBuffer(loc.seq);
+                if (region != null) {
                     counters.regionBufferHits.increment();
-                    return decode(buffer, loc.offset, loc, key, reader);
+                    return decode(region, loc.offset, loc, key, reader);
                 }
             } finally {
                 lock.unlock();
@@ -489,17 +519,29 @@ final class RegionStore implements AutoCloseable {
         return holder[0].asSlice(0, bytes);
     }
 
-    /** Writes the open region's filled blocks and forces the device. */
+    /**
+     * Waits for a pending seal (writing it again if it failed), then writes the open region's filled
+     * blocks and forces the device.
+     *
+     * @throws CacheWriteException if a write fails; what was appended stays in DRAM for the next flush
+     */
     void flush() {
         lock.lock();
         try {
+            sealer.awaitIdle();
             if (openPending) {
                 return; // nothing appended since the open
             }
             int block = device.blockSize();
             int upTo = ((used + block - 1) / block) * block;
-            device.write(regionOffset(openRegion), buffer.asSlice(0, upTo));
-            device.force();
+            try {
+                device.write(regionOffset(openRegion), buffer.asSlice(0, upTo));
+                device.force();
+            } catch (io.most.device.DeviceIOException e) {
+                throw new CacheWriteException("the open region " + openRegion + " (generation " + openSeq + ") of the"
+                        + " large items could not be flushed to '" + device.name() + "': " + e.getMessage()
+                        + "; its items stay readable from DRAM and the next flush writes them again", e);
+            }
         } finally {
             lock.unlock();
         }
@@ -539,52 +581,59 @@ final class RegionStore implements AutoCloseable {
         }
     }
 
-    private void sealOpenRegion() {
-        assert lock.isHeldByCurrentThread();
-        device.write(regionOffset(openRegion), buffer);
-        // forced before the next region is reclaimed: see the class comment on tombstones
-        device.force();
-    }
-
     /**
      * Makes {@code region} the open region of generation {@code seq}: reclaims what it held (evicting
-     * or reinserting its live items), then starts an empty log in the buffer.
+     * or reinserting its live items) and starts the log in the buffer after the reinserted items.
+     * {@code prefetched}: the buffer already holds the region as the device has it. Reinsertions leave
+     * {@code reserve} bytes for the append that opens the region.
      */
-    private void startRegion(int region, long seq) {
+    private void startRegion(int region, long seq, boolean prefetched, int reserve) {
         assert lock.isHeldByCurrentThread();
-        device.read(regionOffset(region), reclaimBuffer);
-        long oldSeq = RegionLayout.regionSeq(reclaimBuffer, cacheId);
-        buffer.fill((byte) 0);
-        RegionLayout.writeRegionHeader(buffer, seq, cacheId);
+        if (!prefetched) {
+            // the sealer is idle (see append): no region is half written, and the buffer is the store's
+            device.read(regionOffset(region), buffer);
+        }
+        long oldSeq = RegionLayout.regionSeq(buffer, cacheId);
         openRegion = region;
         openSeq = seq;
         openSeqPublished = seq;
         openPending = false;
         used = RegionLayout.REGION_HEADER_BYTES;
         if (oldSeq >= 0) {
-            reclaim(region, oldSeq);
+            reclaim(region, oldSeq, reserve);
         }
+        // what follows the reinserted items is the old generation's, on the device until the seal
+        buffer.asSlice(used).fill((byte) 0);
+        buffer.asSlice(0, RegionLayout.REGION_HEADER_BYTES).fill((byte) 0);
+        RegionLayout.writeRegionHeader(buffer, seq, cacheId);
     }
 
-    /** Evicts the indexed items of the region's previous generation, reinserting the hot ones. */
-    private void reclaim(int region, long oldSeq) {
+    /**
+     * Evicts the indexed items of the region's previous generation, which the buffer holds, reinserting
+     * the hot ones: each is moved towards the buffer's front (its new place never lies past its old one,
+     * so no item not yet visited is overwritten) and rewritten as an item of the open generation.
+     */
+    private void reclaim(int region, long oldSeq, int reserve) {
         long now = clock.getAsLong();
         int at = RegionLayout.REGION_HEADER_BYTES;
         int bytes;
-        int reinsertBudget = regionSize / 2;
-        while ((bytes = RegionLayout.validItemBytes(reclaimBuffer, at, oldSeq, regionSize)) > 0) {
-            if (RegionLayout.kind(reclaimBuffer, at) == RegionLayout.KIND_VALUE) {
-                ByteKey key = key(RegionLayout.key(reclaimBuffer, at));
+        // up to half a region, and never so much that the append opening the region would not fit
+        int reinsertBudget = Math.min(regionSize / 2, regionSize - reserve);
+        while ((bytes = RegionLayout.validItemBytes(buffer, at, oldSeq, regionSize)) > 0) {
+            if (RegionLayout.kind(buffer, at) == RegionLayout.KIND_VALUE) {
+                ByteKey key = key(RegionLayout.key(buffer, at));
                 Location loc = index.get(key);
                 if (loc != null && loc.region == region && loc.seq == oldSeq && loc.offset == at) {
                     if (loc.accessed && !BucketStore.expired(loc.deadline, now) && used + bytes <= reinsertBudget) {
-                        MemorySegment.copy(reclaimBuffer, at, buffer, used, bytes);
+                        MemorySegment.copy(buffer, at, buffer, used, bytes);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 8, openSeq);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 16, loc.deadline);
                         RegionLayout.seal(buffer, used);
                         if (index.replace(key, loc, new Location(region, openSeq, used, bytes, loc))) {
                             used += bytes;
                             counters.reinsertions.increment();
+                        } else {
+                            RegionLayout.invalidate(buffer, used); // the next item or the zeroed tail goes here
                         }
                     } else if (index.remove(key, loc)) {
                         dropCopy(key);
@@ -600,8 +649,10 @@ final class RegionStore implements AutoCloseable {
         }
     }
 
+    /** Waits for a seal in progress, stops the sealer's thread and frees the buffers. */
     @Override
     public void close() {
+        sealer.close();
         lock.lock();
         try {
             arena.close();

@@ -4,6 +4,7 @@ import static io.most.cache.CacheFixture.key;
 import static io.most.cache.CacheFixture.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,12 +56,19 @@ class CacheDevicesTest {
             cache.put(key(0), value(0, 5000));
             cache.put(key(1), value(1, 50));
             regions.fullAfter(0); // from now on every write fails as on a full device
-            assertThrows(DeviceFullException.class, () -> {
-                for (int i = 2; i < 100; i++) {
-                    cache.put(key(i), value(i, 5000)); // fills the open region, whose write then fails
+            int[] stored = {2};
+            CacheWriteException e = assertThrows(CacheWriteException.class, () -> {
+                for (; stored[0] < 100; stored[0]++) {
+                    // fills the open region, whose seal fails in the background; the next region change
+                    // writes it again, which fails too
+                    cache.put(key(stored[0]), value(stored[0], 5000));
                 }
             });
+            assertInstanceOf(DeviceFullException.class, e.getCause(), "the device's error is the cause");
             assertArrayEquals(value(0, 5000), cache.get(key(0)), "large items written before still serve");
+            for (int i = 2; i < stored[0]; i++) {
+                assertArrayEquals(value(i, 5000), cache.get(key(i)), "acknowledged item " + i + " still serves");
+            }
             assertArrayEquals(value(1, 50), cache.get(key(1)), "small items still serve");
             cache.put(key(200), value(200, 50));
             assertArrayEquals(value(200, 50), cache.get(key(200)), "small items can still be written");

@@ -83,7 +83,8 @@ final class MostCacheEngine implements CacheEngine {
      */
     static CacheConfig config(CacheSetup setup, Path directory, BlockDevice smallDevice, BlockDevice largeDevice) {
         long small = smallItemBytes(setup);
-        // the region buffers (the open region and the one being reclaimed) are DRAM of the budget too
+        // the region buffers (the open region, and the one being sealed, into which the next region to
+        // reclaim is then read) are DRAM of the budget too
         long pages = setup.dramBytes() - 2L * REGION_SIZE;
         long front;
         if (setup.pmBytes() >= small) {

@@ -55,13 +55,18 @@ final class CacheReplay {
      * @param largeDeviceBytes    bytes read from it
      * @param deviceWrites        writes of both devices
      * @param deviceWriteBytes    bytes written to both
+     * @param callerLargeReads    region-device reads made on the replaying (request) thread
+     * @param callerLargeWrites   region-device writes made on it
+     * @param callerLargeForces   region-device forces made on it (a background seal's are not)
+     * @param largeForces         region-device forces on any thread
      * @param cache               the cache's and its page store's counters over the measured operations
      * @param allocatedBytes      heap bytes the replaying thread allocated over the measured operations
      * @param config              the cache's configuration (how it split the DRAM budget)
      */
     record Result(long ops, long gets, long hits, long unboundedHits, long dramReferenceHits, long largeGets,
                   long smallDeviceReads, long smallDeviceBytes, long largeDeviceReads, long largeDeviceBytes,
-                  long deviceWrites, long deviceWriteBytes, Counters cache, long allocatedBytes, CacheConfig config) {
+                  long deviceWrites, long deviceWriteBytes, long callerLargeReads, long callerLargeWrites,
+                  long callerLargeForces, long largeForces, Counters cache, long allocatedBytes, CacheConfig config) {
 
         double hitRatio() {
             return (double) hits / gets;
@@ -87,6 +92,8 @@ final class CacheReplay {
                             + "  hit ratio %.4f | unbounded reference %.4f | W-TinyLFU at the DRAM budget %.4f%n"
                             + "  per op: small-device reads %.4f (%.0f B), region-device reads %.4f (%.0f B),"
                             + " device writes %.4f (%.0f B), allocated %.0f B%n"
+                            + "  region device on the request thread per op: reads %.5f, writes %.5f, forces %.5f"
+                            + " (forces on any thread %.5f)%n"
                             + "  gets answered from memory >= %.4f; page store: dram hits %,d pm hits %,d faults %,d;"
                             + " cache: small hits %,d large hits %,d (region buffer %,d, dram front %,d, item reads %,d),"
                             + " evictions %,d, reinsertions %,d, overflows %,d, expirations %,d",
@@ -94,7 +101,8 @@ final class CacheReplay {
                     ops, gets, largeGets, hitRatio(), unboundedHitRatio(), dramReferenceHitRatio(),
                     (double) smallDeviceReads / ops, (double) smallDeviceBytes / ops, (double) largeDeviceReads / ops,
                     (double) largeDeviceBytes / ops, (double) deviceWrites / ops, (double) deviceWriteBytes / ops,
-                    (double) allocatedBytes / ops, servedFromMemory(), cache.dramHits, cache.pmHits,
+                    (double) allocatedBytes / ops, (double) callerLargeReads / ops, (double) callerLargeWrites / ops,
+                    (double) callerLargeForces / ops, (double) largeForces / ops, servedFromMemory(), cache.dramHits, cache.pmHits,
                     cache.faults, cache.smallHits, cache.largeHits, cache.bufferHits, cache.frontHits, cache.itemReads,
                     cache.evictions, cache.reinsertions, cache.overflows, cache.expirations);
         }
@@ -109,7 +117,8 @@ final class CacheReplay {
         long smallBytes = MostCacheEngine.smallDeviceBytes(MostCacheEngine.smallItemBytes(setup));
         long largeBytes = MostCacheEngine.REGION_HEADER_BYTES + MostCacheEngine.largeItemBytes(setup);
         BlockDevice smallDevice = new MemoryDevice("small-items", 4096, smallBytes);
-        BlockDevice largeDevice = new MemoryDevice("large-items", 4096, largeBytes);
+        CallerCountingDevice largeDevice = new CallerCountingDevice(new MemoryDevice("large-items", 4096, largeBytes),
+                Thread.currentThread());
         Cache<String, Integer> dram = Caffeine.newBuilder().executor(Runnable::run)
                 .maximumWeight(dramBytes).<String, Integer>weigher((k, size) -> size + CAFFEINE_ENTRY_OVERHEAD).build();
         Set<Long> present = new HashSet<>();
@@ -125,16 +134,21 @@ final class CacheReplay {
             CacheStats stats0 = cache.stats();
             long[] dev0 = deviceCounters(smallDevice, largeDevice);
             long alloc0 = threads.getCurrentThreadAllocatedBytes();
+            long[] caller0 = {largeDevice.reads.get(), largeDevice.writes.get(), largeDevice.forces.get(),
+                largeDevice.stats().ops(IoOp.FORCE)};
             Tally t = new Tally();
             for (long i = 0; i < measuredOps; i++) {
                 step(cache, dram, present, zipf, random, t);
             }
             long alloc = threads.getCurrentThreadAllocatedBytes() - alloc0;
+            long[] caller = {largeDevice.reads.get(), largeDevice.writes.get(), largeDevice.forces.get(),
+                largeDevice.stats().ops(IoOp.FORCE)};
             long[] dev = deviceCounters(smallDevice, largeDevice);
             CacheStats stats = cache.stats();
             return new Result(measuredOps, t.gets, t.hits, t.unboundedHits, t.dramHits, t.largeGets,
                     dev[0] - dev0[0], dev[1] - dev0[1], dev[2] - dev0[2], dev[3] - dev0[3], dev[4] - dev0[4],
-                    dev[5] - dev0[5], Counters.between(stats0, stats), alloc, config);
+                    dev[5] - dev0[5], caller[0] - caller0[0], caller[1] - caller0[1], caller[2] - caller0[2],
+                    caller[3] - caller0[3], Counters.between(stats0, stats), alloc, config);
         }
     }
 

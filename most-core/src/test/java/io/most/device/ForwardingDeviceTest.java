@@ -1,0 +1,61 @@
+package io.most.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
+
+/** {@link ForwardingDevice}: everything reaches the wrapped device, and a subclass changes only what it overrides. */
+class ForwardingDeviceTest {
+
+    @Test
+    void operationsReachTheWrappedDevice() {
+        MemoryDevice memory = new MemoryDevice("m", 4096, 8 * 4096);
+        ForwardingDevice view = new ForwardingDevice(memory) {
+        };
+        assertSame(memory, view.inner());
+        assertEquals("m", view.name());
+        assertEquals(4096, view.blockSize());
+        assertEquals(8 * 4096, view.capacity());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = view.allocate(arena, 4096);
+            out.set(ValueLayout.JAVA_LONG, 0, 42);
+            view.write(4096, out);
+            view.force();
+            MemorySegment in = arena.allocate(4096);
+            memory.read(4096, in);
+            assertEquals(42, in.get(ValueLayout.JAVA_LONG, 0), "the write went to the wrapped device");
+            MemorySegment back = arena.allocate(4096);
+            view.read(4096, back);
+            assertEquals(42, back.get(ValueLayout.JAVA_LONG, 0));
+        }
+        assertEquals(1, view.stats().ops(IoOp.WRITE), "the wrapped device's statistics");
+        assertEquals(1, view.stats().ops(IoOp.FORCE));
+        assertTrue(view.isOpen());
+        view.close();
+        assertFalse(memory.isOpen(), "closing the view closes the wrapped device");
+        assertThrows(IllegalStateException.class, () -> view.force());
+    }
+
+    @Test
+    void aSubclassChangesOnlyWhatItOverrides() {
+        MemoryDevice memory = new MemoryDevice("m", 4096, 4 * 4096);
+        ForwardingDevice nonClosing = new ForwardingDevice(memory) {
+            @Override
+            public void close() {
+            }
+        };
+        nonClosing.close();
+        assertTrue(memory.isOpen(), "the override kept the wrapped device open");
+        nonClosing.force();
+        assertEquals(1, memory.stats().ops(IoOp.FORCE));
+        assertThrows(NullPointerException.class, () -> new ForwardingDevice(null) {
+        });
+    }
+}
