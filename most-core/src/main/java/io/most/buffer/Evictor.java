@@ -231,7 +231,7 @@ final class Evictor {
                     int written = writeBackPm(batch, n);
                     counters.pmWriteBacksBackground.add(written);
                     for (int k = 0; k < n; k++) {
-                        pm.markWrittenBack(batch[k]); // the block device's copy equals it now
+                        markWrittenBack(batch[k]);
                     }
                     cleaned += written;
                 } finally {
@@ -265,7 +265,9 @@ final class Evictor {
             int m = allocatePmFrame(pageId);
             PageHeader.copyPayload(dram.frame(f), pm.frame(m));
             pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
+            pmArea.deltas().forget(m);
             pmCost.store(pm.frameSize);
+            counters.pmBytesPersisted.add(pm.frameSize);
             pm.setPage(m, pageId);
             pm.setDirty(m, true);
             pm.setLsn(m, lsn);
@@ -307,8 +309,9 @@ final class Evictor {
         }
         int r = -1;
         try {
-            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || !pm.isPersisted(old)) {
-                return false;
+            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || !pm.isPersisted(old)
+                    || pmArea.deltas().isDelta(old)) {
+                return false; // a delta frame is durable only in some lines: no base for a redo record
             }
             r = allocatePmFrame(pageId); // where the redo record's lines go
             pmCost.load(pm.frameSize); // comparing the DRAM copy with old
@@ -317,6 +320,8 @@ final class Evictor {
                 return false;
             }
             pmCost.store(persisted);
+            counters.pmBytesPersisted.add(persisted);
+            pmArea.deltas().forget(old); // newer than the block device now: no longer its version
             pm.setDirty(old, true);
             pm.setLsn(old, lsn);
             counters.pmWrites.increment();
@@ -326,6 +331,7 @@ final class Evictor {
         } catch (RuntimeException e) {
             if (!pm.isDirty(old)) {
                 pm.setDirty(old, false); // a failed update may have left it neither version: no base for another
+                pmArea.deltas().forget(old);
             }
             throw e;
         } finally {
@@ -356,6 +362,7 @@ final class Evictor {
         }
         int m = allocatePmFrame(pageId);
         MemorySegment.copy(image, 0, pm.frame(m), 0, pm.frameSize);
+        pmArea.deltas().setClean(m, PageHeader.seq(image)); // a write over it persists only what it changes
         pmCost.store(pm.frameSize);
         pm.setPage(m, pageId);
         pm.setDirty(m, false);
@@ -365,6 +372,22 @@ final class Evictor {
         counters.pmWrites.increment();
         counters.pmInstalls.increment();
         counters.migrated(MigrationPath.DRAM_TO_PM);
+    }
+
+    /**
+     * Marks PM frame {@code m} clean after the cleaner wrote it to the block device, which now holds
+     * its version: the base of a delta frame written over it next. A frame durable in every line stays
+     * {@link FramePool#isPersisted persisted}; a delta frame does not (only some of its lines are
+     * durable in PM: no base for a redo record).
+     */
+    private void markWrittenBack(int m) {
+        PmDeltaTable deltas = pmArea.deltas();
+        if (deltas.isDelta(m)) {
+            pm.setDirty(m, false);
+        } else {
+            pm.markWrittenBack(m);
+        }
+        deltas.setClean(m, PageHeader.seq(pm.frame(m)));
     }
 
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */

@@ -66,6 +66,7 @@ final class PmRecovery {
         if (replayed > 0) {
             LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} interrupted in-place update(s)", replayed);
         }
+        discarded += rebuildDeltaFrames();
         java.util.List<Integer> damaged = new java.util.ArrayList<>();
         java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
         for (int m = 0; m < pm.frames; m++) {
@@ -144,6 +145,79 @@ final class PmRecovery {
                     + " {2} pages lost to PM corruption", recovered, discarded, corruptPages.size());
         }
         return new Result(maxSeq, recovered, discarded);
+    }
+
+    /**
+     * Completes every delta frame ({@link PmDeltaTable}) before the scan: a sealed frame whose
+     * descriptor names its page and sequence had only the descriptor's lines persisted, the rest being
+     * the block device's version {@code base}. If the block device holds the frame's sequence or a newer
+     * one, the frame is superseded and invalidated. If it still holds the base, the other lines are copied
+     * from it; a frame that then verifies (or already did: a process crash loses no line) is persisted
+     * whole and its descriptor cleared, so that it is an ordinary frame from here on. One that does not
+     * (its base is gone, or its durable lines were damaged) is left as it is for the scan, which reports
+     * its page unless a newer copy exists. Returns the frames invalidated.
+     */
+    private long rebuildDeltaFrames() {
+        PmDeltaTable deltas = area.recoveryDeltas();
+        if (deltas == null) {
+            return 0;
+        }
+        long discarded = 0;
+        long rebuilt = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = ssd.device().allocate(arena, area.pageSize);
+            int frames = (int) Math.min(pm.frames, deltas.offset() / area.pageSize - 1);
+            for (int m = 0; m < frames; m++) {
+                MemorySegment frame = pm.frame(m);
+                PageHeader.Check check = PageHeader.check(frame);
+                if (check != PageHeader.Check.VALID && check != PageHeader.Check.DAMAGED) {
+                    continue;
+                }
+                long pageId = PageHeader.pageId(frame);
+                long seq = PageHeader.seq(frame);
+                PmDeltaTable.Descriptor d = deltas.read(m);
+                if (d == null || d.pageId() != pageId || d.seq() != seq || !allocations.isAllocated(pageId)) {
+                    continue; // not a delta frame, or one of a page freed since (the scan invalidates it)
+                }
+                ssd.readPage(pageId, image);
+                PageHeader.Check onDevice = PageHeader.check(image);
+                boolean ours = onDevice == PageHeader.Check.VALID && PageHeader.pageId(image) == pageId;
+                if (ours && PageHeader.seq(image) >= seq) {
+                    area.invalidate(m); // written back, or superseded by a newer version written there
+                    deltas.clear(m);
+                    discarded++;
+                    continue;
+                }
+                boolean isBase = d.base() == 0 ? onDevice == PageHeader.Check.NEVER_WRITTEN
+                        : ours && PageHeader.seq(image) == d.base();
+                if (check == PageHeader.Check.DAMAGED && isBase) {
+                    copyUndurableLines(image, frame, d.durable());
+                }
+                if (PageHeader.check(frame) == PageHeader.Check.VALID) {
+                    area.persistFrame(m);
+                    deltas.clear(m);
+                    rebuilt++;
+                }
+            }
+        }
+        area.finishDeltaRecovery();
+        if (rebuilt > 0) {
+            LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} frame(s) written over block-device pages", rebuilt);
+        }
+        return discarded;
+    }
+
+    /** Copies the payload bytes of the lines {@code durable} does not name from {@code from} into {@code to}. */
+    private static void copyUndurableLines(MemorySegment from, MemorySegment to, DirtyLines durable) {
+        for (int start = durable.nextClean(0); start < durable.lines(); ) {
+            int end = durable.nextDirty(start);
+            if (end < 0) {
+                end = durable.lines();
+            }
+            long at = Math.max((long) start * DirtyLines.LINE, PageHeader.SIZE);
+            MemorySegment.copy(from, at, to, at, (long) end * DirtyLines.LINE - at);
+            start = durable.nextClean(end);
+        }
     }
 
     /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */

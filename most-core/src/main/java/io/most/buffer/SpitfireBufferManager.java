@@ -492,14 +492,12 @@ public final class SpitfireBufferManager implements PageStore {
         pm.touch(m);
         pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        if (!exclusive || !pm.isPersisted(m)) {
-            // reads, and writes of a frame loaded clean (equal to the block device's copy, but never
-            // persisted here, so no base for a line update), work in place and seal it whole on close
+        if (!exclusive) {
             return pinned(true, m, m);
         }
-        // the frame is durable in every line, either the only durable copy of its version (dirty) or
-        // written back (clean): write a private copy, whose changed lines the close persists through a
-        // redo record (a dirty frame must not be torn; a clean one is the base of that record)
+        // a write goes to a private copy, whose close persists only the lines that changed over m: through
+        // a redo record if m is durable in every line (it must not be torn), or as a delta frame over the
+        // block device's version that m equals (clean) or is based on (releasePmWrite)
         int copy;
         try {
             copy = evictor.allocatePmFrame(pageId);
@@ -550,14 +548,15 @@ public final class SpitfireBufferManager implements PageStore {
             }
             m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
-            if (!exclusive) {
-                pmCost.store(pageSize);
-            } // else the write's close charges these stores: it persists the same lines, written to PM once
+            pmCost.store(pageSize); // a write's close persists only the lines it changes, in its private copy
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
             counters.pmWrites.increment();
             counters.pmInstalls.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
+            if (exclusive) {
+                return writeCopyOfLoaded(pageId, m);
+            }
             if (!exclusive && draw(policy.dr())) {
                 int f;
                 try {
@@ -571,6 +570,24 @@ public final class SpitfireBufferManager implements PageStore {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A write miss loaded into PM frame {@code m} (exclusively latched, mapped clean): the write goes to
+     * a private copy, so that its close persists only the lines it changed, as a delta frame over the
+     * block device's version {@code m} holds. The copy reads lines just stored: cached, not charged.
+     */
+    private long writeCopyOfLoaded(long pageId, int m) {
+        int copy;
+        try {
+            copy = evictor.allocatePmFrame(pageId);
+        } catch (RuntimeException e) {
+            pm.unlatchExclusive(m);
+            throw e;
+        }
+        PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
+        pm.touch(m);
+        return pinned(true, m, copy);
     }
 
     /** Hands out a frame this thread holds exclusively and has just filled. */
@@ -642,6 +659,10 @@ public final class SpitfireBufferManager implements PageStore {
             }
             pool.setDirty(f, false);
             pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
+            if (pool == pm) {
+                // the block device's version, the base of a delta frame written over it (0: never written)
+                pmArea.deltas().setClean(f, check == PageHeader.Check.VALID ? PageHeader.seq(frame) : 0);
+            }
         } catch (RuntimeException e) {
             if (pool == pm) {
                 pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
@@ -848,46 +869,74 @@ public final class SpitfireBufferManager implements PageStore {
         releasePmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
     }
 
-    /** Seals and persists a PM write (WAL first), swapping in the private copy if there is one. */
+    /**
+     * Seals and persists a PM write (WAL first). The write went to a private copy {@code target} of
+     * {@code m} (or to {@code m} itself); how much is persisted depends on what {@code m} is:
+     * <ul>
+     *   <li>dirty and persisted in every line: {@code m} is updated in place with only the changed lines
+     *       persisted, through a redo record ({@link PmRedoLog});</li>
+     *   <li>clean, equal to a version on the block device, or a delta frame over one: the copy is sealed
+     *       as a delta frame persisting only the lines that differ from that version
+     *       ({@link PmDeltaTable}), and published in {@code m}'s place;</li>
+     *   <li>otherwise, or when more than half the page would be persisted: the copy is sealed whole and
+     *       published in {@code m}'s place.</li>
+     * </ul>
+     */
     private void releasePmWrite(int m, int target, long pageId, boolean dirtied, long lsn) {
         if (!dirtied) {
             if (target != m) {
                 pm.release(target);
-            } else if (!pm.isPersisted(m)) {
-                pmCost.store(pageSize); // a write miss installed it: the stores load() left to the seal
             }
             pm.unlatchExclusive(m);
             return;
         }
-        long linesPersisted = -1;
+        PmDeltaTable deltas = pmArea.deltas();
+        long persisted = -1;
+        boolean inPlace = false;
         try {
             config.walHook().flushUpTo(lsn);
             evictor.ensureAllocationsDurable();
             long seq = writeSeq.next();
             if (target != m) {
-                // m is persisted in every line: persist just the lines that changed, through a redo record
                 // comparing the copy with m re-reads lines the pin loaded (copying m) moments ago: cached, not charged again
-                linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+                if (pm.isDirty(m) && !deltas.isDelta(m)) {
+                    // m is persisted in every line: persist just the lines that changed, through a redo record
+                    persisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+                    inPlace = persisted >= 0;
+                } else if (deltas.base(m) != PmDeltaTable.NO_BASE) {
+                    persisted = sealDelta(m, target, pageId, lsn, seq);
+                }
             }
-            if (linesPersisted < 0) {
+            if (persisted < 0) {
                 pmArea.sealDurably(target, pm.frame(target), pageId, lsn, seq);
+                deltas.forget(target);
             }
-            pmCost.store(linesPersisted < 0 ? pageSize : linesPersisted);
+            pmCost.store(persisted < 0 ? pageSize : persisted);
+            counters.pmBytesPersisted.add(persisted < 0 ? pageSize : persisted);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
             if (target != m) {
+                deltas.forget(target);
                 pm.release(target);
                 if (!pm.isDirty(m)) {
                     pm.setDirty(m, false); // a failed update may have left it neither version: no base for another
+                    deltas.forget(m);
                 }
             }
             pm.unlatchExclusive(m);
             throw e;
         }
-        (linesPersisted >= 0 ? counters.pmLineUpdates : counters.pmWholePageWrites).increment();
-        if (linesPersisted >= 0) {
+        if (persisted < 0) {
+            counters.pmWholePageWrites.increment();
+        } else {
+            counters.pmLineUpdates.increment();
+            if (!inPlace) {
+                counters.pmDeltaWrites.increment();
+            }
+        }
+        if (inPlace) {
             pm.release(target);
-            pm.setDirty(m, true); // a written-back page is newer than the block device again
+            pm.setDirty(m, true);
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;
@@ -911,6 +960,27 @@ public final class SpitfireBufferManager implements PageStore {
         pm.unlatchExclusive(target);
         pmArea.invalidate(m);
         pm.release(m);
+    }
+
+    /**
+     * Seals the private copy {@code target} of PM frame {@code m} as a delta frame over the block
+     * device's version that {@code m} equals or is based on: the lines where the copy differs from
+     * {@code m}, plus those already durable if {@code m} is a delta frame itself, plus the header's.
+     * Returns the bytes persisted, or -1 (nothing written) if that would be more than half the page.
+     */
+    private long sealDelta(int m, int target, long pageId, long lsn, long seq) {
+        PmDeltaTable deltas = pmArea.deltas();
+        DirtyLines lines = deltas.lines(target); // target is this thread's: its set is free
+        lines.clear();
+        lines.markDifferences(pm.frame(m), pm.frame(target), PageHeader.SIZE);
+        lines.mark(0);
+        if (deltas.isDelta(m)) {
+            lines.addAll(deltas.lines(m)); // the rest of m is the base's, rebuilt from the block device
+        }
+        if (lines.count() > lines.lines() / 2) {
+            return -1;
+        }
+        return pmArea.sealDelta(target, pm.frame(target), pageId, lsn, seq, deltas.base(m), lines);
     }
 
     // ---- flush, checkpoint, close ----------------------------------------------------------------
@@ -992,7 +1062,8 @@ public final class SpitfireBufferManager implements PageStore {
                 either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
                 recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
                 counters.pmWriteBacksBackground.sum(), counters.pmWholePageWrites.sum(),
-                counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum());
+                counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum(),
+                counters.pmDeltaWrites.sum(), counters.pmBytesPersisted.sum());
     }
 
     BufferCounters counters() {

@@ -1,0 +1,203 @@
+package io.most.buffer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Which lines of a PM frame are durable, for frames written over the block device's version of
+ * their page ("delta frames"), so that a write of a page loaded clean into PM persists only the lines
+ * it changed instead of the whole page.
+ *
+ * <p>A PM frame that holds the block device's version of its page (loaded or admitted clean, or
+ * written back) was copied in without a persist, so none of its lines can be trusted after a power
+ * loss; but the block device still holds all of them, and it cannot change while PM holds a newer
+ * copy (a write-back of a newer DRAM copy invalidates the PM frame durably after it; the PM frame's
+ * own write-back writes the version the frame names). So a write of such a frame goes to a private
+ * frame {@code r}, and its seal persists only the lines that differ from the base plus a
+ * <b>descriptor</b> of {@code r} in this table: page id, {@code r}'s write sequence, the block
+ * device's write sequence it was based on ({@code 0}: a page never written there, all zeros) and the
+ * bitmap of {@code r}'s durable lines. The descriptor is persisted before {@code r}'s commit word, so
+ * every sealed delta frame has one; recovery ({@link PmRecovery}) reads the block device's image, and if
+ * it is still the base copies the lines the bitmap does not name into the frame, checks the payload CRC
+ * of the header (a wrong base, or damage, fails it and the frame is treated as damaged: reported,
+ * never served), persists the whole frame and clears the descriptor. A block-device image at the
+ * frame's sequence or newer supersedes the frame. A later write of a delta frame is another delta
+ * frame over the same base, with the union of both bitmaps.
+ *
+ * <p>Layout: one descriptor per frame, {@link #descriptorBytes} each (one 64-byte line for pages up to
+ * 20 KiB), after the frames in the PM file:
+ * <pre>
+ *  0  int   CRC32C of bytes [4, descriptorBytes)
+ *  4  int   page id
+ *  8  long  write sequence of the frame version it describes
+ * 16  long  the block device's write sequence the other lines come from
+ * 24  long[] bitmap of the durable lines (bit b of word w: line 64 w + b)
+ * </pre>
+ * A descriptor is only believed for a frame whose verified header names the same page and sequence,
+ * so a stale one (the frame since sealed whole, or reused) is ignored; write sequences are never
+ * reused.
+ *
+ * <p>Also keeps, in memory, each frame's state for the writers: the block device's sequence a clean
+ * frame equals ({@link #setClean}), or the base and durable lines of a dirty delta frame. A frame's
+ * state changes only under its exclusive latch (or its page lock and a shared latch, which exclude
+ * every writer), whose acquire and release order these plain arrays.
+ */
+final class PmDeltaTable {
+    /** No known base: the frame was sealed whole, or its contents may not equal the block device's. */
+    static final long NO_BASE = -1;
+    private static final int FIELDS = 24;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    /** A descriptor read back from the table at recovery. */
+    record Descriptor(long pageId, long seq, long base, DirtyLines durable) {
+    }
+
+    private final MemorySegment file;
+    private final long offset;
+    private final int pageSize;
+    private final int frames;
+    private final PmRedoLog.Persister persister;
+    private final int descriptorBytes;
+    private final int words;
+    private final long[] base;
+    private final boolean[] delta;
+    /** Per frame: its durable lines while it is a delta frame, else the writer's scratch set. */
+    private final DirtyLines[] lines;
+
+    /**
+     * @param file      the whole PM mapping
+     * @param offset    where the table starts in it
+     * @param frames    frames it describes
+     * @param persister makes ranges of {@code file} durable
+     */
+    PmDeltaTable(MemorySegment file, long offset, int pageSize, long frames, PmRedoLog.Persister persister) {
+        this.file = file;
+        this.offset = offset;
+        this.pageSize = pageSize;
+        this.frames = Math.toIntExact(frames);
+        this.persister = persister;
+        this.descriptorBytes = descriptorBytes(pageSize);
+        this.words = new DirtyLines(pageSize).wordCount();
+        this.base = new long[this.frames];
+        java.util.Arrays.fill(base, NO_BASE);
+        this.delta = new boolean[this.frames];
+        this.lines = new DirtyLines[this.frames];
+        for (int f = 0; f < this.frames; f++) {
+            lines[f] = new DirtyLines(pageSize);
+        }
+    }
+
+    /** Bytes of one descriptor: the fields and the line bitmap, rounded up to whole 64-byte lines. */
+    static int descriptorBytes(int pageSize) {
+        int bitmap = new DirtyLines(pageSize).wordCount() * 8;
+        return (FIELDS + bitmap + DirtyLines.LINE - 1) / DirtyLines.LINE * DirtyLines.LINE;
+    }
+
+    /** Bytes the table of {@code frames} frames takes in the PM file: whole pages. */
+    static long bytesFor(long frames, int pageSize) {
+        long bytes = frames * descriptorBytes(pageSize);
+        return (bytes + pageSize - 1) / pageSize * pageSize;
+    }
+
+    /** Where the table starts in the file. */
+    long offset() {
+        return offset;
+    }
+
+    // ---- in-memory state, for writers ------------------------------------------------------------
+
+    /** Frame {@code f}, mapped clean, equals the block device's image of write sequence {@code blockSeq}. */
+    void setClean(int f, long blockSeq) {
+        base[f] = blockSeq;
+        delta[f] = false;
+    }
+
+    /** Frame {@code f} has no known base (sealed whole, freed, or its contents unknown). */
+    void forget(int f) {
+        base[f] = NO_BASE;
+        delta[f] = false;
+    }
+
+    /** The block device's sequence frame {@code f} equals (clean) or is based on (delta), or {@link #NO_BASE}. */
+    long base(int f) {
+        return base[f];
+    }
+
+    /** Whether frame {@code f} is a delta frame: only {@link #durableLines} of it are durable in PM. */
+    boolean isDelta(int f) {
+        return delta[f];
+    }
+
+    /**
+     * Frame {@code f}'s line set: the lines durable in PM while it is a delta frame; otherwise free
+     * for the thread that holds the frame exclusively to fill with the lines of its next seal (no
+     * allocation per write).
+     */
+    DirtyLines lines(int f) {
+        return lines[f];
+    }
+
+    /**
+     * Writes and persists the descriptor of frame {@code f}, about to be sealed for {@code pageId} at
+     * {@code seq} with only {@code durable} lines durable over the block device's version {@code blockSeq},
+     * and records the frame as a delta frame. The caller holds {@code f} exclusively and stores its
+     * commit word only after this returns. Returns the bytes persisted.
+     */
+    long describe(int f, long pageId, long seq, long blockSeq, DirtyLines durable) {
+        long at = descriptorOffset(f);
+        file.set(INT, at + 4, (int) pageId);
+        file.set(LONG, at + 8, seq);
+        file.set(LONG, at + 16, blockSeq);
+        for (int w = 0; w < words; w++) {
+            file.set(LONG, at + FIELDS + 8L * w, durable.word(w));
+            lines[f].setWord(w, durable.word(w));
+        }
+        file.set(INT, at, crc(at));
+        persister.persist(at, descriptorBytes);
+        base[f] = blockSeq;
+        delta[f] = true;
+        return descriptorBytes;
+    }
+
+    // ---- recovery -----------------------------------------------------------------------------------
+
+    /** Frame {@code f}'s descriptor as the table holds it, or null if there is none (or it fails its CRC). */
+    Descriptor read(int f) {
+        long at = descriptorOffset(f);
+        if (file.get(INT, at) != crc(at)) {
+            return null;
+        }
+        DirtyLines lines = new DirtyLines(pageSize);
+        for (int w = 0; w < words; w++) {
+            lines.setWord(w, file.get(LONG, at + FIELDS + 8L * w));
+        }
+        return new Descriptor(Integer.toUnsignedLong(file.get(INT, at + 4)), file.get(LONG, at + 8),
+                file.get(LONG, at + 16), lines);
+    }
+
+    /** Clears frame {@code f}'s descriptor durably (its frame was rebuilt and persisted whole, or dropped). */
+    void clear(int f) {
+        long at = descriptorOffset(f);
+        file.asSlice(at, descriptorBytes).fill((byte) 0);
+        persister.persist(at, descriptorBytes);
+    }
+
+    /** Clears the whole table durably (after recovery consumed it, when the table moves). */
+    void clearAll() {
+        long bytes = bytesFor(frames, pageSize);
+        file.asSlice(offset, bytes).fill((byte) 0);
+        persister.persist(offset, bytes);
+    }
+
+    private int crc(long at) {
+        return Checksums.crc32c(file.asSlice(at + 4, descriptorBytes - 4));
+    }
+
+    private long descriptorOffset(int f) {
+        if (f < 0 || f >= frames) {
+            throw new IndexOutOfBoundsException("frame " + f + " outside 0.." + (frames - 1));
+        }
+        return offset + (long) f * descriptorBytes;
+    }
+}
