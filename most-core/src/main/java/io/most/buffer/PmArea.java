@@ -298,32 +298,6 @@ final class PmArea {
         return redo.update(m, r, source, pageId, lsn, seq);
     }
 
-    /**
-     * Seals frame {@code r} for {@code pageId} as a delta frame over the block device's version
-     * {@code blockSeq} ({@link PmDeltaTable}): persists only {@code lines} of it (line 0, the header's,
-     * must be among them), then its descriptor, then stores and persists the commit word. A crash before
-     * the commit word leaves {@code r} unsealed (free); after it, recovery rebuilds the other lines from
-     * the block device. {@code lines} must be {@link PmDeltaTable#lines(int) r's own set}. Returns the
-     * bytes persisted.
-     */
-    long sealDelta(int r, MemorySegment frame, long pageId, long lsn, long seq, long blockSeq, DirtyLines lines) {
-        if (!lines.isDirty(0)) {
-            throw new IllegalArgumentException("a delta seal of frame " + r + " must persist line 0, its header's");
-        }
-        long offset = (long) (r + 1) * pageSize;
-        PageHeader.prepareSeal(frame, pageId, lsn, seq);
-        long persisted = PmRedoLog.persistLines(device::persist, offset, lines);
-        persisted += deltas.describe(r, pageId, seq, blockSeq, lines);
-        PageHeader.commit(frame);
-        device.persist(offset, PageHeader.SIZE);
-        return persisted + PageHeader.SIZE;
-    }
-
-    /** Persists the whole of frame {@code f} (a delta frame rebuilt at recovery). */
-    void persistFrame(int f) {
-        device.persist((long) (f + 1) * pageSize, pageSize);
-    }
-
     /** The delta-frame descriptors and the writers' per-frame state ({@link PmDeltaTable}). */
     PmDeltaTable deltas() {
         return deltas;

@@ -160,7 +160,97 @@ final class PmDeltaTable {
         return descriptorBytes;
     }
 
+    /**
+     * Seals frame {@code r} for {@code pageId} as a delta frame over the block device's version
+     * {@code blockSeq}: writes its header fields (uncommitted), persists only {@code lines} of it (line 0,
+     * the header's, must be among them), then its descriptor, then stores and persists the commit word.
+     * A crash before the commit word leaves {@code r} unsealed (free); after it, {@link #rebuild} restores
+     * the other lines from the block device. The caller holds {@code r} exclusively. Returns the bytes
+     * persisted.
+     */
+    long seal(int r, long pageId, long lsn, long seq, long blockSeq, DirtyLines lines) {
+        if (!lines.isDirty(0)) {
+            throw new IllegalArgumentException("a delta seal of frame " + r + " must persist line 0, its header's");
+        }
+        long at = frameOffset(r);
+        MemorySegment frame = file.asSlice(at, pageSize);
+        PageHeader.prepareSeal(frame, pageId, lsn, seq);
+        long persisted = PmRedoLog.persistLines(persister, at, lines);
+        persisted += describe(r, pageId, seq, blockSeq, lines);
+        PageHeader.commit(frame);
+        persister.persist(at, PageHeader.SIZE);
+        return persisted + PageHeader.SIZE;
+    }
+
     // ---- recovery -----------------------------------------------------------------------------------
+
+    /** What {@link #rebuild} made of a delta frame. */
+    enum Rebuild {
+        /** The block device holds the frame's version or a newer one: the frame is superseded. */
+        SUPERSEDED,
+        /** The frame verifies (its lines were completed from the base), is persisted whole, and is an ordinary frame now. */
+        REBUILT,
+        /** The frame does not verify: its base is gone or its durable lines were damaged. */
+        BROKEN
+    }
+
+    /**
+     * Frame {@code f}'s descriptor if {@code f} is a delta frame: its header verifies (the payload may
+     * not: that is what the descriptor completes) and names the page and sequence the descriptor does;
+     * otherwise null.
+     */
+    Descriptor describing(int f) {
+        MemorySegment frame = file.asSlice(frameOffset(f), pageSize);
+        PageHeader.Check check = PageHeader.check(frame);
+        if (check != PageHeader.Check.VALID && check != PageHeader.Check.DAMAGED) {
+            return null;
+        }
+        Descriptor d = read(f);
+        return d != null && d.pageId() == PageHeader.pageId(frame) && d.seq() == PageHeader.seq(frame) ? d : null;
+    }
+
+    /**
+     * Completes the delta frame {@code f} described by {@code d} from {@code blockImage}, the block
+     * device's image of its page (class comment). On {@link Rebuild#REBUILT} the frame is persisted whole
+     * and its descriptor cleared; on {@link Rebuild#SUPERSEDED} the descriptor is cleared and the caller
+     * invalidates the frame; on {@link Rebuild#BROKEN} nothing changes. Single-threaded, at recovery.
+     */
+    Rebuild rebuild(int f, Descriptor d, MemorySegment blockImage) {
+        MemorySegment frame = file.asSlice(frameOffset(f), pageSize);
+        PageHeader.Check onDevice = PageHeader.check(blockImage);
+        boolean ours = onDevice == PageHeader.Check.VALID && PageHeader.pageId(blockImage) == d.pageId();
+        if (ours && PageHeader.seq(blockImage) >= d.seq()) {
+            clear(f);
+            return Rebuild.SUPERSEDED;
+        }
+        boolean isBase = d.base() == 0 ? onDevice == PageHeader.Check.NEVER_WRITTEN
+                : ours && PageHeader.seq(blockImage) == d.base();
+        if (PageHeader.check(frame) != PageHeader.Check.VALID) {
+            if (!isBase) {
+                return Rebuild.BROKEN;
+            }
+            copyUndurableLines(blockImage, frame, d.durable());
+            if (PageHeader.check(frame) != PageHeader.Check.VALID) {
+                return Rebuild.BROKEN;
+            }
+        } // else a process crash lost no line: the frame is whole already, but not yet durable as such
+        persister.persist(frameOffset(f), pageSize);
+        clear(f);
+        return Rebuild.REBUILT;
+    }
+
+    /** Copies the payload bytes of the lines {@code durable} does not name from {@code from} into {@code to}. */
+    private static void copyUndurableLines(MemorySegment from, MemorySegment to, DirtyLines durable) {
+        for (int start = durable.nextClean(0); start < durable.lines(); ) {
+            int end = durable.nextDirty(start);
+            if (end < 0) {
+                end = durable.lines();
+            }
+            long at = Math.max((long) start * DirtyLines.LINE, PageHeader.SIZE);
+            MemorySegment.copy(from, at, to, at, (long) end * DirtyLines.LINE - at);
+            start = durable.nextClean(end);
+        }
+    }
 
     /** Frame {@code f}'s descriptor as the table holds it, or null if there is none (or it fails its CRC). */
     Descriptor read(int f) {
@@ -188,6 +278,11 @@ final class PmDeltaTable {
         long bytes = bytesFor(frames, pageSize);
         file.asSlice(offset, bytes).fill((byte) 0);
         persister.persist(offset, bytes);
+    }
+
+    /** Where frame {@code f} starts in the file: frames follow the superblock page. */
+    private long frameOffset(int f) {
+        return (long) (f + 1) * pageSize;
     }
 
     private int crc(long at) {

@@ -168,35 +168,20 @@ final class PmRecovery {
             MemorySegment image = ssd.device().allocate(arena, area.pageSize);
             int frames = (int) Math.min(pm.frames, deltas.offset() / area.pageSize - 1);
             for (int m = 0; m < frames; m++) {
-                MemorySegment frame = pm.frame(m);
-                PageHeader.Check check = PageHeader.check(frame);
-                if (check != PageHeader.Check.VALID && check != PageHeader.Check.DAMAGED) {
-                    continue;
-                }
-                long pageId = PageHeader.pageId(frame);
-                long seq = PageHeader.seq(frame);
-                PmDeltaTable.Descriptor d = deltas.read(m);
-                if (d == null || d.pageId() != pageId || d.seq() != seq || !allocations.isAllocated(pageId)) {
+                PmDeltaTable.Descriptor d = deltas.describing(m);
+                if (d == null || !allocations.isAllocated(d.pageId())) {
                     continue; // not a delta frame, or one of a page freed since (the scan invalidates it)
                 }
-                ssd.readPage(pageId, image);
-                PageHeader.Check onDevice = PageHeader.check(image);
-                boolean ours = onDevice == PageHeader.Check.VALID && PageHeader.pageId(image) == pageId;
-                if (ours && PageHeader.seq(image) >= seq) {
-                    area.invalidate(m); // written back, or superseded by a newer version written there
-                    deltas.clear(m);
-                    discarded++;
-                    continue;
-                }
-                boolean isBase = d.base() == 0 ? onDevice == PageHeader.Check.NEVER_WRITTEN
-                        : ours && PageHeader.seq(image) == d.base();
-                if (check == PageHeader.Check.DAMAGED && isBase) {
-                    copyUndurableLines(image, frame, d.durable());
-                }
-                if (PageHeader.check(frame) == PageHeader.Check.VALID) {
-                    area.persistFrame(m);
-                    deltas.clear(m);
-                    rebuilt++;
+                ssd.readPage(d.pageId(), image);
+                switch (deltas.rebuild(m, d, image)) {
+                    case SUPERSEDED -> {
+                        area.invalidate(m);
+                        discarded++;
+                    }
+                    case REBUILT -> rebuilt++;
+                    case BROKEN -> {
+                        // left as it is: the scan reports its page unless a newer copy exists
+                    }
                 }
             }
         }
@@ -205,19 +190,6 @@ final class PmRecovery {
             LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} frame(s) written over block-device pages", rebuilt);
         }
         return discarded;
-    }
-
-    /** Copies the payload bytes of the lines {@code durable} does not name from {@code from} into {@code to}. */
-    private static void copyUndurableLines(MemorySegment from, MemorySegment to, DirtyLines durable) {
-        for (int start = durable.nextClean(0); start < durable.lines(); ) {
-            int end = durable.nextDirty(start);
-            if (end < 0) {
-                end = durable.lines();
-            }
-            long at = Math.max((long) start * DirtyLines.LINE, PageHeader.SIZE);
-            MemorySegment.copy(from, at, to, at, (long) end * DirtyLines.LINE - at);
-            start = durable.nextClean(end);
-        }
     }
 
     /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */

@@ -980,7 +980,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (lines.count() > lines.lines() / 2) {
             return -1;
         }
-        return pmArea.sealDelta(target, pm.frame(target), pageId, lsn, seq, deltas.base(m), lines);
+        return deltas.seal(target, pageId, lsn, seq, deltas.base(m), lines);
     }
 
     // ---- flush, checkpoint, close ----------------------------------------------------------------
