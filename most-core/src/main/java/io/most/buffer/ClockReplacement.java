@@ -27,6 +27,11 @@ final class ClockReplacement implements Replacement {
         // the frame sits where the hand just passed: a full sweep away from eviction
     }
 
+    @Override
+    public void replaced(int old, int f, long pageId) {
+        // the clock keeps no order: the frame's reference bit, carried over by the pool, is its standing
+    }
+
     /** Evicts the first frame the hand finds unreferenced and latchable, or -1 after two sweeps. */
     @Override
     public int victim() {

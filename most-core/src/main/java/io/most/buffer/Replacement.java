@@ -21,6 +21,16 @@ interface Replacement {
     /** An exclusively latched frame to evict, or -1 if none can be latched now. */
     int victim();
 
+    /**
+     * Frame {@code f} (exclusively latched) takes over {@code pageId} from frame {@code old} (also
+     * latched, about to be released): the page was rewritten out of place (a PM write sealed into a
+     * private copy), so it keeps its standing instead of entering as newly loaded. By default it is
+     * treated as {@link #inserted}.
+     */
+    default void replaced(int old, int f, long pageId) {
+        inserted(f, pageId);
+    }
+
     /** A frame returned by {@link #victim()} stays cached (its page could not be evicted after all). */
     void kept(int f);
 

@@ -89,6 +89,38 @@ final class S3FifoReplacement implements Replacement {
         }
     }
 
+    /** Frame {@code f} takes {@code old}'s place in its queue (its frequency was carried over by the pool). */
+    @Override
+    public void replaced(int old, int f, long pageId) {
+        lock.lock();
+        try {
+            unlink(f);
+            byte q = queueOf[old];
+            if (q == NONE) {
+                push(ghosts.remove(pageId) ? MAIN : SMALL, f);
+                return;
+            }
+            int p = prev[old];
+            int n = next[old];
+            prev[f] = p;
+            next[f] = n;
+            if (p >= 0) {
+                next[p] = f;
+            } else {
+                head[q] = f;
+            }
+            if (n >= 0) {
+                prev[n] = f;
+            } else {
+                tail[q] = f;
+            }
+            queueOf[f] = q;
+            queueOf[old] = NONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public int victim() {
         lock.lock();

@@ -950,7 +950,7 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            pm.setPage(target, pageId);
+            pm.takeOver(m, target); // the page keeps its standing in the replacement policy
             pm.setDirty(target, true);
             pm.setLsn(target, lsn);
             pmFrameOf.set((int) pageId, target);
