@@ -189,7 +189,7 @@ final class Evictor {
      * The PM half of the background cleaner: writes up to {@code limit} dirty PM pages to the block
      * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
      * and marks them clean, so that the eviction that later picks them on a caller's path only drops
-     * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
+     * them. Cold frames (the replacement's next victims, {@link FramePool#isCold}) and, unless
      * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write
      * makes the block device's copy stale again (that write persists only the lines it changes either
      * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only
@@ -207,7 +207,7 @@ final class Evictor {
                 for (; n < Math.min(PM_EVICTION_BATCH, limit - cleaned) && scanned < pm.frames; scanned++) {
                     int m = Math.floorMod(cleanerHand++, pm.frames);
                     long pageId = pm.pageOf(m);
-                    if (pageId == FramePool.NO_PAGE || !pm.isDirty(m) || (pass == 0 && pm.frequency(m) != 0)) {
+                    if (pageId == FramePool.NO_PAGE || !pm.isDirty(m) || (pass == 0 && !pm.isCold(m))) {
                         continue;
                     }
                     ReentrantLock lock = locks.of(pageId);

@@ -245,6 +245,11 @@ final class FramePool {
         }
     }
 
+    /** Whether the replacement policy would evict frame {@code f} when it reaches it ({@link Replacement#isCold}). */
+    boolean isCold(int f) {
+        return replacement.isCold(f);
+    }
+
     long frequency(int f) {
         return (long) META.getOpaque(meta, f * STRIDE + FREQUENCY);
     }

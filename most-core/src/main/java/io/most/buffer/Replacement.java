@@ -31,6 +31,13 @@ interface Replacement {
         inserted(f, pageId);
     }
 
+    /**
+     * Whether frame {@code f} (holding a page) would be evicted when the policy reaches it, unless it is
+     * accessed again: the background cleaner writes such pages back ahead of their eviction. A hint,
+     * read without the policy's lock.
+     */
+    boolean isCold(int f);
+
     /** A frame returned by {@link #victim()} stays cached (its page could not be evicted after all). */
     void kept(int f);
 

@@ -121,6 +121,18 @@ final class S3FifoReplacement implements Replacement {
         }
     }
 
+    /**
+     * In the small queue and not accessed since its load (frequency 1 or less), or in the main queue
+     * with no access left to spend: evicted when it reaches its queue's tail. The queue byte is read
+     * without the lock: a hint.
+     */
+    @Override
+    public boolean isCold(int f) {
+        long frequency = pool.frequency(f);
+        byte q = queueOf[f];
+        return q == SMALL ? frequency <= 1 : q == MAIN && frequency == 0;
+    }
+
     @Override
     public int victim() {
         lock.lock();
