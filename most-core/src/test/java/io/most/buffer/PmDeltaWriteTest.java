@@ -152,6 +152,7 @@ class PmDeltaWriteTest {
             }
             assertTrue(store.stats().pmWriteBacksForeground() - foreground <= 1,
                     "evictions wrote back at most the page the cleaner left dirty");
-            assertEquals(44, readLong(store, ids[43], 1000));
+            assertEquals(43, readLong(store, ids[43], 1000));
+        }
     }
 }
