@@ -32,14 +32,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
  * never waited for; blocking waits for a frame latch happen with no page lock held.
  *
- * <p><b>Persistence.</b> A PM frame persisted in every line (the newest durable copy of its page, or
- * the block device's version after a write-back) is written through a private copy: on close only
- * the changed lines are persisted through a redo record ({@link PmRedoLog}), or the copy is sealed
- * whole into a fresh frame that is published before the old frame is invalidated. A PM frame loaded
- * clean (equal to the block device's copy, never persisted) is modified in place and sealed whole:
- * if the write tears, recovery falls back to the block device's identical copy. So after a crash
- * every PM frame that passes its checksum is either the newest version of its page, or an older one
- * with a lower write sequence.
+ * <p><b>Persistence.</b> Every PM write goes to a private copy. Over a dirty frame persisted in
+ * every line (the newest durable copy of its page), on close only the changed lines are persisted
+ * through a redo record ({@link PmRedoLog}) into that frame. Over a frame that equals a version on
+ * the block device (loaded, admitted or written back clean) or is a delta frame over one, the copy
+ * is sealed as a delta frame persisting only the lines that differ from that version
+ * ({@link PmDeltaTable}: recovery takes the others from the block device). Otherwise, or when more
+ * than half the page changed, the copy is sealed whole. A copy sealed out of place is published
+ * before the old frame is invalidated. So after a crash every PM frame that passes its checksum (a
+ * delta frame once completed) is either the newest version of its page, or an older one with a
+ * lower write sequence.
  *
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
