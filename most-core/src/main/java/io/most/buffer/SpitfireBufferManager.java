@@ -497,9 +497,19 @@ public final class SpitfireBufferManager implements PageStore {
         if (!exclusive) {
             return pinned(true, m, m);
         }
-        // a write goes to a private copy, whose close persists only the lines that changed over m: through
-        // a redo record if m is durable in every line (it must not be torn), or as a delta frame over the
-        // block device's version that m equals (clean) or is based on (releasePmWrite)
+        long pinned = pinnedForWrite(pageId, m);
+        // the copy read all of m, whose first 4 KiB the hit has just been charged for loading
+        pmCost.load(pageSize - Math.min(4096, pageSize));
+        return pinned;
+    }
+
+    /**
+     * Pins PM frame {@code m} (exclusively latched) for a write that goes to a private copy, whose close
+     * persists only the lines that changed over {@code m}: through a redo record if {@code m} is durable
+     * in every line (it must not be torn), or as a delta frame over the block device's version that
+     * {@code m} equals or is based on ({@link #releasePmWrite}). On failure {@code m} is unlatched.
+     */
+    private long pinnedForWrite(long pageId, int m) {
         int copy;
         try {
             copy = evictor.allocatePmFrame(pageId);
@@ -508,8 +518,6 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         }
         PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
-        // the copy reads all of m, whose first 4 KiB the hit has just been charged for loading
-        pmCost.load(pageSize - Math.min(4096, pageSize));
         return pinned(true, m, copy);
     }
 
@@ -557,7 +565,9 @@ public final class SpitfireBufferManager implements PageStore {
             counters.pmInstalls.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
             if (exclusive) {
-                return writeCopyOfLoaded(pageId, m);
+                // a delta frame over the version just loaded; the copy reads lines just stored: not charged
+                pm.touch(m);
+                return pinnedForWrite(pageId, m);
             }
             if (!exclusive && draw(policy.dr())) {
                 int f;
@@ -572,24 +582,6 @@ public final class SpitfireBufferManager implements PageStore {
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * A write miss loaded into PM frame {@code m} (exclusively latched, mapped clean): the write goes to
-     * a private copy, so that its close persists only the lines it changed, as a delta frame over the
-     * block device's version {@code m} holds. The copy reads lines just stored: cached, not charged.
-     */
-    private long writeCopyOfLoaded(long pageId, int m) {
-        int copy;
-        try {
-            copy = evictor.allocatePmFrame(pageId);
-        } catch (RuntimeException e) {
-            pm.unlatchExclusive(m);
-            throw e;
-        }
-        PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
-        pm.touch(m);
-        return pinned(true, m, copy);
     }
 
     /** Hands out a frame this thread holds exclusively and has just filled. */

@@ -11,16 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PmDeltaTable} under simulated power loss, as {@link PmRedoLogTest} does it: the PM file is a
- * volatile segment (what the program sees) and a media segment that receives only what was persisted,
- * plus any subset of the 8-byte words stored but not yet persisted. A page whose PM frame {@code M}
+ * {@link PmDeltaTable} under simulated power loss ({@link SimulatedPm}), as {@link PmRedoLogTest} does
+ * it: the media receives only what was persisted, plus any subset of the words stored but not yet
+ * persisted. A page whose PM frame {@code M}
  * holds the block device's version (loaded clean: none of its lines persisted) is written through a
  * private frame {@code R} sealed as a delta frame; power fails at every persist of that seal in turn.
  * Afterwards {@code R} is either free (the page reads as the block device's version) or rebuilt from
@@ -36,39 +34,16 @@ class PmDeltaTableTest {
     private static final int R = 2;
     private static final int R2 = 3;
 
-    private final Arena arena = Arena.ofConfined();
-    private final MemorySegment memory = arena.allocate(FILE, 4096);
-    private final MemorySegment media = arena.allocate(FILE, 4096);
+    private final SimulatedPm pm = new SimulatedPm(FILE);
+    private final Arena arena = pm.arena;
+    private final MemorySegment memory = pm.memory;
+    private final MemorySegment media = pm.media;
     /** The block device's image of the page: version 1, write sequence 10. */
     private final MemorySegment block = arena.allocate(PAGE, 4096);
 
-    /** Copies persisted ranges to the media until the power fails at call {@code failAt}; records the calls. */
-    private final class PowerLoss implements PmRedoLog.Persister {
-        final List<long[]> calls = new ArrayList<>();
-        final int failAt;
-        MemorySegment atFailure;
-
-        PowerLoss(int failAt) {
-            this.failAt = failAt;
-        }
-
-        @Override
-        public void persist(long offset, long length) {
-            if (atFailure == null && calls.size() == failAt) {
-                atFailure = arena.allocate(FILE);
-                atFailure.copyFrom(memory);
-            }
-            if (atFailure != null) {
-                throw new IllegalStateException("power failed");
-            }
-            calls.add(new long[] {offset, length});
-            MemorySegment.copy(memory, offset, media, offset, length);
-        }
-    }
-
     @AfterEach
     void close() {
-        arena.close();
+        pm.close();
     }
 
     private static MemorySegment frame(MemorySegment file, int f) {
@@ -124,7 +99,7 @@ class PmDeltaTableTest {
     void aDeltaSealPersistsOnlyTheChangedLinesTheDescriptorAndTheHeader() {
         prepare(new int[] {3, 40}, 1);
         byte[] next = payload(frame(memory, R));
-        PowerLoss persister = new PowerLoss(Integer.MAX_VALUE);
+        SimulatedPm.PowerLoss persister = pm.powerLoss(Integer.MAX_VALUE);
         PmDeltaTable table = new PmDeltaTable(memory, TABLE, PAGE, FRAMES, persister);
         table.setClean(M, 10);
         long bytes = table.seal(R, PAGE_ID, 200, 11, table.base(M), linesOf(table, M, R, memory));
@@ -192,7 +167,7 @@ class PmDeltaTableTest {
     private int trial(boolean overDelta, int failAt, int trial, SplittableRandom random) {
         int[] changed = {0, 2, 17, 40, 63};
         prepare(changed, 5);
-        PmRedoLog.Persister[] current = {new PowerLoss(Integer.MAX_VALUE)};
+        PmRedoLog.Persister[] current = {pm.powerLoss(Integer.MAX_VALUE)};
         PmDeltaTable table = new PmDeltaTable(memory, TABLE, PAGE, FRAMES, (o, l) -> current[0].persist(o, l));
         table.setClean(M, 10);
         int base = M;
@@ -209,7 +184,7 @@ class PmDeltaTableTest {
             seq = 12;
         }
         byte[] next = payload(frame(memory, copy));
-        PowerLoss persister = new PowerLoss(failAt);
+        SimulatedPm.PowerLoss persister = pm.powerLoss(failAt);
         current[0] = persister;
         DirtyLines lines = linesOf(table, base, copy, memory);
         int sealed = copy;
@@ -220,7 +195,7 @@ class PmDeltaTableTest {
             try {
                 seal.execute();
             } catch (IllegalStateException powerFailed) {
-                writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
+                pm.writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
             } catch (Throwable t) {
                 throw new AssertionError(at, t);
             }
@@ -301,15 +276,5 @@ class PmDeltaTableTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> table.seal(R, PAGE_ID, 1, 1, 0, lines));
         assertTrue(e.getMessage().contains("line 0"), e.getMessage());
-    }
-
-    /** Each 8-byte word stored but not persisted reaches the media with probability {@code p}. */
-    private void writeBackSomeWords(MemorySegment atFailure, SplittableRandom random, double p) {
-        for (long at = 0; at < FILE; at += 8) {
-            long word = atFailure.get(ValueLayout.JAVA_LONG, at);
-            if (word != media.get(ValueLayout.JAVA_LONG, at) && random.nextDouble() < p) {
-                media.set(ValueLayout.JAVA_LONG, at, word);
-            }
-        }
     }
 }
