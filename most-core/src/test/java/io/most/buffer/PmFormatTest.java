@@ -42,24 +42,34 @@ class PmFormatTest {
         return area.device.segment().get(ValueLayout.JAVA_INT_UNALIGNED, 8);
     }
 
+    /** Creates the PM file of {@code ssd}'s store and attaches it (the store depends on it from here). */
+    private static PmArea created(Path pm, long bytes, BlockStore ssd) {
+        PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
+        area.attach(ssd, ssd.pmDependency());
+        return area;
+    }
+
+    /** Cuts the file off after its frames, as a build before format 4 left it. */
+    private static void cutAfterFrames(Path pm, long bytes) throws Exception {
+        try (FileChannel channel = FileChannel.open(pm, StandardOpenOption.WRITE)) {
+            channel.truncate(bytes);
+        }
+    }
+
     @Test
     void format2And3FilesAreReadAndUpgradedAndAnUnknownFormatIsRefused() throws Exception {
         BlockStore ssd = BlockStore.open(new MemoryDevice("ssd", PAGE, BlockStore.deviceBytesFor(64, PAGE)), PAGE, false);
         Path pm = dir.resolve("pm.dat");
         long bytes = (long) (FRAMES + 1) * PAGE;
         try {
-            PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
-            area.attach(ssd, ssd.pmDependency());
+            PmArea area = created(pm, bytes, ssd);
             assertEquals(4, format(area));
             assertEquals(PmArea.fileBytes(FRAMES, PAGE), java.nio.file.Files.size(pm), "frames, then the delta table");
             area.close();
 
             for (int older : new int[] {2, 3}) {
                 setFormat(pm, older);
-                // an older build's file ends after its frames: the upgrade appends the (blank) delta table
-                try (FileChannel channel = FileChannel.open(pm, StandardOpenOption.WRITE)) {
-                    channel.truncate(bytes);
-                }
+                cutAfterFrames(pm, bytes); // the upgrade appends the (blank) delta table
                 PmArea upgraded = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
                 assertEquals(older, format(upgraded), "opening writes nothing");
                 assertEquals(null, upgraded.recoveryDeltas(), "a format-" + older + " file holds no delta frames");
@@ -86,12 +96,8 @@ class PmFormatTest {
         Path pm = dir.resolve("pm.dat");
         long bytes = (long) (FRAMES + 1) * PAGE;
         try {
-            PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
-            area.attach(ssd, ssd.pmDependency());
-            area.close();
-            try (FileChannel channel = FileChannel.open(pm, StandardOpenOption.WRITE)) {
-                channel.truncate(bytes);
-            }
+            created(pm, bytes, ssd).close();
+            cutAfterFrames(pm, bytes);
             io.most.DataLossException lost = assertThrows(io.most.DataLossException.class,
                     () -> PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false));
             assertTrue(lost.getMessage().contains("their delta table"), lost.getMessage());
