@@ -104,7 +104,7 @@ public record PageStoreConfig(
         /**
          * Adds a PM tier: the file at {@code path} (created if missing), whose first {@code bytes} hold
          * a superblock page and {@code bytes / pageSize - 1} frames; a table of 64 bytes per frame
-         * (128 for pages over 20 KiB; whole pages) follows them, so the file is that much longer.
+         * (more for pages over 20 KiB; in whole pages) follows them, so the file is that much longer.
          */
         public Builder pm(Path path, long bytes) {
             this.pmPath = Objects.requireNonNull(path, "path");
