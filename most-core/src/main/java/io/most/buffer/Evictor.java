@@ -258,7 +258,7 @@ final class Evictor {
         ensureAllocationsDurable();
         int old = pm == null ? -1 : pmFrameOf.get(i);
         if (pm != null && admitToPm(pageId)) {
-            if (old >= 0 && writeBackAsLineUpdate(pageId, f, old, lsn)) {
+            if (old >= 0 && (writeBackAsDelta(pageId, f, old, lsn) || writeBackAsLineUpdate(pageId, f, old, lsn))) {
                 dram.setDirty(f, false);
                 return;
             }
@@ -339,6 +339,70 @@ final class Evictor {
                 pm.release(r);
             }
             pm.unlatchExclusive(old);
+        }
+    }
+
+    /**
+     * Writes the dirty DRAM frame {@code f} of {@code pageId} as a delta frame ({@link PmDeltaTable})
+     * over the block device's version that the page's PM frame {@code old} equals (clean) or is based
+     * on (a delta frame): the DRAM page is copied into a free frame {@code r}, only the lines in which it
+     * differs from {@code old} (with {@code old}'s own durable lines, for a delta frame) are persisted
+     * with {@code r}'s descriptor, {@code r} takes {@code old}'s place as the page's PM frame, dirty, and
+     * {@code old} is invalidated once {@code r} is durable. Possible only when {@code old} has such a
+     * base and its latch is free (only tried: the caller holds the page lock); returns false without
+     * having written anything otherwise, or when more than half the page would be persisted. Needs the
+     * page lock, WAL and allocations made durable already.
+     */
+    private boolean writeBackAsDelta(long pageId, int f, int old, long lsn) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
+        PmDeltaTable deltas = pmArea.deltas();
+        if (deltas.base(old) == PmDeltaTable.NO_BASE || !pm.tryLatchExclusive(old)) {
+            return false;
+        }
+        int r = -1;
+        boolean published = false;
+        try {
+            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || deltas.base(old) == PmDeltaTable.NO_BASE) {
+                return false;
+            }
+            r = allocatePmFrame(pageId);
+            PageHeader.copyPayload(dram.frame(f), pm.frame(r));
+            pmCost.load(pm.frameSize); // comparing the DRAM copy with old
+            DirtyLines lines = deltas.lines(r);
+            lines.clear();
+            lines.markDifferences(pm.frame(old), pm.frame(r), PageHeader.SIZE);
+            lines.mark(0);
+            if (deltas.isDelta(old)) {
+                lines.addAll(deltas.lines(old));
+            }
+            if (lines.count() > lines.lines() / 2) {
+                return false;
+            }
+            long persisted = deltas.seal(r, pageId, lsn, writeSeq.next(), deltas.base(old), lines);
+            pmCost.store(persisted);
+            counters.pmBytesPersisted.add(persisted);
+            pm.takeOver(old, r);
+            pm.setDirty(r, true);
+            pm.setLsn(r, lsn);
+            pmFrameOf.set((int) pageId, r);
+            published = true;
+            counters.pmWrites.increment();
+            counters.pmLineUpdates.increment();
+            counters.pmDeltaWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_PM);
+            return true;
+        } finally {
+            if (published) {
+                pm.unlatchExclusive(r);
+                pmArea.invalidate(old); // only once r, the newer copy, is durable
+                pm.release(old);
+            } else {
+                if (r >= 0) {
+                    deltas.forget(r);
+                    pm.release(r);
+                }
+                pm.unlatchExclusive(old);
+            }
         }
     }
 

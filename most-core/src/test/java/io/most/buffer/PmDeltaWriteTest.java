@@ -93,6 +93,37 @@ class PmDeltaWriteTest {
         }
     }
 
+    /**
+     * A dirty DRAM copy of a page whose PM frame is a delta frame (or clean) is written back as another
+     * delta frame over the same block-device version, not as a whole page.
+     */
+    @Test
+    void aDirtyDramCopyOverADeltaFrameIsWrittenBackAsADeltaFrame() {
+        long[] ids = onTheBlockDeviceOnly(4);
+        try (PageStore store = open()) {
+            BufferCounters c = ((SpitfireBufferManager) store).counters();
+            writeLong(store, ids[0], 1000, 41, 2); // a delta frame in PM
+            writeLong(store, ids[1], 1000, 51, 2);
+            ((SpitfireBufferManager) store).cleanPm(Integer.MAX_VALUE, false); // ids[1]'s frame: clean, written back
+            store.setPolicy(io.most.MigrationPolicy.eager()); // accesses now copy PM pages to DRAM, which keeps the PM copy
+            writeLong(store, ids[0], 2500, 42, 3);
+            writeLong(store, ids[1], 2500, 52, 3);
+            long deltas = c.pmDeltaWrites.sum();
+            long wholeWriteBacks = c.pmWholePageWriteBacks.sum();
+            store.flush(); // the dirty DRAM copies go to PM (Nw = 1) over their PM frames
+            assertEquals(deltas + 2, c.pmDeltaWrites.sum());
+            assertEquals(wholeWriteBacks, c.pmWholePageWriteBacks.sum(), "no whole page written back");
+            assertEquals(42, readLong(store, ids[0], 2500));
+            assertEquals(41, readLong(store, ids[0], 1000));
+        }
+        try (PageStore store = open()) {
+            assertEquals(41, readLong(store, ids[0], 1000));
+            assertEquals(42, readLong(store, ids[0], 2500));
+            assertEquals(51, readLong(store, ids[1], 1000));
+            assertEquals(52, readLong(store, ids[1], 2500));
+        }
+    }
+
     /** A write changing most of the page persists it whole: a delta frame would cost more. */
     @Test
     void aWriteChangingMostOfThePageIsSealedWhole() {
