@@ -368,13 +368,7 @@ final class Evictor {
             r = allocatePmFrame(pageId);
             PageHeader.copyPayload(dram.frame(f), pm.frame(r));
             pmCost.load(pm.frameSize); // comparing the DRAM copy with old
-            DirtyLines lines = deltas.lines(r);
-            lines.clear();
-            lines.markDifferences(pm.frame(old), pm.frame(r), PageHeader.SIZE);
-            lines.mark(0);
-            if (deltas.isDelta(old)) {
-                lines.addAll(deltas.lines(old));
-            }
+            DirtyLines lines = deltas.linesOver(old, r);
             if (lines.count() > lines.lines() / 2) {
                 return false;
             }

@@ -62,7 +62,11 @@ final class PmDeltaTable {
     private final int words;
     private final long[] base;
     private final boolean[] delta;
-    /** Per frame: its durable lines while it is a delta frame, else the writer's scratch set. */
+    /**
+     * Per frame: its durable lines while it is a delta frame; otherwise free for the thread that holds
+     * the frame exclusively to fill with the lines of its next seal ({@link #linesOver}: no allocation
+     * per write).
+     */
     private final DirtyLines[] lines;
 
     /**
@@ -130,12 +134,21 @@ final class PmDeltaTable {
     }
 
     /**
-     * Frame {@code f}'s line set: the lines durable in PM while it is a delta frame; otherwise free
-     * for the thread that holds the frame exclusively to fill with the lines of its next seal (no
-     * allocation per write).
+     * Fills and returns frame {@code r}'s line set for a delta frame {@code r} written over frame
+     * {@code m} (whose base it inherits): the lines in which {@code r} differs from {@code m}, {@code m}'s
+     * own durable lines if it is a delta frame (the rest of it is the base's), and line 0, the header's.
+     * The caller holds both frames exclusively.
      */
-    DirtyLines lines(int f) {
-        return lines[f];
+    DirtyLines linesOver(int m, int r) {
+        DirtyLines set = lines[r];
+        set.clear();
+        set.markDifferences(file.asSlice(frameOffset(m), pageSize), file.asSlice(frameOffset(r), pageSize),
+                PageHeader.SIZE);
+        set.mark(0);
+        if (delta[m]) {
+            set.addAll(lines[m]);
+        }
+        return set;
     }
 
     /**

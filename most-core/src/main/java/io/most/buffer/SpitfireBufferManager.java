@@ -964,13 +964,7 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private long sealDelta(int m, int target, long pageId, long lsn, long seq) {
         PmDeltaTable deltas = pmArea.deltas();
-        DirtyLines lines = deltas.lines(target); // target is this thread's: its set is free
-        lines.clear();
-        lines.markDifferences(pm.frame(m), pm.frame(target), PageHeader.SIZE);
-        lines.mark(0);
-        if (deltas.isDelta(m)) {
-            lines.addAll(deltas.lines(m)); // the rest of m is the base's, rebuilt from the block device
-        }
+        DirtyLines lines = deltas.linesOver(m, target);
         if (lines.count() > lines.lines() / 2) {
             return -1;
         }

@@ -83,18 +83,6 @@ class PmDeltaTableTest {
         }
     }
 
-    /** The lines a write of R over M must persist: where they differ, and the header's. */
-    private static DirtyLines linesOf(PmDeltaTable table, int base, int copy, MemorySegment file) {
-        DirtyLines lines = table.lines(copy);
-        lines.clear();
-        lines.markDifferences(frame(file, base), frame(file, copy), PageHeader.SIZE);
-        lines.mark(0);
-        if (table.isDelta(base)) {
-            lines.addAll(table.lines(base));
-        }
-        return lines;
-    }
-
     @Test
     void aDeltaSealPersistsOnlyTheChangedLinesTheDescriptorAndTheHeader() {
         prepare(new int[] {3, 40}, 1);
@@ -102,7 +90,7 @@ class PmDeltaTableTest {
         SimulatedPm.PowerLoss persister = pm.powerLoss(Integer.MAX_VALUE);
         PmDeltaTable table = new PmDeltaTable(memory, TABLE, PAGE, FRAMES, persister);
         table.setClean(M, 10);
-        long bytes = table.seal(R, PAGE_ID, 200, 11, table.base(M), linesOf(table, M, R, memory));
+        long bytes = table.seal(R, PAGE_ID, 200, 11, table.base(M), table.linesOver(M, R));
         assertEquals(3 * DirtyLines.LINE + PmDeltaTable.descriptorBytes(PAGE) + PageHeader.SIZE, bytes,
                 "lines 0, 3 and 40, the descriptor and the header");
         assertTrue(table.isDelta(R));
@@ -175,7 +163,7 @@ class PmDeltaTableTest {
         long seq = 11;
         byte[] previous = payload(block);
         if (overDelta) {
-            table.seal(R, PAGE_ID, 200, 11, 10, linesOf(table, M, R, memory));
+            table.seal(R, PAGE_ID, 200, 11, 10, table.linesOver(M, R));
             previous = payload(frame(memory, R));
             PageHeader.copyPayload(frame(memory, R), frame(memory, R2));
             change(frame(memory, R2), new int[] {5, 17, 30}, 6);
@@ -186,7 +174,7 @@ class PmDeltaTableTest {
         byte[] next = payload(frame(memory, copy));
         SimulatedPm.PowerLoss persister = pm.powerLoss(failAt);
         current[0] = persister;
-        DirtyLines lines = linesOf(table, base, copy, memory);
+        DirtyLines lines = table.linesOver(base, copy);
         int sealed = copy;
         long sealedSeq = seq;
         org.junit.jupiter.api.function.Executable seal = () -> table.seal(sealed, PAGE_ID, 300, sealedSeq, 10, lines);
@@ -230,7 +218,7 @@ class PmDeltaTableTest {
         prepare(new int[] {3}, 1);
         PmDeltaTable table = new PmDeltaTable(memory, TABLE, PAGE, FRAMES, (o, l) -> MemorySegment.copy(memory, o, media, o, l));
         table.setClean(M, 10);
-        table.seal(R, PAGE_ID, 200, 11, 10, linesOf(table, M, R, memory));
+        table.seal(R, PAGE_ID, 200, 11, 10, table.linesOver(M, R));
         MemorySegment saved = arena.allocate(FILE, 4096);
         saved.copyFrom(media);
 
@@ -262,7 +250,7 @@ class PmDeltaTableTest {
         PmDeltaTable table = new PmDeltaTable(memory, TABLE, PAGE, FRAMES, (o, l) -> MemorySegment.copy(memory, o, media, o, l));
         table.setClean(M, 0);
         frame(memory, R).set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 42L);
-        table.seal(R, PAGE_ID, 1, 1, 0, linesOf(table, M, R, memory));
+        table.seal(R, PAGE_ID, 1, 1, 0, table.linesOver(M, R));
         PmDeltaTable onMedia = new PmDeltaTable(media, TABLE, PAGE, FRAMES, (o, l) -> { });
         assertEquals(PmDeltaTable.Rebuild.REBUILT, onMedia.rebuild(R, onMedia.describing(R), block));
         assertEquals(42L, frame(media, R).get(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE));

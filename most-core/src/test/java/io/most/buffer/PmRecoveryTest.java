@@ -281,10 +281,7 @@ class PmRecoveryTest {
         PageHeader.copyPayload(pm.frame(3), pm.frame(4));
         pm.frame(4).set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0xC0FFEEL);
         byte[] next = pm.frame(4).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
-        DirtyLines lines = deltas.lines(4);
-        lines.clear();
-        lines.markDifferences(pm.frame(3), pm.frame(4), PageHeader.SIZE);
-        lines.mark(0);
+        DirtyLines lines = deltas.linesOver(3, 4);
         assertEquals(2, lines.count());
         assertTrue(deltas.seal(4, page, 20, 2, 1, lines) < PAGE / 8);
         pm.frame(4).asSlice(30L * DirtyLines.LINE, DirtyLines.LINE).fill((byte) 0x5A); // lost at power failure
