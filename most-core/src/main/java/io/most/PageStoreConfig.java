@@ -101,7 +101,11 @@ public record PageStoreConfig(
             return this;
         }
 
-        /** Adds a PM tier: the file at {@code path} (created if missing) of {@code bytes}. */
+        /**
+         * Adds a PM tier: the file at {@code path} (created if missing), whose first {@code bytes} hold
+         * a superblock page and {@code bytes / pageSize - 1} frames; a table of 64 bytes per frame
+         * (more for pages over 20 KiB; in whole pages) follows them, so the file is that much longer.
+         */
         public Builder pm(Path path, long bytes) {
             this.pmPath = Objects.requireNonNull(path, "path");
             this.pmBytes = bytes;

@@ -36,6 +36,12 @@ import java.util.Map;
  * @param pmInstalls         page images copied into PM clean and not persisted: loads from the block
  *                           device, clean DRAM pages admitted (a subset of {@code pmWrites}; with the
  *                           three above and {@code pmLineUpdates} they make up all of it)
+ * @param pmDeltaWrites      line updates that wrote a page over the block device's version of it (a
+ *                           page loaded, admitted or written back clean): only the changed lines were
+ *                           persisted, the rest is rebuilt from the block device after a power loss (a
+ *                           subset of {@code pmLineUpdates})
+ * @param pmBytesPersisted   bytes of PM made durable by page writes: changed lines with their redo
+ *                           records or descriptors and headers, or whole pages
  */
 public record PageStoreStats(
         long dramHits,
@@ -59,7 +65,9 @@ public record PageStoreStats(
         long pmWriteBacksBackground,
         long pmWholePageWrites,
         long pmWholePageWriteBacks,
-        long pmInstalls) {
+        long pmInstalls,
+        long pmDeltaWrites,
+        long pmBytesPersisted) {
 
     /** Pages moved along {@code path}. */
     public long migrations(MigrationPath path) {

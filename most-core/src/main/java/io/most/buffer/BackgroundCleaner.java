@@ -12,10 +12,20 @@ import java.util.concurrent.locks.LockSupport;
  * pool with room evicts nothing; and cold pages only (the replacement's next victims), hot ones too
  * once the dirty frames exceed half-way from the high-water mark to the whole pool, because a hot
  * page written back would soon be newer than the block device again.
+ *
+ * <p><b>Clean reserve.</b> Below the high-water mark, a full PM pool still has dirty cold pages: a
+ * policy that installs most pages clean (lazy: loads into PM, and writes as delta frames over them)
+ * keeps few dirty pages, but each one reaching the eviction hand made the caller write it back. So
+ * while the pool is full it also writes back every cold dirty page (its reference bit or counter is
+ * zero: the replacement's next victims), {@value #RESERVE_BATCH} per pass, whatever the dirty count.
+ * A cold page written again before its eviction costs one block-device write more than waiting would
+ * have; a cold page evicted dirty costs the caller that write, and a force, on its own path.
  */
 final class BackgroundCleaner extends BackgroundTask {
     private static final System.Logger LOG = System.getLogger(BackgroundCleaner.class.getName());
     private static final long IDLE_NANOS = 5_000_000;
+    /** Cold dirty PM pages written back per pass to keep the next victims clean (two eviction batches). */
+    static final int RESERVE_BATCH = 16;
 
     private final SpitfireBufferManager store;
     private final int highWater;
@@ -68,6 +78,9 @@ final class BackgroundCleaner extends BackgroundTask {
         if (pmDirty > pmHighWater) {
             // cold pages are the next victims; hot ones only when the pool is dirty beyond bound
             worked |= store.cleanPm(pmDirty - pmLowWater, pmDirty <= pmHardLimit) > 0;
+        } else if (pmDirty > 0) {
+            // the clean reserve: the next victims are written back here, not on a caller's eviction
+            worked |= store.cleanPm(Math.min(pmDirty, RESERVE_BATCH), true) > 0;
         }
         return worked;
     }

@@ -14,6 +14,14 @@ final class BufferCounters {
     /** PM writes that persisted only their changed lines ({@link PmRedoLog}), a subset of {@link #pmWrites}. */
     final LongAdder pmLineUpdates = new LongAdder();
     /**
+     * Line updates made as delta frames over the block device's version of the page
+     * ({@link PmDeltaTable}: a write of a page loaded, admitted or written back clean), a subset of
+     * {@link #pmLineUpdates}; the rest went through redo records over a frame durable in every line.
+     */
+    final LongAdder pmDeltaWrites = new LongAdder();
+    /** Bytes of PM made durable by page writes (lines, descriptors and headers, or whole pages). */
+    final LongAdder pmBytesPersisted = new LongAdder();
+    /**
      * Writes of a PM page that persisted the whole page (sealed in place over a clean frame not known
      * durable, or out of place when a line update declined), a subset of {@link #pmWrites}.
      */

@@ -27,6 +27,17 @@ final class ClockReplacement implements Replacement {
         // the frame sits where the hand just passed: a full sweep away from eviction
     }
 
+    @Override
+    public void replaced(int old, int f, long pageId) {
+        // the clock keeps no order: the frame's reference bit, carried over by the pool, is its standing
+    }
+
+    /** Unreferenced since the hand last passed: the hand evicts it when it comes round. */
+    @Override
+    public boolean isCold(int f) {
+        return pool.frequency(f) == 0;
+    }
+
     /** Evicts the first frame the hand finds unreferenced and latchable, or -1 after two sweeps. */
     @Override
     public int victim() {

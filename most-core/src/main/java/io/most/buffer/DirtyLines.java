@@ -48,6 +48,13 @@ final class DirtyLines {
         words[i] = valid >= 64 ? bits : bits & ((1L << valid) - 1);
     }
 
+    /** Adds every line of {@code other} (a set over the same frame size). */
+    void addAll(DirtyLines other) {
+        for (int w = 0; w < words.length; w++) {
+            words[w] |= other.words[w];
+        }
+    }
+
     void clear() {
         java.util.Arrays.fill(words, 0L);
     }

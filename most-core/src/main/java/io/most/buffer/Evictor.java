@@ -189,7 +189,7 @@ final class Evictor {
      * The PM half of the background cleaner: writes up to {@code limit} dirty PM pages to the block
      * device ahead of their eviction, in batches of {@value #PM_EVICTION_BATCH} with one force each,
      * and marks them clean, so that the eviction that later picks them on a caller's path only drops
-     * them. Cold frames (CLOCK's reference bit clear: the next sweep's victims) and, unless
+     * them. Cold frames (the replacement's next victims, {@link FramePool#isCold}) and, unless
      * {@code coldOnly}, then any dirty frame: a hot page is better left dirty, as its next write
      * makes the block device's copy stale again (that write persists only the lines it changes either
      * way: a written-back frame stays {@link FramePool#isPersisted persisted}). Per page it only
@@ -207,7 +207,7 @@ final class Evictor {
                 for (; n < Math.min(PM_EVICTION_BATCH, limit - cleaned) && scanned < pm.frames; scanned++) {
                     int m = Math.floorMod(cleanerHand++, pm.frames);
                     long pageId = pm.pageOf(m);
-                    if (pageId == FramePool.NO_PAGE || !pm.isDirty(m) || (pass == 0 && pm.frequency(m) != 0)) {
+                    if (pageId == FramePool.NO_PAGE || !pm.isDirty(m) || (pass == 0 && !pm.isCold(m))) {
                         continue;
                     }
                     ReentrantLock lock = locks.of(pageId);
@@ -231,7 +231,7 @@ final class Evictor {
                     int written = writeBackPm(batch, n);
                     counters.pmWriteBacksBackground.add(written);
                     for (int k = 0; k < n; k++) {
-                        pm.markWrittenBack(batch[k]); // the block device's copy equals it now
+                        markWrittenBack(batch[k]);
                     }
                     cleaned += written;
                 } finally {
@@ -258,14 +258,16 @@ final class Evictor {
         ensureAllocationsDurable();
         int old = pm == null ? -1 : pmFrameOf.get(i);
         if (pm != null && admitToPm(pageId)) {
-            if (old >= 0 && writeBackAsLineUpdate(pageId, f, old, lsn)) {
+            if (old >= 0 && (writeBackAsDelta(pageId, f, old, lsn) || writeBackAsLineUpdate(pageId, f, old, lsn))) {
                 dram.setDirty(f, false);
                 return;
             }
             int m = allocatePmFrame(pageId);
             PageHeader.copyPayload(dram.frame(f), pm.frame(m));
             pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
+            pmArea.deltas().forget(m);
             pmCost.store(pm.frameSize);
+            counters.pmBytesPersisted.add(pm.frameSize);
             pm.setPage(m, pageId);
             pm.setDirty(m, true);
             pm.setLsn(m, lsn);
@@ -307,8 +309,9 @@ final class Evictor {
         }
         int r = -1;
         try {
-            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || !pm.isPersisted(old)) {
-                return false;
+            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || !pm.isPersisted(old)
+                    || pmArea.deltas().isDelta(old)) {
+                return false; // a delta frame is durable only in some lines: no base for a redo record
             }
             r = allocatePmFrame(pageId); // where the redo record's lines go
             pmCost.load(pm.frameSize); // comparing the DRAM copy with old
@@ -317,6 +320,8 @@ final class Evictor {
                 return false;
             }
             pmCost.store(persisted);
+            counters.pmBytesPersisted.add(persisted);
+            pmArea.deltas().forget(old); // newer than the block device now: no longer its version
             pm.setDirty(old, true);
             pm.setLsn(old, lsn);
             counters.pmWrites.increment();
@@ -326,6 +331,7 @@ final class Evictor {
         } catch (RuntimeException e) {
             if (!pm.isDirty(old)) {
                 pm.setDirty(old, false); // a failed update may have left it neither version: no base for another
+                pmArea.deltas().forget(old);
             }
             throw e;
         } finally {
@@ -333,6 +339,64 @@ final class Evictor {
                 pm.release(r);
             }
             pm.unlatchExclusive(old);
+        }
+    }
+
+    /**
+     * Writes the dirty DRAM frame {@code f} of {@code pageId} as a delta frame ({@link PmDeltaTable})
+     * over the block device's version that the page's PM frame {@code old} equals (clean) or is based
+     * on (a delta frame): the DRAM page is copied into a free frame {@code r}, only the lines in which it
+     * differs from {@code old} (with {@code old}'s own durable lines, for a delta frame) are persisted
+     * with {@code r}'s descriptor, {@code r} takes {@code old}'s place as the page's PM frame, dirty, and
+     * {@code old} is invalidated once {@code r} is durable. Possible only when {@code old} has such a
+     * base and its latch is free (only tried: the caller holds the page lock); returns false without
+     * having written anything otherwise, or when more than half the page would be persisted. Needs the
+     * page lock, WAL and allocations made durable already.
+     */
+    private boolean writeBackAsDelta(long pageId, int f, int old, long lsn) {
+        assert locks.of(pageId).isHeldByCurrentThread() : "write-back of page " + pageId + " without its page lock";
+        PmDeltaTable deltas = pmArea.deltas();
+        if (deltas.base(old) == PmDeltaTable.NO_BASE || !pm.tryLatchExclusive(old)) {
+            return false;
+        }
+        int r = -1;
+        boolean published = false;
+        try {
+            if (pm.pageOf(old) != pageId || pmFrameOf.get((int) pageId) != old || deltas.base(old) == PmDeltaTable.NO_BASE) {
+                return false;
+            }
+            r = allocatePmFrame(pageId);
+            PageHeader.copyPayload(dram.frame(f), pm.frame(r));
+            pmCost.load(pm.frameSize); // comparing the DRAM copy with old
+            DirtyLines lines = deltas.linesOver(old, r);
+            if (lines.count() > lines.lines() / 2) {
+                return false;
+            }
+            long persisted = deltas.seal(r, pageId, lsn, writeSeq.next(), deltas.base(old), lines);
+            pmCost.store(persisted);
+            counters.pmBytesPersisted.add(persisted);
+            pm.takeOver(old, r);
+            pm.setDirty(r, true);
+            pm.setLsn(r, lsn);
+            pmFrameOf.set((int) pageId, r);
+            published = true;
+            counters.pmWrites.increment();
+            counters.pmLineUpdates.increment();
+            counters.pmDeltaWrites.increment();
+            counters.migrated(MigrationPath.DRAM_TO_PM);
+            return true;
+        } finally {
+            if (published) {
+                pm.unlatchExclusive(r);
+                pmArea.invalidate(old); // only once r, the newer copy, is durable
+                pm.release(old);
+            } else {
+                if (r >= 0) {
+                    deltas.forget(r);
+                    pm.release(r);
+                }
+                pm.unlatchExclusive(old);
+            }
         }
     }
 
@@ -356,6 +420,7 @@ final class Evictor {
         }
         int m = allocatePmFrame(pageId);
         MemorySegment.copy(image, 0, pm.frame(m), 0, pm.frameSize);
+        pmArea.deltas().setClean(m, PageHeader.seq(image)); // a write over it persists only what it changes
         pmCost.store(pm.frameSize);
         pm.setPage(m, pageId);
         pm.setDirty(m, false);
@@ -365,6 +430,22 @@ final class Evictor {
         counters.pmWrites.increment();
         counters.pmInstalls.increment();
         counters.migrated(MigrationPath.DRAM_TO_PM);
+    }
+
+    /**
+     * Marks PM frame {@code m} clean after the cleaner wrote it to the block device, which now holds
+     * its version: the base of a delta frame written over it next. A frame durable in every line stays
+     * {@link FramePool#isPersisted persisted}; a delta frame does not (only some of its lines are
+     * durable in PM: no base for a redo record).
+     */
+    private void markWrittenBack(int m) {
+        PmDeltaTable deltas = pmArea.deltas();
+        if (deltas.isDelta(m)) {
+            pm.setDirty(m, false);
+        } else {
+            pm.markWrittenBack(m);
+        }
+        deltas.setClean(m, PageHeader.seq(pm.frame(m)));
     }
 
     /** Invalidates a superseded PM frame durably and frees it (only stale validators can hold it). */

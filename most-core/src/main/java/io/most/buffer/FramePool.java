@@ -158,6 +158,21 @@ final class FramePool {
         }
     }
 
+    /**
+     * Records that frame {@code f} (exclusively latched) now holds the page of frame {@code old} (also
+     * exclusively latched, released next), rewritten out of place: it inherits {@code old}'s access
+     * frequency and its place in the replacement policy ({@link Replacement#replaced}), so that a page
+     * written often is not treated as newly loaded at every write.
+     */
+    void takeOver(int old, int f) {
+        assert isLatchedExclusively(f) && isLatchedExclusively(old) : tier + " frame " + f + " takes over frame "
+                + old + " without both exclusive latches";
+        long pageId = pageOf(old);
+        META.setVolatile(meta, f * STRIDE + PAGE, pageId);
+        setFrequency(f, frequency(old));
+        replacement.replaced(old, f, pageId);
+    }
+
     /** Whether the frame's page is newer than its copy on the next tier down. */
     boolean isDirty(int f) {
         return (long) META.getVolatile(meta, f * STRIDE + DIRTY) == IS_DIRTY;
@@ -228,6 +243,11 @@ final class FramePool {
         if (n < maxFrequency) {
             META.set(records, i, n + 1);
         }
+    }
+
+    /** Whether the replacement policy would evict frame {@code f} when it reaches it ({@link Replacement#isCold}). */
+    boolean isCold(int f) {
+        return replacement.isCold(f);
     }
 
     long frequency(int f) {

@@ -15,9 +15,9 @@ import java.util.UUID;
 
 /**
  * The PM buffer's file: page 0 is a superblock naming the store it belongs to, its own id and
- * generation, and its geometry; pages 1.. are frames. Frames hold self-describing pages
- * ({@link PageHeader}), so the buffer's mapping table can be rebuilt from the frames alone after a
- * crash.
+ * generation, and its geometry; pages 1.. are frames, followed by the table of delta-frame
+ * descriptors ({@link PmDeltaTable}, format 4). Frames hold self-describing pages ({@link PageHeader}),
+ * so the buffer's mapping table can be rebuilt from the frames alone after a crash.
  *
  * <p>The block store records which PM file its pages depend on ({@link PmDependency}). Opening checks
  * the file against that record before anything is written: a missing, blank, truncated, replaced or
@@ -27,9 +27,14 @@ import java.util.UUID;
 final class PmArea {
     private static final System.Logger LOG = System.getLogger(PmArea.class.getName());
     private static final long MAGIC = 0x4D4F_5354_504D_454DL; // "MOSTPMEM"
-    /** 3: the superblock page holds {@link PmRedoLog}'s records; a format-2 file (no records) is read and upgraded. */
-    private static final int FORMAT_VERSION = 3;
-    private static final int UPGRADABLE_VERSION = 2;
+    /**
+     * 4: the frames are followed by {@link PmDeltaTable}'s descriptors (3: the superblock page holds
+     * {@link PmRedoLog}'s records). Format-2 and format-3 files have no delta frames: they are read, and
+     * upgraded (their table appended, blank) when the store attaches them. A format-3 build refuses a
+     * format-4 file by name.
+     */
+    static final int FORMAT_VERSION = 4;
+    private static final int OLDEST_UPGRADABLE_VERSION = 2;
     private static final int SUPERBLOCK_BYTES = 64;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
@@ -38,18 +43,35 @@ final class PmArea {
     final int pageSize;
     final MemorySegment frames;
     final Path path;
+    private final long frameCount;
+    private final PmDeltaTable deltas;
+    /** The table the file held at open, read by recovery; null if none (a new, older-format or reformatted file). */
+    private PmDeltaTable recoveryDeltas;
     private final UUID storeId;
     private UUID pmId;
-    private long frameCount;
-    private PmRedoLog redo;
+    private final PmRedoLog redo;
     private long generation;
 
-    private PmArea(PmemDevice device, Path path, int pageSize, UUID storeId) {
+    private PmArea(PmemDevice device, Path path, int pageSize, UUID storeId, long frameCount) {
         this.device = device;
         this.path = path;
         this.pageSize = pageSize;
         this.storeId = storeId;
-        this.frames = device.segment().asSlice(pageSize);
+        this.frameCount = frameCount;
+        this.frames = device.segment().asSlice(pageSize, frameCount * pageSize);
+        this.redo = new PmRedoLog(device.segment(), pageSize, frameCount, device::persist);
+        this.deltas = new PmDeltaTable(device.segment(), tableOffset(frameCount, pageSize), pageSize, frameCount,
+                device::persist);
+    }
+
+    /** Where the delta table of a file of {@code frames} frames starts: right after the last frame. */
+    private static long tableOffset(long frames, int pageSize) {
+        return (frames + 1) * pageSize;
+    }
+
+    /** Bytes of a format-4 file of {@code frames} frames: superblock page, frames, delta table. */
+    static long fileBytes(long frames, int pageSize) {
+        return tableOffset(frames, pageSize) + PmDeltaTable.bytesFor(frames, pageSize);
     }
 
     /**
@@ -75,15 +97,20 @@ final class PmArea {
                     "revert those pages to their block-device copies (the file is reformatted)");
         }
         // only now, with every check passed, may the file be created, extended or changed
-        PmemDevice device = PmemDevice.open(path, bytes, 4096);
+        long frameCount = bytes / pageSize - 1;
+        PmemDevice device = PmemDevice.open(path, fileBytes(frameCount, pageSize), 4096);
         try {
-            PmArea area = new PmArea(device, path, pageSize, storeId);
-            area.frameCount = bytes / pageSize - 1;
-            area.redo = new PmRedoLog(device.segment(), pageSize, area.frameCount, device::persist);
+            PmArea area = new PmArea(device, path, pageSize, storeId, frameCount);
             boolean reuse = loss == null && found.magic != 0 && expected.attached();
             if (reuse) {
                 area.pmId = found.pmId;
                 area.generation = found.generation;
+                if (found.format == FORMAT_VERSION) {
+                    // descriptors sit after the frames the file had: a grown file's table is elsewhere now
+                    area.recoveryDeltas = found.frames == frameCount ? area.deltas
+                            : new PmDeltaTable(device.segment(), tableOffset(found.frames, pageSize), pageSize,
+                                    found.frames, device::persist);
+                }
             } else if (found.magic != 0) {
                 // a lost or no longer needed buffer of this store: its frames must not reach recovery
                 area.clearFrames();
@@ -122,12 +149,16 @@ final class PmArea {
     private static final class Superblock {
         final MemorySegment sb;
         final long magic;
+        final int format;
+        final long frames;
         final UUID pmId;
         final long generation;
 
         Superblock(MemorySegment sb) {
             this.sb = sb;
             this.magic = sb.get(LONG, 0);
+            this.format = sb.get(INT, 8);
+            this.frames = sb.get(LONG, 16);
             this.pmId = new UUID(sb.get(LONG, 40), sb.get(LONG, 48));
             this.generation = sb.get(LONG, 56);
         }
@@ -148,9 +179,10 @@ final class PmArea {
                 }
                 return null;
             }
-            if (magic == MAGIC && sb.get(INT, 8) != FORMAT_VERSION && sb.get(INT, 8) != UPGRADABLE_VERSION) {
-                throw new ConfigurationException("PM file '" + path + "' has format " + sb.get(INT, 8)
-                        + "; this build reads " + FORMAT_VERSION);
+            if (magic == MAGIC && (format < OLDEST_UPGRADABLE_VERSION || format > FORMAT_VERSION)) {
+                throw new ConfigurationException("PM file '" + path + "' has format " + format
+                        + "; this build reads " + FORMAT_VERSION + " and upgrades " + OLDEST_UPGRADABLE_VERSION
+                        + " to " + (FORMAT_VERSION - 1) + ": open it with the build that wrote it");
             }
             if (magic != MAGIC || sb.get(INT, SUPERBLOCK_BYTES) != Checksums.crc32c(sb.asSlice(0, SUPERBLOCK_BYTES))) {
                 throw new ConfigurationException("PM file '" + path + "' is not a MOST PM buffer (or its superblock"
@@ -184,17 +216,19 @@ final class PmArea {
             if (generation != expected.generation() && generation != expected.generation() + 1) {
                 return "is a stale copy (generation " + generation + ")";
             }
-            if (fileFrames < expected.frames() || sizeBefore < (fileFrames + 1) * pageSize) {
+            long needed = format == FORMAT_VERSION ? fileBytes(fileFrames, pageSize) : (fileFrames + 1) * pageSize;
+            if (fileFrames < expected.frames() || sizeBefore < needed) {
                 return "was truncated to " + sizeBefore + " bytes (its superblock records " + fileFrames
-                        + " frames of " + pageSize + " bytes)";
+                        + " frames of " + pageSize + " bytes" + (format == FORMAT_VERSION ? " and their delta table" : "")
+                        + ")";
             }
             return null;
         }
     }
 
-    /** Invalidates every frame and redo record (a reused or reformatted file must not offer old images to recovery). */
+    /** Invalidates every frame, descriptor and redo record (a reused or reformatted file must not offer old images to recovery). */
     private void clearFrames() {
-        frames.fill((byte) 0);
+        device.segment().asSlice(pageSize).fill((byte) 0);
         redo.clear();
         device.force();
     }
@@ -264,6 +298,31 @@ final class PmArea {
         return redo.update(m, r, source, pageId, lsn, seq);
     }
 
+    /** The delta-frame descriptors and the writers' per-frame state ({@link PmDeltaTable}). */
+    PmDeltaTable deltas() {
+        return deltas;
+    }
+
+    /**
+     * The table as the file held it at open, for recovery to rebuild its delta frames from; null if the
+     * file can hold none (new, reformatted, or of an older format).
+     */
+    PmDeltaTable recoveryDeltas() {
+        return recoveryDeltas;
+    }
+
+    /**
+     * Called by recovery once it has rebuilt or discarded every delta frame: clears the table it read
+     * (every descriptor is dead now), which in a grown file lies where frames are now, so that they read
+     * as never written. Before recovery scans the frames.
+     */
+    void finishDeltaRecovery() {
+        if (recoveryDeltas != null && recoveryDeltas != deltas) {
+            recoveryDeltas.clearAll();
+        }
+        recoveryDeltas = null;
+    }
+
     /** Completes the in-place updates a crash interrupted ({@link PmRedoLog#replay}); before recovery scans. */
     int replayRedo() {
         return redo.replay();
@@ -274,6 +333,7 @@ final class PmArea {
      * then on recovery treats the frame as free.
      */
     void invalidate(int f) {
+        deltas.forget(f);
         PageHeader.invalidate(frames.asSlice((long) f * pageSize, pageSize));
         persistHeader(f);
     }

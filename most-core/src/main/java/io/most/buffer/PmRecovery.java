@@ -66,6 +66,7 @@ final class PmRecovery {
         if (replayed > 0) {
             LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} interrupted in-place update(s)", replayed);
         }
+        discarded += rebuildDeltaFrames();
         java.util.List<Integer> damaged = new java.util.ArrayList<>();
         java.util.List<Integer> unidentifiable = new java.util.ArrayList<>();
         for (int m = 0; m < pm.frames; m++) {
@@ -144,6 +145,51 @@ final class PmRecovery {
                     + " {2} pages lost to PM corruption", recovered, discarded, corruptPages.size());
         }
         return new Result(maxSeq, recovered, discarded);
+    }
+
+    /**
+     * Completes every delta frame ({@link PmDeltaTable}) before the scan: a sealed frame whose
+     * descriptor names its page and sequence had only the descriptor's lines persisted, the rest being
+     * the block device's version {@code base}. If the block device holds the frame's sequence or a newer
+     * one, the frame is superseded and invalidated. If it still holds the base, the other lines are copied
+     * from it; a frame that then verifies (or already did: a process crash loses no line) is persisted
+     * whole and its descriptor cleared, so that it is an ordinary frame from here on. One that does not
+     * (its base is gone, or its durable lines were damaged) is left as it is for the scan, which reports
+     * its page unless a newer copy exists. Returns the frames invalidated.
+     */
+    private long rebuildDeltaFrames() {
+        PmDeltaTable deltas = area.recoveryDeltas();
+        if (deltas == null) {
+            return 0;
+        }
+        long discarded = 0;
+        long rebuilt = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = ssd.device().allocate(arena, area.pageSize);
+            int frames = (int) Math.min(pm.frames, deltas.offset() / area.pageSize - 1);
+            for (int m = 0; m < frames; m++) {
+                PmDeltaTable.Descriptor d = deltas.describing(m);
+                if (d == null || !allocations.isAllocated(d.pageId())) {
+                    continue; // not a delta frame, or one of a page freed since (the scan invalidates it)
+                }
+                ssd.readPage(d.pageId(), image);
+                switch (deltas.rebuild(m, d, image)) {
+                    case SUPERSEDED -> {
+                        area.invalidate(m);
+                        discarded++;
+                    }
+                    case REBUILT -> rebuilt++;
+                    case BROKEN -> {
+                        // left as it is: the scan reports its page unless a newer copy exists
+                    }
+                }
+            }
+        }
+        area.finishDeltaRecovery();
+        if (rebuilt > 0) {
+            LOG.log(System.Logger.Level.INFO, "PM buffer: completed {0} frame(s) written over block-device pages", rebuilt);
+        }
+        return discarded;
     }
 
     /** Whether the block device holds a valid image of the page with a write sequence of at least {@code seq}. */

@@ -239,7 +239,14 @@ final class PmRedoLog {
 
     /** Persists the frame's dirty lines, one call per run of adjacent lines; returns the bytes. */
     private long persistLines(int f, DirtyLines lines) {
-        long base = frameOffset(f);
+        return persistLines(persister, frameOffset(f), lines);
+    }
+
+    /**
+     * Persists the marked lines of the frame at {@code base} in the PM file, one call per run of
+     * adjacent lines; returns the bytes.
+     */
+    static long persistLines(Persister persister, long base, DirtyLines lines) {
         long bytes = 0;
         for (int start = lines.nextDirty(0); start >= 0; ) {
             int end = lines.nextClean(start);

@@ -21,6 +21,23 @@ interface Replacement {
     /** An exclusively latched frame to evict, or -1 if none can be latched now. */
     int victim();
 
+    /**
+     * Frame {@code f} (exclusively latched) takes over {@code pageId} from frame {@code old} (also
+     * latched, about to be released): the page was rewritten out of place (a PM write sealed into a
+     * private copy), so it keeps its standing instead of entering as newly loaded. By default it is
+     * treated as {@link #inserted}.
+     */
+    default void replaced(int old, int f, long pageId) {
+        inserted(f, pageId);
+    }
+
+    /**
+     * Whether frame {@code f} (holding a page) would be evicted when the policy reaches it, unless it is
+     * accessed again: the background cleaner writes such pages back ahead of their eviction. A hint,
+     * read without the policy's lock.
+     */
+    boolean isCold(int f);
+
     /** A frame returned by {@link #victim()} stays cached (its page could not be evicted after all). */
     void kept(int f);
 

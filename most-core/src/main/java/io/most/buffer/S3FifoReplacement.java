@@ -89,6 +89,50 @@ final class S3FifoReplacement implements Replacement {
         }
     }
 
+    /** Frame {@code f} takes {@code old}'s place in its queue (its frequency was carried over by the pool). */
+    @Override
+    public void replaced(int old, int f, long pageId) {
+        lock.lock();
+        try {
+            unlink(f);
+            byte q = queueOf[old];
+            if (q == NONE) {
+                push(ghosts.remove(pageId) ? MAIN : SMALL, f);
+                return;
+            }
+            int p = prev[old];
+            int n = next[old];
+            prev[f] = p;
+            next[f] = n;
+            if (p >= 0) {
+                next[p] = f;
+            } else {
+                head[q] = f;
+            }
+            if (n >= 0) {
+                prev[n] = f;
+            } else {
+                tail[q] = f;
+            }
+            queueOf[f] = q;
+            queueOf[old] = NONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * In the small queue and not accessed since its load (frequency 1 or less), or in the main queue
+     * with no access left to spend: evicted when it reaches its queue's tail. The queue byte is read
+     * without the lock: a hint.
+     */
+    @Override
+    public boolean isCold(int f) {
+        long frequency = pool.frequency(f);
+        byte q = queueOf[f];
+        return q == SMALL ? frequency <= 1 : q == MAIN && frequency == 0;
+    }
+
     @Override
     public int victim() {
         lock.lock();

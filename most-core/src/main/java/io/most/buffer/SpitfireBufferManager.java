@@ -32,14 +32,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
  * never waited for; blocking waits for a frame latch happen with no page lock held.
  *
- * <p><b>Persistence.</b> A PM frame persisted in every line (the newest durable copy of its page, or
- * the block device's version after a write-back) is written through a private copy: on close only
- * the changed lines are persisted through a redo record ({@link PmRedoLog}), or the copy is sealed
- * whole into a fresh frame that is published before the old frame is invalidated. A PM frame loaded
- * clean (equal to the block device's copy, never persisted) is modified in place and sealed whole:
- * if the write tears, recovery falls back to the block device's identical copy. So after a crash
- * every PM frame that passes its checksum is either the newest version of its page, or an older one
- * with a lower write sequence.
+ * <p><b>Persistence.</b> Every PM write goes to a private copy. Over a dirty frame persisted in
+ * every line (the newest durable copy of its page), on close only the changed lines are persisted
+ * through a redo record ({@link PmRedoLog}) into that frame. Over a frame that equals a version on
+ * the block device (loaded, admitted or written back clean) or is a delta frame over one, the copy
+ * is sealed as a delta frame persisting only the lines that differ from that version
+ * ({@link PmDeltaTable}: recovery takes the others from the block device). Otherwise, or when more
+ * than half the page changed, the copy is sealed whole. A copy sealed out of place is published
+ * before the old frame is invalidated. So after a crash every PM frame that passes its checksum (a
+ * delta frame once completed) is either the newest version of its page, or an older one with a
+ * lower write sequence.
  *
  * <p>See docs/ARCHITECTURE.md for the full protocol and what each write costs.
  */
@@ -492,14 +494,22 @@ public final class SpitfireBufferManager implements PageStore {
         pm.touch(m);
         pmHits.increment();
         pmCost.load(Math.min(4096, pageSize));
-        if (!exclusive || !pm.isPersisted(m)) {
-            // reads, and writes of a frame loaded clean (equal to the block device's copy, but never
-            // persisted here, so no base for a line update), work in place and seal it whole on close
+        if (!exclusive) {
             return pinned(true, m, m);
         }
-        // the frame is durable in every line, either the only durable copy of its version (dirty) or
-        // written back (clean): write a private copy, whose changed lines the close persists through a
-        // redo record (a dirty frame must not be torn; a clean one is the base of that record)
+        long pinned = pinnedForWrite(pageId, m);
+        // the copy read all of m, whose first 4 KiB the hit has just been charged for loading
+        pmCost.load(pageSize - Math.min(4096, pageSize));
+        return pinned;
+    }
+
+    /**
+     * Pins PM frame {@code m} (exclusively latched) for a write that goes to a private copy, whose close
+     * persists only the lines that changed over {@code m}: through a redo record if {@code m} is durable
+     * in every line (it must not be torn), or as a delta frame over the block device's version that
+     * {@code m} equals or is based on ({@link #releasePmWrite}). On failure {@code m} is unlatched.
+     */
+    private long pinnedForWrite(long pageId, int m) {
         int copy;
         try {
             copy = evictor.allocatePmFrame(pageId);
@@ -508,8 +518,6 @@ public final class SpitfireBufferManager implements PageStore {
             throw e;
         }
         PageHeader.copyPayload(pm.frame(m), pm.frame(copy));
-        // the copy reads all of m, whose first 4 KiB the hit has just been charged for loading
-        pmCost.load(pageSize - Math.min(4096, pageSize));
         return pinned(true, m, copy);
     }
 
@@ -550,14 +558,17 @@ public final class SpitfireBufferManager implements PageStore {
             }
             m = evictor.allocatePmFrame(pageId);
             readFromSsd(pageId, pm, m);
-            if (!exclusive) {
-                pmCost.store(pageSize);
-            } // else the write's close charges these stores: it persists the same lines, written to PM once
+            pmCost.store(pageSize); // a write's close persists only the lines it changes, in its private copy
             pm.setPage(m, pageId);
             pmFrameOf.set(i, m);
             counters.pmWrites.increment();
             counters.pmInstalls.increment();
             counters.migrated(MigrationPath.SSD_TO_PM);
+            if (exclusive) {
+                // a delta frame over the version just loaded; the copy reads lines just stored: not charged
+                pm.touch(m);
+                return pinnedForWrite(pageId, m);
+            }
             if (!exclusive && draw(policy.dr())) {
                 int f;
                 try {
@@ -642,6 +653,10 @@ public final class SpitfireBufferManager implements PageStore {
             }
             pool.setDirty(f, false);
             pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
+            if (pool == pm) {
+                // the block device's version, the base of a delta frame written over it (0: never written)
+                pmArea.deltas().setClean(f, check == PageHeader.Check.VALID ? PageHeader.seq(frame) : 0);
+            }
         } catch (RuntimeException e) {
             if (pool == pm) {
                 pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
@@ -848,46 +863,74 @@ public final class SpitfireBufferManager implements PageStore {
         releasePmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
     }
 
-    /** Seals and persists a PM write (WAL first), swapping in the private copy if there is one. */
+    /**
+     * Seals and persists a PM write (WAL first). The write went to a private copy {@code target} of
+     * {@code m} (or to {@code m} itself); how much is persisted depends on what {@code m} is:
+     * <ul>
+     *   <li>dirty and persisted in every line: {@code m} is updated in place with only the changed lines
+     *       persisted, through a redo record ({@link PmRedoLog});</li>
+     *   <li>clean, equal to a version on the block device, or a delta frame over one: the copy is sealed
+     *       as a delta frame persisting only the lines that differ from that version
+     *       ({@link PmDeltaTable}), and published in {@code m}'s place;</li>
+     *   <li>otherwise, or when more than half the page would be persisted: the copy is sealed whole and
+     *       published in {@code m}'s place.</li>
+     * </ul>
+     */
     private void releasePmWrite(int m, int target, long pageId, boolean dirtied, long lsn) {
         if (!dirtied) {
             if (target != m) {
                 pm.release(target);
-            } else if (!pm.isPersisted(m)) {
-                pmCost.store(pageSize); // a write miss installed it: the stores load() left to the seal
             }
             pm.unlatchExclusive(m);
             return;
         }
-        long linesPersisted = -1;
+        PmDeltaTable deltas = pmArea.deltas();
+        long persisted = -1;
+        boolean inPlace = false;
         try {
             config.walHook().flushUpTo(lsn);
             evictor.ensureAllocationsDurable();
             long seq = writeSeq.next();
             if (target != m) {
-                // m is persisted in every line: persist just the lines that changed, through a redo record
                 // comparing the copy with m re-reads lines the pin loaded (copying m) moments ago: cached, not charged again
-                linesPersisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+                if (pm.isDirty(m) && !deltas.isDelta(m)) {
+                    // m is persisted in every line: persist just the lines that changed, through a redo record
+                    persisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
+                    inPlace = persisted >= 0;
+                } else if (deltas.base(m) != PmDeltaTable.NO_BASE) {
+                    persisted = sealDelta(m, target, pageId, lsn, seq);
+                }
             }
-            if (linesPersisted < 0) {
+            if (persisted < 0) {
                 pmArea.sealDurably(target, pm.frame(target), pageId, lsn, seq);
+                deltas.forget(target);
             }
-            pmCost.store(linesPersisted < 0 ? pageSize : linesPersisted);
+            pmCost.store(persisted < 0 ? pageSize : persisted);
+            counters.pmBytesPersisted.add(persisted < 0 ? pageSize : persisted);
             counters.pmWrites.increment();
         } catch (RuntimeException e) {
             if (target != m) {
+                deltas.forget(target);
                 pm.release(target);
                 if (!pm.isDirty(m)) {
                     pm.setDirty(m, false); // a failed update may have left it neither version: no base for another
+                    deltas.forget(m);
                 }
             }
             pm.unlatchExclusive(m);
             throw e;
         }
-        (linesPersisted >= 0 ? counters.pmLineUpdates : counters.pmWholePageWrites).increment();
-        if (linesPersisted >= 0) {
+        if (persisted < 0) {
+            counters.pmWholePageWrites.increment();
+        } else {
+            counters.pmLineUpdates.increment();
+            if (!inPlace) {
+                counters.pmDeltaWrites.increment();
+            }
+        }
+        if (inPlace) {
             pm.release(target);
-            pm.setDirty(m, true); // a written-back page is newer than the block device again
+            pm.setDirty(m, true);
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
             return;
@@ -901,7 +944,7 @@ public final class SpitfireBufferManager implements PageStore {
         ReentrantLock lock = lockOf(pageId);
         lock.lock();
         try {
-            pm.setPage(target, pageId);
+            pm.takeOver(m, target); // the page keeps its standing in the replacement policy
             pm.setDirty(target, true);
             pm.setLsn(target, lsn);
             pmFrameOf.set((int) pageId, target);
@@ -911,6 +954,21 @@ public final class SpitfireBufferManager implements PageStore {
         pm.unlatchExclusive(target);
         pmArea.invalidate(m);
         pm.release(m);
+    }
+
+    /**
+     * Seals the private copy {@code target} of PM frame {@code m} as a delta frame over the block
+     * device's version that {@code m} equals or is based on: the lines where the copy differs from
+     * {@code m}, plus those already durable if {@code m} is a delta frame itself, plus the header's.
+     * Returns the bytes persisted, or -1 (nothing written) if that would be more than half the page.
+     */
+    private long sealDelta(int m, int target, long pageId, long lsn, long seq) {
+        PmDeltaTable deltas = pmArea.deltas();
+        DirtyLines lines = deltas.linesOver(m, target);
+        if (lines.count() > lines.lines() / 2) {
+            return -1;
+        }
+        return deltas.seal(target, pageId, lsn, seq, deltas.base(m), lines);
     }
 
     // ---- flush, checkpoint, close ----------------------------------------------------------------
@@ -992,7 +1050,8 @@ public final class SpitfireBufferManager implements PageStore {
                 either == 0 ? 0 : (double) both / either, allocations.allocatedCount(), policy,
                 recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
                 counters.pmWriteBacksBackground.sum(), counters.pmWholePageWrites.sum(),
-                counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum());
+                counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum(),
+                counters.pmDeltaWrites.sum(), counters.pmBytesPersisted.sum());
     }
 
     BufferCounters counters() {

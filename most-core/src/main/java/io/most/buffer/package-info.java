@@ -72,10 +72,19 @@
  *       (commit word stored last, one 8-byte store), then the lines copied into {@code m} with its new
  *       header, then the record is retired. An update changing more than half the page, or finding
  *       every slot busy, is instead sealed whole out of place (fresh frame sealed, published, then the
- *       old one invalidated). A frame loaded or admitted clean (equal to the block device's copy,
- *       never persisted) is written in place and sealed whole. The write-back of a dirty DRAM page
- *       over its persisted PM frame is the same line update, its lines copied from DRAM into a free
- *       frame {@code r}.</li>
+ *       old one invalidated). The write-back of a dirty DRAM page over its persisted PM frame is the
+ *       same line update, its lines copied from DRAM into a free frame {@code r}.</li>
+ *   <li><b>A write over the block device's version persists only its lines</b> ({@code PmDeltaTable}):
+ *       a write of a frame {@code m} that equals a version on the block device (loaded, admitted or
+ *       written back clean, never persisted as such) or is a delta frame over one goes to a private
+ *       copy {@code r}, sealed out of place as a <i>delta frame</i>: the lines that differ from that
+ *       version (with {@code m}'s own durable lines if it is a delta frame) are persisted, then a
+ *       descriptor in the table after the frames (page, {@code r}'s write sequence, the block device's
+ *       sequence, the line bitmap), then {@code r}'s commit word; {@code r} is published in {@code m}'s
+ *       place (keeping its frequency and queue place) and {@code m} invalidated. More than half the
+ *       page is sealed whole instead. The write-back of a dirty DRAM page over such a PM frame is a
+ *       delta frame too, the DRAM page copied into a free frame. A delta frame is never a redo
+ *       record's base, and after its write-back it is clean but not persisted.</li>
  *   <li><b>Invalidate after the newer copy is durable:</b> a PM copy made stale by a write-back to the
  *       block device is invalidated only after the block device is forced.</li>
  *   <li><b>Free is durable before a copy goes:</b> {@code free()} persists the bitmap before it drops
@@ -108,5 +117,17 @@
  * superseded at recovery. That is also why the background cleaner only marks a PM page clean after
  * the block device holds its image durably, and why a clean page admitted from DRAM copies the
  * block device's header.
+ *
+ * <h2>Why a delta frame is never served torn</h2>
+ * Recovery completes delta frames before it scans: a sealed frame whose descriptor names its page and
+ * sequence takes the lines its bitmap does not name from the block device, if the block device still
+ * holds the base sequence (it cannot change while PM holds a newer copy: a DRAM write-back to the
+ * block device invalidates the PM frame durably after the block device is forced, and the frame's own
+ * write-back writes the frame's version, which then supersedes it); the frame must then verify against
+ * the payload CRC sealed in its header, is persisted whole and its descriptor cleared. A base that is
+ * gone, or a damaged durable line, fails that CRC: the frame stays {@code DAMAGED} and its page is
+ * reported unless a newer copy exists. The descriptor is durable before the commit word, so a committed
+ * delta frame always has it; descriptors are believed only for the page and sequence of the frame's
+ * verified header, and write sequences are never reused, so a stale one is ignored.
  */
 package io.most.buffer;

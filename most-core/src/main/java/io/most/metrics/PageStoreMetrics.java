@@ -61,6 +61,8 @@ public final class PageStoreMetrics implements MeterBinder {
         counter(registry, "most.buffer.pm.whole.page.writes", tags.and("source", "pm"), s -> s.pmWholePageWrites());
         counter(registry, "most.buffer.pm.whole.page.writes", tags.and("source", "dram"), s -> s.pmWholePageWriteBacks());
         counter(registry, "most.buffer.pm.installs", tags, s -> s.pmInstalls());
+        counter(registry, "most.buffer.pm.delta.writes", tags, s -> s.pmDeltaWrites());
+        counter(registry, "most.buffer.pm.bytes.persisted", tags, s -> s.pmBytesPersisted());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "foreground"), s -> s.pmWriteBacksForeground());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "background"), s -> s.pmWriteBacksBackground());
         counter(registry, "most.buffer.ssd.reads", tags, s -> s.ssdReads());

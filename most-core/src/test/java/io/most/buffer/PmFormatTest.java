@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The PM file's format: 3 since the superblock page holds redo records. A format-2 file (which has
- * none) is read and upgraded; any other format is refused by name, before anything is written.
+ * The PM file's format: 4 since a table of delta-frame descriptors follows the frames (3: the
+ * superblock page holds redo records). Format-2 and format-3 files (which have neither delta frames nor
+ * the table) are read and upgraded; any other format is refused by name, before anything is written.
  */
 class PmFormatTest {
     private static final int PAGE = 4096;
@@ -41,29 +42,65 @@ class PmFormatTest {
         return area.device.segment().get(ValueLayout.JAVA_INT_UNALIGNED, 8);
     }
 
+    /** Creates the PM file of {@code ssd}'s store and attaches it (the store depends on it from here). */
+    private static PmArea created(Path pm, long bytes, BlockStore ssd) {
+        PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
+        area.attach(ssd, ssd.pmDependency());
+        return area;
+    }
+
+    /** Cuts the file off after its frames, as a build before format 4 left it. */
+    private static void cutAfterFrames(Path pm, long bytes) throws Exception {
+        try (FileChannel channel = FileChannel.open(pm, StandardOpenOption.WRITE)) {
+            channel.truncate(bytes);
+        }
+    }
+
     @Test
-    void aFormat2FileIsReadAndUpgradedAndAnUnknownFormatIsRefused() throws Exception {
+    void format2And3FilesAreReadAndUpgradedAndAnUnknownFormatIsRefused() throws Exception {
         BlockStore ssd = BlockStore.open(new MemoryDevice("ssd", PAGE, BlockStore.deviceBytesFor(64, PAGE)), PAGE, false);
         Path pm = dir.resolve("pm.dat");
         long bytes = (long) (FRAMES + 1) * PAGE;
         try {
-            PmArea area = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
-            area.attach(ssd, ssd.pmDependency());
-            assertEquals(3, format(area));
+            PmArea area = created(pm, bytes, ssd);
+            assertEquals(4, format(area));
+            assertEquals(PmArea.fileBytes(FRAMES, PAGE), java.nio.file.Files.size(pm), "frames, then the delta table");
             area.close();
 
-            setFormat(pm, 2);
-            PmArea upgraded = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
-            assertEquals(2, format(upgraded), "opening writes nothing");
-            upgraded.attach(ssd, ssd.pmDependency());
-            assertEquals(3, format(upgraded));
-            assertEquals(0, upgraded.replayRedo(), "a format-2 file holds no redo records");
-            upgraded.close();
+            for (int older : new int[] {2, 3}) {
+                setFormat(pm, older);
+                cutAfterFrames(pm, bytes); // the upgrade appends the (blank) delta table
+                PmArea upgraded = PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false);
+                assertEquals(older, format(upgraded), "opening writes nothing");
+                assertEquals(null, upgraded.recoveryDeltas(), "a format-" + older + " file holds no delta frames");
+                upgraded.attach(ssd, ssd.pmDependency());
+                assertEquals(4, format(upgraded));
+                assertEquals(0, upgraded.replayRedo(), "no redo records");
+                upgraded.close();
+            }
 
             setFormat(pm, 9);
             ConfigurationException refused = assertThrows(ConfigurationException.class,
                     () -> PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false));
-            assertTrue(refused.getMessage().contains("has format 9; this build reads 3"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("has format 9; this build reads 4 and upgrades 2 to 3"),
+                    refused.getMessage());
+        } finally {
+            ssd.close();
+        }
+    }
+
+    /** A format-4 file whose delta table was cut off lost descriptors that frames depend on: truncated. */
+    @Test
+    void aFormat4FileWithoutItsDeltaTableIsTruncated() throws Exception {
+        BlockStore ssd = BlockStore.open(new MemoryDevice("ssd", PAGE, BlockStore.deviceBytesFor(64, PAGE)), PAGE, false);
+        Path pm = dir.resolve("pm.dat");
+        long bytes = (long) (FRAMES + 1) * PAGE;
+        try {
+            created(pm, bytes, ssd).close();
+            cutAfterFrames(pm, bytes);
+            io.most.DataLossException lost = assertThrows(io.most.DataLossException.class,
+                    () -> PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false));
+            assertTrue(lost.getMessage().contains("their delta table"), lost.getMessage());
         } finally {
             ssd.close();
         }

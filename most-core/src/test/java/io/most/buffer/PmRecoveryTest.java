@@ -261,6 +261,99 @@ class PmRecoveryTest {
         assertEquals(PageHeader.Check.UNSEALED, check(4));
     }
 
+    /**
+     * Page {@code page} at sequence 1 on the block device, loaded clean into frame 3 and written through
+     * frame 4, sealed as a delta frame at sequence 2 with line 10 changed; then power is lost: line 30,
+     * never persisted in frame 4, holds junk. The store is reopened (the file attached and reopened with
+     * {@code framesAfter} frames). Returns the new version's payload.
+     */
+    private byte[] deltaFrameThenPowerLoss(long page, int framesAfter) {
+        ssd.persistAllocations();
+        area.attach(ssd, ssd.pmDependency());
+        MemorySegment image = java.lang.foreign.Arena.ofAuto().allocate(PAGE, 4096);
+        image.asSlice(PageHeader.SIZE).fill((byte) 7);
+        PageHeader.seal(image, page, 10, 1);
+        ssd.writePage(page, image);
+        ssd.force();
+        MemorySegment.copy(image, 0, pm.frame(3), 0, PAGE); // the load, never persisted
+        PmDeltaTable deltas = area.deltas();
+        deltas.setClean(3, 1);
+        PageHeader.copyPayload(pm.frame(3), pm.frame(4));
+        pm.frame(4).set(ValueLayout.JAVA_LONG_UNALIGNED, 10L * DirtyLines.LINE, 0xC0FFEEL);
+        byte[] next = pm.frame(4).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+        DirtyLines lines = deltas.linesOver(3, 4);
+        assertEquals(2, lines.count());
+        assertTrue(deltas.seal(4, page, 20, 2, 1, lines) < PAGE / 8);
+        pm.frame(4).asSlice(30L * DirtyLines.LINE, DirtyLines.LINE).fill((byte) 0x5A); // lost at power failure
+        PageHeader.invalidate(pm.frame(3)); // the clean frame is dropped once the delta frame is published
+        area.close();
+        area = PmArea.open(dir.resolve("pm.dat"), (long) (framesAfter + 1) * PAGE, PAGE, ssd.storeId(),
+                ssd.pmDependency(), false);
+        pm = new FramePool("pm", area.frames, PAGE, PageHeader.SIZE);
+        return next;
+    }
+
+    @Test
+    void aDeltaFrameWhoseUnchangedLinesWereLostIsRebuiltFromTheBlockDevice() {
+        long page = ssd.allocations().allocate();
+        byte[] next = deltaFrameThenPowerLoss(page, FRAMES);
+        assertEquals(PageHeader.Check.DAMAGED, check(4), "only its changed lines were persisted");
+        assertEquals(new PmRecovery.Result(2, 1, 0), recover(false));
+        assertTrue(corrupt.isEmpty(), corrupt.toString());
+        assertEquals(4, pmFrameOf.get((int) page));
+        assertEquals(PageHeader.Check.VALID, check(4));
+        assertArrayEquals(next, pm.frame(4).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        assertTrue(pm.isDirty(4), "newer than the block device: written back when evicted");
+        assertEquals(null, area.deltas().describing(4), "an ordinary frame now, persisted whole");
+    }
+
+    @Test
+    void aDeltaFrameWrittenBackBeforeTheCrashIsSuperseded() {
+        long page = ssd.allocations().allocate();
+        byte[] next = deltaFrameThenPowerLoss(page, FRAMES);
+        MemorySegment image = java.lang.foreign.Arena.ofAuto().allocate(PAGE, 4096);
+        MemorySegment.copy(next, 0, image, ValueLayout.JAVA_BYTE, PageHeader.SIZE, next.length);
+        PageHeader.seal(image, page, 20, 2); // the cleaner wrote the frame's version back
+        ssd.writePage(page, image);
+        ssd.force();
+        PmRecovery.Result result = recover(false);
+        assertEquals(1, result.discarded());
+        assertTrue(corrupt.isEmpty(), corrupt.toString());
+        assertEquals(-1, pmFrameOf.get((int) page), "the block device serves it");
+        assertEquals(PageHeader.Check.UNSEALED, check(4));
+    }
+
+    @Test
+    void aDeltaFrameWhoseBaseIsGoneIsReportedNotServed() {
+        long page = ssd.allocations().allocate();
+        deltaFrameThenPowerLoss(page, FRAMES);
+        MemorySegment other = java.lang.foreign.Arena.ofAuto().allocate(PAGE, 4096);
+        other.asSlice(PageHeader.SIZE).fill((byte) 9);
+        PageHeader.seal(other, page, 5, 0); // neither the base (1) nor newer than the frame (2): media trouble
+        ssd.writePage(page, other);
+        ssd.force();
+        recover(false);
+        assertTrue(corrupt.containsKey(page), corrupt.toString());
+        assertEquals(-1, pmFrameOf.get((int) page), "the torn frame is not mapped");
+    }
+
+    /**
+     * A PM file grown while it holds a delta frame: recovery reads the descriptor where the smaller
+     * file kept it, then clears that table, which now lies where frames are, so that they read as free.
+     */
+    @Test
+    void aGrownFileRebuildsItsDeltaFramesFromTheOldTableAndFreesItsPlace() {
+        long page = ssd.allocations().allocate();
+        byte[] next = deltaFrameThenPowerLoss(page, 2 * FRAMES);
+        assertEquals(2 * FRAMES, pm.frames);
+        recover(false);
+        assertTrue(corrupt.isEmpty(), corrupt.toString());
+        assertEquals(4, pmFrameOf.get((int) page));
+        assertArrayEquals(next, pm.frame(4).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
+        assertEquals(PageHeader.Check.NEVER_WRITTEN, check(FRAMES), "where the old table was");
+        assertEquals(2 * FRAMES - 1, pm.freeCount());
+    }
+
     private void flipPayloadByte(int frame) {
         MemorySegment f = pm.frame(frame);
         f.set(ValueLayout.JAVA_BYTE, 100, (byte) (f.get(ValueLayout.JAVA_BYTE, 100) ^ 0x40));

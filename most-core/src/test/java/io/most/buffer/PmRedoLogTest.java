@@ -10,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,37 +30,14 @@ class PmRedoLogTest {
     private static final int M = 1;
     private static final int R = 2;
 
-    private final Arena arena = Arena.ofConfined();
-    private final MemorySegment memory = arena.allocate(FILE, 4096);
-    private final MemorySegment media = arena.allocate(FILE, 4096);
-
-    /** Copies persisted ranges to the media until the power fails at call {@code failAt}; records the calls. */
-    private final class PowerLoss implements PmRedoLog.Persister {
-        final List<long[]> calls = new ArrayList<>();
-        final int failAt;
-        MemorySegment atFailure;
-
-        PowerLoss(int failAt) {
-            this.failAt = failAt;
-        }
-
-        @Override
-        public void persist(long offset, long length) {
-            if (atFailure == null && calls.size() == failAt) {
-                atFailure = arena.allocate(FILE);
-                atFailure.copyFrom(memory);
-            }
-            if (atFailure != null) {
-                throw new IllegalStateException("power failed");
-            }
-            calls.add(new long[] {offset, length});
-            MemorySegment.copy(memory, offset, media, offset, length);
-        }
-    }
+    private final SimulatedPm pm = new SimulatedPm(FILE);
+    private final Arena arena = pm.arena;
+    private final MemorySegment memory = pm.memory;
+    private final MemorySegment media = pm.media;
 
     @AfterEach
     void close() {
-        arena.close();
+        pm.close();
     }
 
     private static MemorySegment frame(MemorySegment file, int f) {
@@ -123,7 +98,7 @@ class PmRedoLogTest {
     void anUpdatePersistsOnlyTheChangedLinesAndTheRecord() {
         prepare(new int[] {3, 40}, 1);
         byte[] next = intended();
-        PowerLoss persister = new PowerLoss(Integer.MAX_VALUE);
+        SimulatedPm.PowerLoss persister = pm.powerLoss(Integer.MAX_VALUE);
         PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
         long bytes = log.update(M, R, PAGE_ID, 200, 11);
         assertTrue(bytes > 0 && bytes < PAGE / 4, "persisted " + bytes + " bytes of a " + PAGE + "-byte page");
@@ -147,7 +122,7 @@ class PmRedoLogTest {
         prepareFromDram(new int[] {3, 40}, 1);
         long untouched = 30L * DirtyLines.LINE;
         long stale = frame(memory, R).get(ValueLayout.JAVA_LONG_UNALIGNED, untouched);
-        long bytes = new PmRedoLog(memory, PAGE, FRAMES, new PowerLoss(Integer.MAX_VALUE)).update(M, R, dram, PAGE_ID, 200, 11);
+        long bytes = new PmRedoLog(memory, PAGE, FRAMES, pm.powerLoss(Integer.MAX_VALUE)).update(M, R, dram, PAGE_ID, 200, 11);
         assertTrue(bytes > 0 && bytes < PAGE / 4, "persisted " + bytes + " bytes of a " + PAGE + "-byte page");
         MemorySegment m = frame(media, M);
         assertEquals(PageHeader.Check.VALID, PageHeader.check(m));
@@ -176,7 +151,7 @@ class PmRedoLogTest {
 
     private void powerLostAtAnyPersist(boolean fromDram) {
         int[] changed = {0, 1, 2, 17, 40, 63};
-        PowerLoss dry = new PowerLoss(Integer.MAX_VALUE);
+        SimulatedPm.PowerLoss dry = pm.powerLoss(Integer.MAX_VALUE);
         if (fromDram) {
             prepareFromDram(changed, 5);
             new PmRedoLog(memory, PAGE, FRAMES, dry).update(M, R, dram, PAGE_ID, 200, 11);
@@ -196,13 +171,13 @@ class PmRedoLogTest {
             for (int trial = 0; trial < 40; trial++) {
                 byte[] previous = fromDram ? prepareFromDram(changed, 5) : prepare(changed, 5);
                 byte[] next = fromDram ? dram.asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE) : intended();
-                PowerLoss persister = new PowerLoss(failAt);
+                SimulatedPm.PowerLoss persister = pm.powerLoss(failAt);
                 PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
                 org.junit.jupiter.api.function.Executable update = fromDram
                         ? () -> log.update(M, R, dram, PAGE_ID, 200, 11) : () -> log.update(M, R, PAGE_ID, 200, 11);
                 if (failAt < dry.calls.size()) {
                     assertThrows(IllegalStateException.class, update);
-                    writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
+                    pm.writeBackSomeWords(persister.atFailure, random, trial % 4 * 0.3);
                 } else {
                     assertDoesNotThrow(update);
                 }
@@ -229,7 +204,7 @@ class PmRedoLogTest {
     @Test
     void aTargetDamagedUnderALiveRecordIsSealedDamagedNotValid() {
         prepare(new int[] {5}, 9);
-        PowerLoss persister = new PowerLoss(5); // r's line, the record, its commit word, then m's lines: fails there
+        SimulatedPm.PowerLoss persister = pm.powerLoss(5); // r's line, the record, its commit word, then m's lines: fails there
         PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, persister);
         assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
         MemorySegment m = frame(media, M);
@@ -245,7 +220,7 @@ class PmRedoLogTest {
         int[] most = new int[40];
         Arrays.setAll(most, i -> i + 10);
         byte[] previous = prepare(most, 3);
-        PowerLoss persister = new PowerLoss(Integer.MAX_VALUE);
+        SimulatedPm.PowerLoss persister = pm.powerLoss(Integer.MAX_VALUE);
         assertEquals(-1, new PmRedoLog(memory, PAGE, FRAMES, persister).update(M, R, PAGE_ID, 200, 11));
         assertTrue(persister.calls.isEmpty());
         assertArrayEquals(previous, frame(memory, M).asSlice(PageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE));
@@ -255,21 +230,11 @@ class PmRedoLogTest {
     @Test
     void clearingForgetsEveryRecord() {
         prepare(new int[] {5}, 9);
-        PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, new PowerLoss(3));
+        PmRedoLog log = new PmRedoLog(memory, PAGE, FRAMES, pm.powerLoss(3));
         assertThrows(IllegalStateException.class, () -> log.update(M, R, PAGE_ID, 200, 11));
         new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).clear();
         assertEquals(0, new PmRedoLog(media, PAGE, FRAMES, (o, l) -> { }).replay());
         assertEquals(10, PageHeader.seq(frame(media, M)));
         assertTrue(new PmRedoLog(media, 65536, FRAMES, (o, l) -> { }).slots() > 0, "64 KiB pages have slots too");
-    }
-
-    /** Each 8-byte word stored but not persisted reaches the media with probability {@code p}. */
-    private void writeBackSomeWords(MemorySegment atFailure, SplittableRandom random, double p) {
-        for (long at = 0; at < FILE; at += 8) {
-            long word = atFailure.get(ValueLayout.JAVA_LONG, at);
-            if (word != media.get(ValueLayout.JAVA_LONG, at) && random.nextDouble() < p) {
-                media.set(ValueLayout.JAVA_LONG, at, word);
-            }
-        }
     }
 }

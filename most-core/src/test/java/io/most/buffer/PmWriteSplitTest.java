@@ -40,11 +40,14 @@ class PmWriteSplitTest {
     Path dir;
 
     /** What one run counted, over its measured operations only. */
-    record Split(long pmWrites, long lineUpdates, long wholePageWrites, long wholePageWriteBacks, long installs) {
+    record Split(long pmWrites, long lineUpdates, long wholePageWrites, long wholePageWriteBacks, long installs,
+                 long deltaWrites, long bytesPersisted) {
         @Override
         public String toString() {
-            return "pmWrites " + pmWrites + " = line updates " + lineUpdates + " + whole-page writes " + wholePageWrites
-                    + " + whole-page DRAM write-backs " + wholePageWriteBacks + " + clean installs " + installs;
+            return "pmWrites " + pmWrites + " = line updates " + lineUpdates + " (" + deltaWrites + " of them delta frames)"
+                    + " + whole-page writes " + wholePageWrites + " + whole-page DRAM write-backs " + wholePageWriteBacks
+                    + " + clean installs " + installs + "; PM bytes persisted per operation "
+                    + bytesPersisted / OPERATIONS;
         }
     }
 
@@ -72,7 +75,7 @@ class PmWriteSplitTest {
             BackgroundCleaner cleaner = new BackgroundCleaner(spitfire, 0.5); // its passes, without its thread
             BufferCounters c = spitfire.counters();
             long[] before = {c.pmWrites.sum(), c.pmLineUpdates.sum(), c.pmWholePageWrites.sum(),
-                    c.pmWholePageWriteBacks.sum(), c.pmInstalls.sum()};
+                    c.pmWholePageWriteBacks.sum(), c.pmInstalls.sum(), c.pmDeltaWrites.sum(), c.pmBytesPersisted.sum()};
             int tuples = store.payloadSize() / TUPLE;
             double[] cdf = zipfianCdf(PAGES, THETA);
             SplittableRandom random = new SplittableRandom(2026);
@@ -99,7 +102,8 @@ class PmWriteSplitTest {
                     + c.ssdWrites.sum() + ", SSD reads " + c.ssdReads.sum());
             return new Split(c.pmWrites.sum() - before[0], c.pmLineUpdates.sum() - before[1],
                     c.pmWholePageWrites.sum() - before[2], c.pmWholePageWriteBacks.sum() - before[3],
-                    c.pmInstalls.sum() - before[4]);
+                    c.pmInstalls.sum() - before[4], c.pmDeltaWrites.sum() - before[5],
+                    c.pmBytesPersisted.sum() - before[6]);
         }
     }
 

@@ -47,6 +47,51 @@ class ReplacementTest {
         return -1;
     }
 
+    /**
+     * A page rewritten out of place ({@link FramePool#takeOver}: a PM write sealed into a private copy)
+     * keeps its frequency and its place in S3-FIFO's queues: it is not a newly loaded page, so a page
+     * read again before the rewrite still survives a scan, and the old frame leaves the queues.
+     */
+    @Test
+    void s3FifoKeepsARewrittenPagesStanding() {
+        FramePool pool = pool(S3FifoReplacement::new);
+        for (long p = 0; p < FRAMES - 1; p++) {
+            load(pool, p);
+        }
+        int old = frameOf(pool, 3);
+        pool.touch(old); // read again: it would survive the small queue's tail
+        int copy = pool.takeFree();
+        assertTrue(pool.tryLatchExclusive(old));
+        pool.takeOver(old, copy);
+        assertEquals(3, pool.pageOf(copy));
+        assertEquals(2, pool.frequency(copy), "the frequency comes along");
+        pool.release(old);
+        pool.unlatchExclusive(copy);
+        int[] sizes = ((S3FifoReplacement) pool.replacement()).queueSizes();
+        assertEquals(FRAMES - 1, sizes[0] + sizes[1], "the copy took the old frame's place, not one more");
+        for (long p = 1000; p < 1100; p++) {
+            load(pool, p);
+        }
+        assertEquals(copy, frameOf(pool, 3), "the rewritten page was read twice: the scan must not evict it");
+    }
+
+    /** S3-FIFO's cold frames are those its next victim search evicts: unused since they came in. */
+    @Test
+    void s3FifoCallsColdWhatItEvictsNext() {
+        FramePool pool = pool(S3FifoReplacement::new);
+        for (long p = 0; p < FRAMES; p++) {
+            load(pool, p);
+        }
+        int reread = frameOf(pool, 0);
+        pool.touch(reread);
+        int once = frameOf(pool, 1);
+        assertTrue(pool.isCold(once), "loaded and not used again");
+        assertTrue(!pool.isCold(reread), "used again since its load");
+        int victim = pool.victim();
+        assertEquals(once, victim, "page 0 moves to the main queue; page 1, cold, is evicted");
+        pool.keep(victim);
+    }
+
     @Test
     void s3FifoEvictsOneHitWondersBeforeRereadPages() {
         FramePool pool = pool(S3FifoReplacement::new);

@@ -228,6 +228,8 @@ public final class SpitfireWorkload implements Workload<PageTarget> {
             fields.put("pm_whole_page_writes", now.pmWholePageWrites() - base.pmWholePageWrites());
             fields.put("pm_whole_page_writebacks", now.pmWholePageWriteBacks() - base.pmWholePageWriteBacks());
             fields.put("pm_installs", now.pmInstalls() - base.pmInstalls());
+            fields.put("pm_delta_writes", now.pmDeltaWrites() - base.pmDeltaWrites());
+            fields.put("pm_bytes_persisted_per_op", ratio(now.pmBytesPersisted() - base.pmBytesPersisted(), ops));
             fields.put("pm_writebacks_foreground", now.pmWriteBacksForeground() - base.pmWriteBacksForeground());
             fields.put("pm_writebacks_background", now.pmWriteBacksBackground() - base.pmWriteBacksBackground());
             fields.put("ssd_reads_per_op", ratio(ssdReads, ops));
