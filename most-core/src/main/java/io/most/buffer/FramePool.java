@@ -261,12 +261,17 @@ final class FramePool {
      * threads' transient adds before one could carry into the exclusive bit.
      */
     boolean tryLatchShared(int f) {
-        int i = f * STRIDE + LATCH;
-        long s = (long) META.getAndAdd(meta, i, 1L);
+        return tryLatchShared(meta, f * STRIDE);
+    }
+
+    /** {@link #tryLatchShared(int)} of the record at {@code record} in {@code records} (this pool's metadata). */
+    private static boolean tryLatchShared(long[] records, int record) {
+        int i = record + LATCH;
+        long s = (long) META.getAndAdd(records, i, 1L);
         if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) < MAX_SHARED) {
             return true;
         }
-        META.getAndAdd(meta, i, -1L);
+        META.getAndAdd(records, i, -1L);
         return false;
     }
 
@@ -274,6 +279,35 @@ final class FramePool {
         for (int spins = 0; !tryLatchShared(f); spins++) {
             backOff(spins);
         }
+    }
+
+    /**
+     * The latched hit: latches frame {@code f} shared or exclusively (waiting for a writer to leave)
+     * and keeps the latch if the frame holds page {@code pageId}, counting an access for the
+     * replacement policy; else releases it and returns false. The records in a local, read once
+     * before the latch: the latch's atomic is a compiler barrier after which a field read would load
+     * the array (and check the index against its length) again.
+     */
+    boolean latchHolding(int f, long pageId, boolean exclusive) {
+        long[] records = meta;
+        int record = f * STRIDE;
+        if (exclusive) {
+            latchExclusive(f);
+        } else {
+            for (int spins = 0; !tryLatchShared(records, record); spins++) {
+                backOff(spins);
+            }
+        }
+        if ((long) META.get(records, record + PAGE) == pageId) {
+            touchRecord(records, record);
+            return true;
+        }
+        if (exclusive) {
+            unlatchExclusive(f);
+        } else {
+            META.getAndAdd(records, record + LATCH, -1L);
+        }
+        return false;
     }
 
     void unlatchShared(int f) {
@@ -308,6 +342,15 @@ final class FramePool {
 
     /** What {@link #optimisticLatchWord} answers when the frame cannot be read optimistically. */
     static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
+
+    /**
+     * Whether {@code word}, an answer of {@link #optimisticLatchWord}, is a latch word to read under
+     * rather than {@link #NOT_READABLE}. Tested by the exclusive bit, not by comparing with
+     * {@code NOT_READABLE}: the JIT folds the test into the identical one that chose the answer.
+     */
+    static boolean isReadable(long word) {
+        return (word & EXCLUSIVE) == 0;
+    }
 
     /**
      * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word

@@ -373,7 +373,10 @@ public final class SpitfireBufferManager implements PageStore {
      * read() and write() pin a frame (access(), which returns the frame as a long) and wrap it in a
      * handle here, in a method small enough to inline into the caller: so escape analysis can drop the
      * handle of a Page that the caller closes in the same method, and a hit on either tier allocates
-     * nothing. The handle never reaches code that is not inlined on a hit (see release()).
+     * nothing. The handle never reaches code that is not inlined on a hit (see release()). The handle
+     * is made in one place, after the hit and slow paths merge, on purpose: a method that made it on
+     * the hit path and called the slow path beside would compile (with the slow path inlined) too big
+     * to inline into its caller, and a PM hit's handle would then escape.
      */
 
     @Override
@@ -391,8 +394,7 @@ public final class SpitfireBufferManager implements PageStore {
     /**
      * A pinned frame as one long, never negative: bits 0-30 the frame, bit 31 the pool (set: PM), bits
      * 32-62 how far the frame worked on lies from it (modulo 2^31; 0 but for a PM write's private
-     * copy). Laid out for the JIT: for a DRAM hit (a frame known to be non-negative, distance 0) the
-     * decoding in {@link #handle} folds away to the frame number itself.
+     * copy).
      */
     private static long pinned(boolean inPm, int frame, int target) {
         long distance = (target - frame) & FRAME_BITS;
@@ -411,9 +413,10 @@ public final class SpitfireBufferManager implements PageStore {
      * {@link #pinned}. The DRAM hit is this method alone (small enough to inline into the caller); the
      * rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
      * and mapping checks made under the latch (whose atomic add orders them), and goes the slow way.
+     * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
+     * which checks.
      */
     private long access(long pageId, boolean exclusive) {
-        checkOpen();
         int i = checkedIndex(pageId);
         int f = dramFrameOf.getPlain(i);
         if (f >= 0 && pinInDram(pageId, i, f, exclusive)) {
@@ -429,18 +432,19 @@ public final class SpitfireBufferManager implements PageStore {
      * exclusive latch.
      */
     private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
-        latch(dram, f, exclusive);
-        if (dram.pageOfLatched(f) == pageId && dramFrameOf.getPlain(i) == f) {
-            dram.touch(f);
-            dramHits.increment();
-            return true;
+        if (dram.latchHolding(f, pageId, exclusive)) {
+            if (dramFrameOf.getPlain(i) == f) {
+                dramHits.increment();
+                return true;
+            }
+            unlatch(dram, f, exclusive);
         }
-        unlatch(dram, f, exclusive);
         return false;
     }
 
     /** {@link #access} when the page was not mapped in DRAM, or its mapping changed while latching. */
     private long accessSlowly(long pageId, int i, boolean exclusive) {
+        checkOpen();
         // a page mapped in DRAM is allocated and intact: the bitmap and corruption checks can wait
         if (dramFrameOf.get(i) < 0) {
             checkAllocated(pageId);
@@ -661,19 +665,21 @@ public final class SpitfireBufferManager implements PageStore {
 
     @Override
     public long tryOptimisticRead(long pageId) {
-        checkOpen();
+        // no open check on a hit: close() unmaps every page before it frees the pools, so a closed store
+        // finds nothing mapped here and checks below
         int i = checkedIndex(pageId);
         // plain: a stale frame number holds another page (or none) and fails the page-id check below
         int f = dramFrameOf.getPlain(i);
         if (f >= 0) {
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
             long word = dram.optimisticLatchWord(f, pageId);
-            if (word != FramePool.NOT_READABLE) {
+            if (FramePool.isReadable(word)) {
                 dramHits.increment();
                 return OptimisticStamp.encode(false, f, word);
             }
             return 0;
         }
+        checkOpen();
         return pm == null ? 0 : tryOptimisticReadInPm(pageId, i);
     }
 
@@ -689,7 +695,7 @@ public final class SpitfireBufferManager implements PageStore {
             return 0;
         }
         long word = pm.optimisticLatchWord(m, pageId);
-        if (word == FramePool.NOT_READABLE || dramFrameOf.getPlain(i) >= 0) {
+        if (!FramePool.isReadable(word) || dramFrameOf.getPlain(i) >= 0) {
             return 0;
         }
         pmHits.increment();
@@ -709,29 +715,48 @@ public final class SpitfireBufferManager implements PageStore {
      * load before the data, and the pool segment's bounds and liveness checks are the same for every
      * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
      * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
+     * The frame index is not checked against the pool before the read: a frame past the pool starts
+     * past the segment's end, so the segment's own bounds check rejects it, and the handler names the
+     * bad stamp (a hit pays no compare for it).
      */
 
     @Override
     public long optimisticLong(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, payloadAddress(stamp, pool, offset, Long.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Long.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public int optimisticInt(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, payloadAddress(stamp, pool, offset, Integer.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public byte optimisticByte(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, payloadAddress(stamp, pool, offset, Byte.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
         FramePool pool = poolOf(stamp);
+        frameOf(stamp, pool); // checked here: the copy's own bounds errors are the caller's to see
         if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
             throw outsidePayload(offset, length);
         }
@@ -741,18 +766,26 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
-     * segment.
+     * segment; for a frame past the pool, an offset past the segment's end (the caller's read of the
+     * segment then fails, and {@link #frameOutside} names the stamp).
      *
-     * @throws IllegalArgumentException  if the stamp names a frame past its pool
      * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
      */
     private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
-        int f = frameOf(stamp, pool);
         // unsigned: a negative offset is a huge one, so one compare rejects both ends
         if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
             throw outsidePayload(offset, size);
         }
-        return pool.payloadStart(f) + offset;
+        return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
+    }
+
+    /**
+     * The error of a typed read whose access of the pool segment failed: the stamp's frame is past
+     * the pool (a stamp this store never issued), else the segment's own error.
+     */
+    private RuntimeException frameOutside(long stamp, FramePool pool, IndexOutOfBoundsException e) {
+        frameOf(stamp, pool); // throws the named error for a frame past the pool
+        return e;
     }
 
     private IndexOutOfBoundsException outsidePayload(long offset, int size) {
@@ -770,7 +803,14 @@ public final class SpitfireBufferManager implements PageStore {
             return false;
         }
         FramePool pool = poolOf(stamp);
-        if (OptimisticStamp.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
+        long word;
+        try {
+            // unchecked against the pool: the metadata array's own bounds check rejects a frame past it
+            word = pool.latchWordAfterReads(OptimisticStamp.frame(stamp));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
+        if (OptimisticStamp.matches(stamp, word)) {
             return true;
         }
         (pool == dram ? dramHits : pmHits).decrement();
@@ -782,7 +822,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (OptimisticStamp.isDramStamp(stamp)) {
             return dram;
         }
-        if (!OptimisticStamp.isStamp(stamp) || pm == null) {
+        if (!OptimisticStamp.isPmStamp(stamp) || pm == null) {
             throw badStamp(stamp);
         }
         return pm;
@@ -948,6 +988,7 @@ public final class SpitfireBufferManager implements PageStore {
             checkpoint();
         } finally {
             closed = true;
+            unmapAll();
             try {
                 if (pmArea != null) {
                     pmArea.close();
@@ -1060,6 +1101,21 @@ public final class SpitfireBufferManager implements PageStore {
     /** The lock that orders load, free and allocation of page {@code pageId} (for tests that park a thread on it). */
     ReentrantLock pageLock(long pageId) {
         return lockOf(pageId);
+    }
+
+    /**
+     * Empties both mappings as the store closes, before the pools are freed: the hit paths (read,
+     * write, tryOptimisticRead) then find no page mapped and take the slow path, whose open check
+     * throws, so that a hit needs no check of its own. A reader that had found its frame just before
+     * fails on the pool's freed memory instead.
+     */
+    private void unmapAll() {
+        for (int i = 0; i < dramFrameOf.length(); i++) {
+            dramFrameOf.set(i, -1);
+        }
+        for (int i = 0; pmFrameOf != null && i < pmFrameOf.length(); i++) {
+            pmFrameOf.set(i, -1);
+        }
     }
 
     private void checkOpen() {

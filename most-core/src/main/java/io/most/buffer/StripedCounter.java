@@ -14,12 +14,24 @@ final class StripedCounter {
     private final long[] cells = new long[CELLS * PAD];
 
     void increment() {
-        cells[(int) (Thread.currentThread().threadId() & (CELLS - 1)) * PAD]++;
+        long[] c = cells;
+        c[cell(c)]++;
     }
 
     /** Takes back an increment (of this thread's or another's: only the sum counts). */
     void decrement() {
-        cells[(int) (Thread.currentThread().threadId() & (CELLS - 1)) * PAD]--;
+        long[] c = cells;
+        c[cell(c)]--;
+    }
+
+    /**
+     * The calling thread's cell: its id times {@value #PAD}, masked by the array's length less one (a
+     * power of two, and a multiple of {@value #PAD}, so the mask keeps whole cells). Masked by the
+     * length itself, not a constant, so the JIT sees an index that cannot leave the array and drops
+     * the bounds check.
+     */
+    private static int cell(long[] c) {
+        return (int) Thread.currentThread().threadId() * PAD & c.length - 1;
     }
 
     long sum() {

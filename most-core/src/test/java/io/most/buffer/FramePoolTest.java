@@ -3,6 +3,7 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -179,6 +180,7 @@ class FramePoolTest {
         long s = OptimisticStamp.encode(true, 19, word(12345, 2));
         assertTrue(OptimisticStamp.isStamp(s));
         assertTrue(OptimisticStamp.isPm(s));
+        assertTrue(OptimisticStamp.isPmStamp(s));
         assertFalse(OptimisticStamp.isDramStamp(s));
         assertEquals(19, OptimisticStamp.frame(s));
         assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
@@ -187,10 +189,20 @@ class FramePoolTest {
         assertFalse(OptimisticStamp.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
         long d = OptimisticStamp.encode(false, 0, 0);
         assertTrue(d != 0 && OptimisticStamp.isStamp(d) && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
-        // the widest frame index, and 30 version bits
-        long w = OptimisticStamp.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
-        assertEquals(Integer.MAX_VALUE - 1, OptimisticStamp.frame(w));
+        // the widest frame index (a metadata array of 8 longs a frame holds fewer than 2^28), and 30 version bits
+        int widest = (1 << 28) - 1;
+        assertThrows(ArithmeticException.class, () -> Math.multiplyExact(widest + 1, FramePool.STRIDE),
+                "no pool has more frames than a stamp can name");
+        long w = OptimisticStamp.encode(false, widest, word((1L << 30) - 1, 0));
+        assertEquals(widest, OptimisticStamp.frame(w));
         assertTrue(OptimisticStamp.isDramStamp(w));
+        assertFalse(OptimisticStamp.isPmStamp(w));
+        // a garbage stamp whose frame bits run past the 28 a stamp uses is no stamp of either pool,
+        // so it cannot alias the frame its low 28 bits name
+        for (int bit = 28; bit <= 30; bit++) {
+            assertFalse(OptimisticStamp.isDramStamp(d | 1L << bit), "bit " + bit);
+            assertFalse(OptimisticStamp.isPmStamp(s | 1L << bit), "bit " + bit);
+        }
         assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
         assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
         assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
