@@ -30,7 +30,7 @@ package io.most.buffer;
  * that a garbage stamp cannot alias a real frame through them.
  */
 final class OptimisticStamp {
-    private static final long FRAME_MASK = (1L << 28) - 1;
+    private static final long FRAME_MASK = FramePool.MAX_FRAMES - 1;
     // bits 28-32 of a stamp, shifted down: the always-0 bits, the pool bit and the marker
     private static final long POOL_FIELD = 0x1F;
     private static final long DRAM_FIELD = 0x10;
@@ -44,8 +44,11 @@ final class OptimisticStamp {
     /** The stamp of frame {@code frame} of the DRAM or PM pool, whose latch word (no writer) is {@code latchWord}. */
     static long encode(boolean pm, int frame, long latchWord) {
         assert frame >= 0 && frame <= FRAME_MASK : "frame " + frame + " does not fit a stamp";
-        // (exclusive bit and version) * 2 + marker, in the high 32 bits; a sum, not an or: see the class comment
-        long high = (latchWord >>> FramePool.EXCLUSIVE_BIT << 1) + 1;
+        // (exclusive bit and version) * 2 + marker, in the high 32 bits; a sum, not an or: see the class
+        // comment. The marker is set as the word's bit 15 before the word moves up by 17 (the bit below
+        // the exclusive bit lands on bit 32): one or with a small constant, where adding 2^32 after
+        // the shift needs a 64-bit constant loaded into a register
+        long high = (latchWord | MARKER_BIT >>> 32 - FramePool.EXCLUSIVE_BIT + 1) >>> FramePool.EXCLUSIVE_BIT - 1;
         return (high << 32) + (pm ? PM_BIT : 0) + frame;
     }
 

@@ -48,6 +48,8 @@ public final class SpitfireBufferManager implements PageStore {
 
     private final PageStoreConfig config;
     private final int pageSize;
+    /** {@link #payloadSize()} as a long: the typed reads' offset check then needs no sign extension. */
+    private final long payloadBytes;
     private final BlockStore ssd;
     private final AllocationMap allocations;
     private final Arena dramArena;
@@ -59,10 +61,10 @@ public final class SpitfireBufferManager implements PageStore {
     private final AtomicIntegerArray pmFrameOf;
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
-    private final BufferCounters counters = new BufferCounters();
-    // the hit counters again, one field away: a hit loads one object fewer before it counts
-    private final StripedCounter dramHits = counters.dramHits;
-    private final StripedCounter pmHits = counters.pmHits;
+    private final BufferCounters counters;
+    // the pools' hit counters (FramePool.hits), for the paths that count outside the pools
+    private final StripedCounter dramHits;
+    private final StripedCounter pmHits;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
@@ -77,6 +79,7 @@ public final class SpitfireBufferManager implements PageStore {
     private SpitfireBufferManager(PageStoreConfig config, BlockStore ssd, PmArea pmArea) {
         this.config = config;
         this.pageSize = config.pageSize();
+        this.payloadBytes = payloadSize();
         this.ssd = ssd;
         this.allocations = ssd.allocations();
         this.policy = config.policy();
@@ -123,6 +126,9 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
+        this.dramHits = dram.hits();
+        this.pmHits = pm == null ? new StripedCounter() : pm.hits();
+        this.counters = new BufferCounters(dramHits, pmHits);
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
                 admissionQueue, counters, writeSeq, this::policy);
@@ -419,7 +425,7 @@ public final class SpitfireBufferManager implements PageStore {
     private long access(long pageId, boolean exclusive) {
         int i = checkedIndex(pageId);
         int f = dramFrameOf.getPlain(i);
-        if (f >= 0 && pinInDram(pageId, i, f, exclusive)) {
+        if (FramePool.isMapped(f) && pinInDram(pageId, i, f, exclusive)) {
             return pinned(false, f, f);
         }
         return accessSlowly(pageId, i, exclusive);
@@ -432,11 +438,11 @@ public final class SpitfireBufferManager implements PageStore {
      * exclusive latch.
      */
     private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
-        if (dram.latchHolding(f, pageId, exclusive)) {
+        if (dram.latchHolding(f, pageId, exclusive)) { // counts the hit
             if (dramFrameOf.getPlain(i) == f) {
-                dramHits.increment();
                 return true;
             }
+            dramHits.decrement();
             unlatch(dram, f, exclusive);
         }
         return false;
@@ -670,11 +676,10 @@ public final class SpitfireBufferManager implements PageStore {
         int i = checkedIndex(pageId);
         // plain: a stale frame number holds another page (or none) and fails the page-id check below
         int f = dramFrameOf.getPlain(i);
-        if (f >= 0) {
+        if (FramePool.isMapped(f)) {
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
-            long word = dram.optimisticLatchWord(f, pageId);
+            long word = dram.optimisticHit(f, pageId); // counts the hit
             if (FramePool.isReadable(word)) {
-                dramHits.increment();
                 return OptimisticStamp.encode(false, f, word);
             }
             return 0;
@@ -773,7 +778,7 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
         // unsigned: a negative offset is a huge one, so one compare rejects both ends
-        if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
+        if (Long.compareUnsigned(offset, payloadBytes - size) > 0) {
             throw outsidePayload(offset, size);
         }
         return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
@@ -813,7 +818,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (OptimisticStamp.matches(stamp, word)) {
             return true;
         }
-        (pool == dram ? dramHits : pmHits).decrement();
+        pool.hits().decrement();
         return false;
     }
 
