@@ -68,6 +68,8 @@ final class FramePool {
 
     final String tier;
     final int frameSize;
+    /** {@link #frameSize} as a long, for {@link #payloadStart}: a multiply with no sign extension first. */
+    private final long frameBytes;
     final int frames;
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
@@ -94,6 +96,7 @@ final class FramePool {
               java.util.function.Function<FramePool, Replacement> replacement) {
         this.tier = tier;
         this.frameSize = frameSize;
+        this.frameBytes = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
         long most = (Integer.MAX_VALUE - RECORDS) / STRIDE; // below MAX_FRAMES: the metadata array's limit
         if (memory.byteSize() / frameSize > most) {
@@ -154,7 +157,7 @@ final class FramePool {
      * an offset past the segment's end.
      */
     long payloadStart(int f) {
-        return (long) f * frameSize;
+        return f * frameBytes;
     }
 
     long pageOf(int f) {

@@ -37,6 +37,8 @@ final class OptimisticStamp {
     private static final long PM_FIELD = 0x18;
     private static final long PM_BIT = 1L << 31;
     private static final long MARKER_BIT = 1L << 32;
+    /** The latch word's bit that {@link #encode} turns into the {@link #MARKER_BIT}: bit 15, just below the exclusive bit. */
+    private static final long MARKER_IN_WORD = MARKER_BIT >>> 33 - FramePool.EXCLUSIVE_BIT;
 
     private OptimisticStamp() {
     }
@@ -44,12 +46,13 @@ final class OptimisticStamp {
     /** The stamp of frame {@code frame} of the DRAM or PM pool, whose latch word (no writer) is {@code latchWord}. */
     static long encode(boolean pm, int frame, long latchWord) {
         assert frame >= 0 && frame <= FRAME_MASK : "frame " + frame + " does not fit a stamp";
-        // (exclusive bit and version) * 2 + marker, in the high 32 bits; a sum, not an or: see the class
-        // comment. The marker is set as the word's bit 15 before the word moves up by 17 (the bit below
-        // the exclusive bit lands on bit 32): one or with a small constant, where adding 2^32 after
-        // the shift needs a 64-bit constant loaded into a register
-        long high = (latchWord | MARKER_BIT >>> 32 - FramePool.EXCLUSIVE_BIT + 1) >>> FramePool.EXCLUSIVE_BIT - 1;
-        return (high << 32) + (pm ? PM_BIT : 0) + frame;
+        // (exclusive bit and version) * 2 + marker, in the high 32 bits, plus pool and frame; a sum, not
+        // an or: see the class comment. The word moves up by 17, so that its exclusive bit lands on bit
+        // 33 and its bit 15 on bit 32, the marker: bits 0-14 cleared and bit 15 set first, with and
+        // and or of small constants, where masking or adding after the shift needs 64-bit constants
+        // loaded into registers
+        long shifted = (latchWord & -MARKER_IN_WORD | MARKER_IN_WORD) << 33 - FramePool.EXCLUSIVE_BIT;
+        return shifted + (pm ? PM_BIT : 0) + frame;
     }
 
     /** Whether {@code stamp} could have been issued at all (nonzero, marker bit set). */
