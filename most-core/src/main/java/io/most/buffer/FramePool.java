@@ -83,7 +83,7 @@ final class FramePool {
     /** Hits in this pool, counted at the end of {@link #meta}. */
     private final StripedCounter hits;
     private final Replacement replacement;
-    /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
+    /** {@link Replacement#maxFrequency()}, copied so that {@link #frequency} makes no interface call. */
     private final long maxFrequency;
     private final int[] freeStack;
     private int freeTop;
@@ -124,9 +124,12 @@ final class FramePool {
             meta[record(f) + PAGE] = NO_PAGE;
             freeStack[freeTop++] = f;
         }
-        VarHandle.releaseFence(); // the records are published with the pool
         this.replacement = replacement.apply(this);
         this.maxFrequency = this.replacement.maxFrequency();
+        for (int f = 0; f < frames; f++) {
+            setFrequency(f, 0);
+        }
+        VarHandle.releaseFence(); // the records are published with the pool
     }
 
     /** A CLOCK pool: the PM pool and tests. */
@@ -248,21 +251,25 @@ final class FramePool {
         touchRecord(meta, record(f));
     }
 
-    /** {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). */
-    private void touchRecord(long[] records, int record) {
+    /**
+     * {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). The
+     * record holds the frequency less {@link Replacement#maxFrequency()}, so the cap is a test of the
+     * sign: a hit loads no cap.
+     */
+    private static void touchRecord(long[] records, int record) {
         int i = record + FREQUENCY;
         long n = (long) META.get(records, i);
-        if (n < maxFrequency) {
+        if (n < 0) {
             META.set(records, i, n + 1);
         }
     }
 
     long frequency(int f) {
-        return (long) META.getOpaque(meta, record(f) + FREQUENCY);
+        return (long) META.getOpaque(meta, record(f) + FREQUENCY) + maxFrequency;
     }
 
     void setFrequency(int f, long value) {
-        META.setOpaque(meta, record(f) + FREQUENCY, value);
+        META.setOpaque(meta, record(f) + FREQUENCY, value - maxFrequency);
     }
 
     // ---- latches -----------------------------------------------------------------------------

@@ -684,8 +684,11 @@ public final class SpitfireBufferManager implements PageStore {
             }
             return 0;
         }
-        checkOpen();
-        return pm == null ? 0 : tryOptimisticReadInPm(pageId, i);
+        if (pm == null) {
+            checkOpen();
+            return 0;
+        }
+        return tryOptimisticReadInPm(pageId, i);
     }
 
     /**
@@ -696,7 +699,8 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private long tryOptimisticReadInPm(long pageId, int i) {
         int m = pmFrameOf.getPlain(i);
-        if (m < 0) {
+        if (!FramePool.isMapped(m)) {
+            checkOpen(); // a closed store has no page mapped: its PM hits need no check either
             return 0;
         }
         long word = pm.optimisticLatchWord(m, pageId);
