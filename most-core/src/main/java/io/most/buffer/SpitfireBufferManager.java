@@ -400,24 +400,37 @@ public final class SpitfireBufferManager implements PageStore {
     /**
      * A pinned frame as one long, never negative: bits 0-30 the frame, bit 31 the pool (set: PM), bits
      * 32-62 how far the frame worked on lies from it (modulo 2^31; 0 but for a PM write's private
-     * copy).
+     * copy). {@link #accessSlowly} answers it with bit 63 set ({@link #slowAnswer}), while the DRAM hit
+     * of {@link #access} answers the frame number itself, non-negative, so that {@link #handle}
+     * decodes nothing on a hit.
      */
     private static long pinned(boolean inPm, int frame, int target) {
         long distance = (target - frame) & FRAME_BITS;
         return distance << 32 | (inPm ? 1L << 31 : 0) | frame;
     }
 
+    /** A {@link #pinned} frame as {@link #accessSlowly} answers it: marked by the sign bit. */
+    private static long slowAnswer(long pinned) {
+        return Long.MIN_VALUE | pinned;
+    }
+
     private Page handle(long pinned, long pageId, boolean exclusive) {
-        int low = (int) pinned;
-        int frame = low & FRAME_BITS;
-        int target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
-        return new LatchedPage(this, low < 0 ? pm : dram, frame, target, pageId, exclusive);
+        FramePool pool = dram;
+        int frame = (int) pinned;
+        int target = frame;
+        if (pinned < 0) { // the slow path's answer; one allocation below for both, for escape analysis
+            int low = (int) pinned;
+            pool = low < 0 ? pm : dram;
+            frame = low & FRAME_BITS;
+            target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
+        }
+        return new LatchedPage(this, pool, frame, target, pageId, exclusive);
     }
 
     /**
-     * Pins the page's frame under a shared or exclusive latch, loading the page if needed; see
-     * {@link #pinned}. The DRAM hit is this method alone (small enough to inline into the caller); the
-     * rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
+     * Pins the page's frame under a shared or exclusive latch, loading the page if needed: answers a
+     * DRAM hit's frame, else the {@link #slowAnswer}. The DRAM hit is this method alone (small enough
+     * to inline into the caller); the rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
      * and mapping checks made under the latch (whose atomic add orders them), and goes the slow way.
      * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
      * which checks.
@@ -426,7 +439,7 @@ public final class SpitfireBufferManager implements PageStore {
         int i = checkedIndex(pageId);
         int f = dramFrameOf.getPlain(i);
         if (FramePool.isMapped(f) && pinInDram(pageId, i, f, exclusive)) {
-            return pinned(false, f, f);
+            return f; // see pinned
         }
         return accessSlowly(pageId, i, exclusive);
     }
@@ -460,7 +473,7 @@ public final class SpitfireBufferManager implements PageStore {
             int f = dramFrameOf.get(i);
             if (f >= 0) {
                 if (pinInDram(pageId, i, f, exclusive)) {
-                    return pinned(false, f, f);
+                    return slowAnswer(pinned(false, f, f));
                 }
                 continue;
             }
@@ -468,20 +481,20 @@ public final class SpitfireBufferManager implements PageStore {
             if (m >= 0 && !draw(exclusive ? policy.dw() : policy.dr())) {
                 long pinned = pinInPm(pageId, m, exclusive);
                 if (pinned >= 0) {
-                    return pinned;
+                    return slowAnswer(pinned);
                 }
                 continue;
             }
             long loaded = load(pageId, exclusive);
             if (loaded >= 0) {
-                return loaded;
+                return slowAnswer(loaded);
             }
             // the PM copy could not be migrated (a writer holds it): wait for it without the page lock
             m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && dramFrameOf.get(i) < 0) {
                 long pinned = pinInPm(pageId, m, exclusive);
                 if (pinned >= 0) {
-                    return pinned;
+                    return slowAnswer(pinned);
                 }
             }
         }
