@@ -728,7 +728,12 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public MemorySegment optimisticPayload(long stamp) {
         FramePool pool = poolOf(stamp);
-        return pool.payload(frameOf(stamp, pool), false);
+        try {
+            // unchecked against the pool: the payload array's own bounds check rejects a frame past it
+            return pool.payload(OptimisticStamp.frame(stamp), false);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
     }
 
     /*

@@ -264,6 +264,8 @@ class OptimisticReadTest {
             assertThrows(IllegalArgumentException.class, () -> store.optimisticInt(lastFrame, 0));
             assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(lastFrame, 0));
             assertThrows(IllegalArgumentException.class, () -> store.validate(lastFrame));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(lastFrame));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(1L << 32 | 16), "frame 16 of 16");
             for (int bit = 28; bit <= 30; bit++) {
                 long aliased = validStamp | 1L << bit; // its low 28 bits name the page's own frame
                 assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(aliased, 0), "bit " + bit);
