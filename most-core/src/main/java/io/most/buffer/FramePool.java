@@ -380,11 +380,11 @@ final class FramePool {
         addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
     }
 
-    /** What {@link #optimisticLatchWord} answers when the frame cannot be read optimistically. */
+    /** What {@link #optimisticHit} answers when the frame cannot be read optimistically. */
     static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
 
     /**
-     * Whether {@code word}, an answer of {@link #optimisticLatchWord}, is a latch word to read under
+     * Whether {@code word}, an answer of {@link #optimisticHit}, is a latch word to read under
      * rather than {@link #NOT_READABLE}. Tested by the exclusive bit, not by comparing with
      * {@code NOT_READABLE}: the JIT folds the test into the identical one that chose the answer.
      */
@@ -395,46 +395,35 @@ final class FramePool {
     /**
      * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word
      * if no writer holds the frame and it holds that page (counted as an access for the replacement
-     * policy), else {@link #NOT_READABLE}. One acquire load of the latch word orders the page-id check
-     * and the caller's reads after it; everything else is plain, because an unchanged version at
-     * validation proves that no writer changed the record meanwhile.
+     * policy, and as a {@link #hits() hit}), else {@link #NOT_READABLE}. One acquire load of the latch
+     * word orders the page-id check and the caller's reads after it; everything else is plain,
+     * because an unchanged version at validation proves that no writer changed the record meanwhile.
      */
-    long optimisticLatchWord(int f, long pageId) {
-        return optimisticLatchWord(meta, record(f), pageId);
-    }
-
-    /** {@link #optimisticLatchWord}, and the hit {@link #hits() counted} if the answer is readable. */
     long optimisticHit(int f, long pageId) {
+        // the array in a local: read from the field after the acquire load, it would be loaded (and its
+        // length checked) again, the acquire being a compiler barrier for every field
         long[] records = meta;
-        long s = optimisticLatchWord(records, record(f), pageId);
-        if (isReadable(s)) {
-            StripedCounter.increment(records);
-        }
-        return s;
-    }
-
-    /**
-     * {@link #optimisticLatchWord} of the record at {@code record} in {@code records} (this pool's
-     * metadata). The array is the caller's local: read from the field after the acquire load, it would
-     * be loaded (and its length checked) again, the acquire being a compiler barrier for every field.
-     */
-    private long optimisticLatchWord(long[] records, int record, long pageId) {
+        int record = record(f);
         long s = (long) META.getAcquire(records, record + LATCH);
         if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
             return NOT_READABLE;
         }
         touchRecord(records, record);
+        StripedCounter.increment(records);
         return s;
     }
 
-    /** The hits in this pool: every {@link #optimisticHit} and {@link #latchHolding} that held the page, and the buffer manager's own. */
+    /**
+     * The hits in this pool: every readable {@link #optimisticHit} and every {@link #latchHolding} that
+     * held the page, less what the buffer manager takes back (a failed validation, a changed mapping).
+     */
     StripedCounter hits() {
         return hits;
     }
 
     /**
      * The frame's latch word again, ordered after the caller's reads of the frame: if its version and
-     * exclusive bit are those of {@link #optimisticLatchWord}'s answer, no exclusive holder came or
+     * exclusive bit are those of {@link #optimisticHit}'s answer, no exclusive holder came or
      * went while they ran.
      */
     long latchWordAfterReads(int f) {

@@ -716,11 +716,14 @@ public final class SpitfireBufferManager implements PageStore {
             checkOpen(); // a closed store has no page mapped: its PM hits need no check either
             return 0;
         }
-        long word = pm.optimisticLatchWord(m, pageId);
-        if (!FramePool.isReadable(word) || dramFrameOf.getPlain(i) >= 0) {
+        long word = pm.optimisticHit(m, pageId); // counts the hit
+        if (!FramePool.isReadable(word)) {
             return 0;
         }
-        pmHits.increment();
+        if (dramFrameOf.getPlain(i) >= 0) {
+            pmHits.decrement(); // not a PM hit after all: the page has a DRAM copy now
+            return 0;
+        }
         pmCost.load(Math.min(4096, pageSize));
         return OptimisticStamp.encode(true, m, word);
     }
