@@ -328,27 +328,7 @@ class OptimisticReadTest {
             ExecutorService threads = Executors.newFixedThreadPool(3);
             List<Future<?>> futures = new ArrayList<>();
             futures.add(threads.submit(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                long[] version = new long[pages];
-                java.util.Arrays.fill(version, 1);
-                try {
-                    for (int op = 0; op < 4000; op++) {
-                        int i = random.nextInt(pages);
-                        long id = ids[i];
-                        if (random.nextInt(5) == 0) {
-                            try {
-                                store.free(id);
-                            } catch (IllegalStateException latchedByAReader) {
-                                continue;
-                            }
-                            store.allocate(id);
-                        }
-                        write(store, id, ++version[i]);
-                        completed.set(i, version[i]);
-                    }
-                } finally {
-                    done.set(true);
-                }
+                StoreFixture.churn(store, ids, completed, seed, 4000, done);
                 return null;
             }));
             for (int t = 0; t < 2; t++) {
