@@ -13,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -57,8 +56,10 @@ public final class SpitfireBufferManager implements PageStore {
     private final PmArea pmArea;
     private final FramePool pm;
     private final PmCost pmCost;
-    private final AtomicIntegerArray dramFrameOf;
-    private final AtomicIntegerArray pmFrameOf;
+    private final PageTable dramFrameOf;
+    /** {@link #dramFrameOf}'s entries, for the hit paths' plain reads: one load fewer than through the table. */
+    private final int[] dramMapping;
+    private final PageTable pmFrameOf;
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters;
@@ -95,10 +96,8 @@ public final class SpitfireBufferManager implements PageStore {
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
         this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE, replacement(config.evictionPolicy()));
-        this.dramFrameOf = new AtomicIntegerArray(pages);
-        for (int i = 0; i < pages; i++) {
-            dramFrameOf.set(i, -1);
-        }
+        this.dramFrameOf = new PageTable(pages);
+        this.dramMapping = dramFrameOf.entries();
         this.pmArea = pmArea;
         long maxSeq = 0;
         long recovered = 0;
@@ -106,10 +105,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (pmArea != null) {
             this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE,
                     replacement(config.pmEvictionPolicy()));
-            this.pmFrameOf = new AtomicIntegerArray(pages);
-            for (int i = 0; i < pages; i++) {
-                pmFrameOf.set(i, -1);
-            }
+            this.pmFrameOf = new PageTable(pages);
             this.admissionQueue = new AdmissionQueue(pm.frames / 2);
             PmRecovery.Result result;
             try {
@@ -437,7 +433,7 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private long access(long pageId, boolean exclusive) {
         int i = checkedIndex(pageId);
-        int f = dramFrameOf.getPlain(i);
+        int f = dramMapping[i];
         if (FramePool.isMapped(f) && pinInDram(pageId, i, f, exclusive)) {
             return f; // see pinned
         }
@@ -452,7 +448,7 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
         if (dram.latchHolding(f, pageId, exclusive)) { // counts the hit
-            if (dramFrameOf.getPlain(i) == f) {
+            if (dramMapping[i] == f) {
                 return true;
             }
             dramHits.decrement();
@@ -688,7 +684,7 @@ public final class SpitfireBufferManager implements PageStore {
         // finds nothing mapped here and checks below
         int i = checkedIndex(pageId);
         // plain: a stale frame number holds another page (or none) and fails the page-id check below
-        int f = dramFrameOf.getPlain(i);
+        int f = dramMapping[i];
         if (FramePool.isMapped(f)) {
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
             long word = dram.optimisticHit(f, pageId); // counts the hit
@@ -720,7 +716,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (!FramePool.isReadable(word)) {
             return 0;
         }
-        if (dramFrameOf.getPlain(i) >= 0) {
+        if (dramMapping[i] >= 0) {
             pmHits.decrement(); // not a PM hit after all: the page has a DRAM copy now
             return 0;
         }
@@ -1159,7 +1155,7 @@ public final class SpitfireBufferManager implements PageStore {
         // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
         // two merge (a long compare would not), and a negative id fails the same compare
         int i = (int) pageId;
-        if (i != pageId || Integer.compareUnsigned(i, dramFrameOf.length()) >= 0) {
+        if (i != pageId || Integer.compareUnsigned(i, dramMapping.length) >= 0) {
             throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                     + dramFrameOf.length() + " pages)");
         }
