@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
  * in the same line: a writer latching one frame does not slow readers of its neighbour (false
  * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
- * one line and spread a hit over five arrays. The pool's {@link #hits() hit counter} follows the
- * records in the same array, before them, so that a hit counts without loading another object.
+ * one line and spread a hit over five arrays. The pool's {@link #hits() hit counter} precedes the
+ * records in the same array, so that a hit counts without loading another object.
  *
  * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
  * are a version that every exclusive release increments. A reader takes the shared latch by an atomic
@@ -40,8 +40,8 @@ final class FramePool {
      * More frames than any pool has: its metadata array ({@value #STRIDE} longs a frame) could not be
      * indexed by an {@code int}. A stamp names a frame in 28 bits ({@link OptimisticStamp}), and the hit
      * paths test a mapping entry against this bound rather than against 0: the same one compare
-     * rejects "not mapped" (-1, a huge unsigned value) and tells the JIT that a frame times
-     * {@value #STRIDE} is a non-negative {@code int}, which spares a bounds check.
+     * rejects "not mapped" (-1, a huge unsigned value) and gives the JIT the frame's whole range, so
+     * that it knows a frame's record index cannot overflow.
      */
     static final int MAX_FRAMES = 1 << 28;
 
@@ -80,7 +80,7 @@ final class FramePool {
      */
     private final MemorySegment readOnlyMemory;
     private final long[] meta;
-    /** Hits in this pool, counted at the end of {@link #meta}. */
+    /** Hits in this pool, counted at the start of {@link #meta}. */
     private final StripedCounter hits;
     private final Replacement replacement;
     /** {@link Replacement#maxFrequency()}, copied so that {@link #frequency} makes no interface call. */
@@ -165,14 +165,6 @@ final class FramePool {
 
     long pageOf(int f) {
         return (long) META.getVolatile(meta, record(f) + PAGE);
-    }
-
-    /**
-     * {@link #pageOf} for a caller that holds the frame's latch: a plain load, ordered by the latch's
-     * atomic add (a volatile one would make the JIT reload every field the hit reads after it).
-     */
-    long pageOfLatched(int f) {
-        return (long) META.get(meta, record(f) + PAGE);
     }
 
     /**
@@ -323,9 +315,9 @@ final class FramePool {
     /**
      * The latched hit: latches frame {@code f} shared or exclusively (waiting for a writer to leave)
      * and keeps the latch if the frame holds page {@code pageId}, counting an access for the
-     * replacement policy and a {@link #hits() hit}; else releases it and returns false. The records in a local, read once
-     * before the latch: the latch's atomic is a compiler barrier after which a field read would load
-     * the array (and check the index against its length) again.
+     * replacement policy and a {@link #hits() hit}; else releases it and returns false. The records
+     * in a local, read once before the latch: the latch's atomic is a compiler barrier after which a
+     * field read would load the array (and check the index against its length) again.
      */
     boolean latchHolding(int f, long pageId, boolean exclusive) {
         long[] records = meta;

@@ -426,8 +426,9 @@ public final class SpitfireBufferManager implements PageStore {
     /**
      * Pins the page's frame under a shared or exclusive latch, loading the page if needed: answers a
      * DRAM hit's frame, else the {@link #slowAnswer}. The DRAM hit is this method alone (small enough
-     * to inline into the caller); the rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
-     * and mapping checks made under the latch (whose atomic add orders them), and goes the slow way.
+     * to inline into the caller); the rest is {@link #accessSlowly}. The mapping is read plain: a
+     * stale frame number fails the page-id and mapping checks made under the latch (whose atomic add
+     * orders them), and goes the slow way.
      * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
      * which checks.
      */
