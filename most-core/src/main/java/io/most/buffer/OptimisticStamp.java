@@ -14,12 +14,11 @@ package io.most.buffer;
  *  bits 34 .. 63  the low 30 bits of the frame's latch version
  * </pre>
  *
- * The latch part is the latch word without its shared count, as one word shifted left by 32 and
- * added to the frame index: so the JIT, which knows that a value shifted left by 32 has nothing under
- * the frame mask, decodes the frame of a stamp it has just encoded to the frame index itself, and a
- * typed read's address does not wait for the latch word's load (vmcache's shape: mapping, then data,
- * with the version check beside). Validating is one shift and one comparison, which fails both when
- * the version moved and when a writer holds the frame now. The layout is fixed (not sized to the
+ * The latch part is the latch word without its shared count, moved to the high 32 bits and added to
+ * the frame index: a typed read's address is the frame index's, and does not wait for the latch
+ * word's load (vmcache's shape: mapping, then data, with the version check beside). Validating is a
+ * shift, an xor and a shift, and fails both when the version moved and when a writer holds the frame
+ * now. The layout is fixed (not sized to the
  * pools) so that every shift and mask is a constant. A stamp could only validate wrongly if its frame
  * were latched exclusively a multiple of 2^30 times between the stamp and its validation: minutes of
  * nothing but writes to one frame while a reader sits between two loads.
@@ -46,18 +45,12 @@ final class OptimisticStamp {
     /** The stamp of frame {@code frame} of the DRAM or PM pool, whose latch word (no writer) is {@code latchWord}. */
     static long encode(boolean pm, int frame, long latchWord) {
         assert frame >= 0 && frame <= FRAME_MASK : "frame " + frame + " does not fit a stamp";
-        // (exclusive bit and version) * 2 + marker, in the high 32 bits, plus pool and frame; a sum, not
-        // an or: see the class comment. The word moves up by 17, so that its exclusive bit lands on bit
-        // 33 and its bit 15 on bit 32, the marker: bits 0-14 cleared and bit 15 set first, with and
-        // and or of small constants, where masking or adding after the shift needs 64-bit constants
-        // loaded into registers
+        // (exclusive bit and version) * 2 + marker, in the high 32 bits, plus pool and frame. The word
+        // moves up by 17, so that its exclusive bit lands on bit 33 and its bit 15 on bit 32, the
+        // marker: bits 0-14 cleared and bit 15 set first, with and and or of small constants, where
+        // masking or adding after the shift needs 64-bit constants loaded into registers
         long shifted = (latchWord & -MARKER_IN_WORD | MARKER_IN_WORD) << 33 - FramePool.EXCLUSIVE_BIT;
         return shifted + (pm ? PM_BIT : 0) + frame;
-    }
-
-    /** Whether {@code stamp} could have been issued at all (nonzero, marker bit set). */
-    static boolean isStamp(long stamp) {
-        return (stamp & MARKER_BIT) != 0;
     }
 
     /** Whether {@code stamp} is a stamp of the DRAM pool (marker bit set, pool bit clear). */
