@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** The buffer manager's event counters: hits in striped plain cells (the hot path), the rest in adders. */
 final class BufferCounters {
-    final StripedCounter dramHits = new StripedCounter();
-    final StripedCounter pmHits = new StripedCounter();
+    final StripedCounter dramHits;
+    final StripedCounter pmHits;
     final LongAdder misses = new LongAdder();
     final LongAdder pmWrites = new LongAdder();
     /** PM writes that persisted only their changed lines ({@link PmRedoLog}), a subset of {@link #pmWrites}. */
@@ -42,7 +42,15 @@ final class BufferCounters {
     final LongAdder optimisticRetries = new LongAdder();
     private final Map<MigrationPath, LongAdder> migrations = new EnumMap<>(MigrationPath.class);
 
+    /** Counters of their own for everything. */
     BufferCounters() {
+        this(new StripedCounter(), new StripedCounter());
+    }
+
+    /** Counters that count hits in the given ones (the pools', {@link FramePool#hits()}). */
+    BufferCounters(StripedCounter dramHits, StripedCounter pmHits) {
+        this.dramHits = dramHits;
+        this.pmHits = pmHits;
         for (MigrationPath p : MigrationPath.values()) {
             migrations.put(p, new LongAdder());
         }

@@ -5,7 +5,6 @@ import io.most.MigrationPolicy;
 import io.most.OutOfSpaceException;
 import io.most.WalHook;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -28,8 +27,8 @@ final class Evictor {
     private final FramePool pm;
     private final PmArea pmArea;
     private final PmCost pmCost;
-    private final AtomicIntegerArray dramFrameOf;
-    private final AtomicIntegerArray pmFrameOf;
+    private final PageTable dramFrameOf;
+    private final PageTable pmFrameOf;
     private final PageLocks locks;
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters;
@@ -40,7 +39,7 @@ final class Evictor {
 
     /** {@code pm}, {@code pmArea}, {@code pmFrameOf} and {@code admissionQueue} are null without PM. */
     Evictor(WalHook walHook, BlockStore ssd, FramePool dram, FramePool pm, PmArea pmArea, PmCost pmCost,
-            AtomicIntegerArray dramFrameOf, AtomicIntegerArray pmFrameOf, PageLocks locks, AdmissionQueue admissionQueue,
+            PageTable dramFrameOf, PageTable pmFrameOf, PageLocks locks, AdmissionQueue admissionQueue,
             BufferCounters counters, WriteSequence writeSeq, Supplier<MigrationPolicy> policy) {
         this.walHook = walHook;
         this.ssd = ssd;

@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
  * in the same line: a writer latching one frame does not slow readers of its neighbour (false
  * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
- * one line and spread a hit over five arrays.
+ * one line and spread a hit over five arrays. The pool's {@link #hits() hit counter} precedes the
+ * records in the same array, so that a hit counts without loading another object.
  *
  * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
  * are a version that every exclusive release increments. A reader takes the shared latch by an atomic
@@ -35,9 +36,23 @@ final class FramePool {
     static final int VERSION_SHIFT = 17;
     static final long VERSION_ONE = 1L << VERSION_SHIFT;
     static final long NO_PAGE = -1;
+    /**
+     * More frames than any pool has: its metadata array ({@value #STRIDE} longs a frame) could not be
+     * indexed by an {@code int}. A stamp names a frame in 28 bits ({@link OptimisticStamp}), and the hit
+     * paths test a mapping entry against this bound rather than against 0: the same one compare
+     * rejects "not mapped" (-1, a huge unsigned value) and gives the JIT the frame's whole range, so
+     * that it knows a frame's record index cannot overflow.
+     */
+    static final int MAX_FRAMES = 1 << 28;
 
     /** Longs per frame record: 64 bytes, one cache line, so neighbouring latch words never share one. */
     static final int STRIDE = 8;
+    /**
+     * Where frame 0's record starts in the metadata array: after the pool's hit counter, which comes
+     * first so that the records end the array, and a frame past the pool (a garbage stamp's) fails
+     * the array's own bounds check.
+     */
+    private static final int RECORDS = StripedCounter.LONGS;
     // what a hit reads first and together: latch word, page id, frequency (24 bytes: a record that
     // straddles two cache lines splits them in 2 placements of 8, where 40 bytes would in 4)
     private static final int LATCH = 0;
@@ -53,6 +68,8 @@ final class FramePool {
 
     final String tier;
     final int frameSize;
+    /** {@link #frameSize} as a long, for {@link #payloadStart}: a multiply with no sign extension first. */
+    private final long frameBytes;
     final int frames;
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
@@ -63,8 +80,10 @@ final class FramePool {
      */
     private final MemorySegment readOnlyMemory;
     private final long[] meta;
+    /** Hits in this pool, counted at the start of {@link #meta}. */
+    private final StripedCounter hits;
     private final Replacement replacement;
-    /** {@link Replacement#maxFrequency()}, copied so that the hit path makes no interface call. */
+    /** {@link Replacement#maxFrequency()}, copied so that {@link #frequency} makes no interface call. */
     private final long maxFrequency;
     private final int[] freeStack;
     private int freeTop;
@@ -77,7 +96,13 @@ final class FramePool {
               java.util.function.Function<FramePool, Replacement> replacement) {
         this.tier = tier;
         this.frameSize = frameSize;
+        this.frameBytes = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
+        long most = (Integer.MAX_VALUE - RECORDS) / STRIDE; // below MAX_FRAMES: the metadata array's limit
+        if (memory.byteSize() / frameSize > most) {
+            throw new IllegalArgumentException(tier + " pool of " + memory.byteSize() / frameSize + " frames: at most "
+                    + most);
+        }
         this.readOnlyMemory = memory.asSlice(headerSize, (long) frames * frameSize - headerSize).asReadOnly();
         this.frameSegments = new MemorySegment[frames];
         this.payloads = new MemorySegment[frames];
@@ -91,15 +116,20 @@ final class FramePool {
         for (int f = 0; f < frames; f++) {
             readOnlyPayloads[f] = payloads[f].asReadOnly();
         }
-        this.meta = new long[Math.multiplyExact(frames, STRIDE)];
+        // the pool's hit counter (StripedCounter), then the records: a hit counts in the array it holds
+        this.meta = new long[Math.addExact(RECORDS, Math.multiplyExact(frames, STRIDE))];
+        this.hits = new StripedCounter(meta);
         this.freeStack = new int[frames];
         for (int f = frames - 1; f >= 0; f--) {
-            meta[f * STRIDE + PAGE] = NO_PAGE;
+            meta[record(f) + PAGE] = NO_PAGE;
             freeStack[freeTop++] = f;
         }
-        VarHandle.releaseFence(); // the records are published with the pool
         this.replacement = replacement.apply(this);
         this.maxFrequency = this.replacement.maxFrequency();
+        for (int f = 0; f < frames; f++) {
+            setFrequency(f, 0);
+        }
+        VarHandle.releaseFence(); // the records are published with the pool
     }
 
     /** A CLOCK pool: the PM pool and tests. */
@@ -130,19 +160,11 @@ final class FramePool {
      * an offset past the segment's end.
      */
     long payloadStart(int f) {
-        return (long) f * frameSize;
+        return f * frameBytes;
     }
 
     long pageOf(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + PAGE);
-    }
-
-    /**
-     * {@link #pageOf} for a caller that holds the frame's latch: a plain load, ordered by the latch's
-     * atomic add (a volatile one would make the JIT reload every field the hit reads after it).
-     */
-    long pageOfLatched(int f) {
-        return (long) META.get(meta, f * STRIDE + PAGE);
+        return (long) META.getVolatile(meta, record(f) + PAGE);
     }
 
     /**
@@ -151,7 +173,7 @@ final class FramePool {
      */
     void setPage(int f, long pageId) {
         assert isLatchedExclusively(f) : tier + " frame " + f + " changes its page without the exclusive latch";
-        META.setVolatile(meta, f * STRIDE + PAGE, pageId);
+        META.setVolatile(meta, record(f) + PAGE, pageId);
         if (pageId != NO_PAGE) {
             setFrequency(f, 0);
             replacement.inserted(f, pageId);
@@ -175,7 +197,7 @@ final class FramePool {
 
     /** Whether the frame's page is newer than its copy on the next tier down. */
     boolean isDirty(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) == IS_DIRTY;
+        return (long) META.getVolatile(meta, record(f) + DIRTY) == IS_DIRTY;
     }
 
     /**
@@ -183,7 +205,7 @@ final class FramePool {
      * loaded or copied in).
      */
     void setDirty(int f, boolean value) {
-        META.setVolatile(meta, f * STRIDE + DIRTY, value ? IS_DIRTY : CLEAN);
+        META.setVolatile(meta, record(f) + DIRTY, value ? IS_DIRTY : CLEAN);
     }
 
     /**
@@ -194,7 +216,7 @@ final class FramePool {
      * update ({@link PmRedoLog}). Meaningless for DRAM.
      */
     boolean isPersisted(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + DIRTY) != CLEAN;
+        return (long) META.getVolatile(meta, record(f) + DIRTY) != CLEAN;
     }
 
     /**
@@ -204,20 +226,20 @@ final class FramePool {
      */
     void markWrittenBack(int f) {
         assert isDirty(f) : tier + " frame " + f + " written back while clean";
-        META.setVolatile(meta, f * STRIDE + DIRTY, CLEAN_PERSISTED);
+        META.setVolatile(meta, record(f) + DIRTY, CLEAN_PERSISTED);
     }
 
     long lsn(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + LSN);
+        return (long) META.getVolatile(meta, record(f) + LSN);
     }
 
     void setLsn(int f, long value) {
-        META.setVolatile(meta, f * STRIDE + LSN, value);
+        META.setVolatile(meta, record(f) + LSN, value);
     }
 
     /** Raises the frame's LSN to {@code value} if it is higher. */
     void raiseLsn(int f, long value) {
-        int i = f * STRIDE + LSN;
+        int i = record(f) + LSN;
         long current;
         do {
             current = (long) META.getVolatile(meta, i);
@@ -233,14 +255,18 @@ final class FramePool {
      * hit reads after it to be loaded again, and the count needs no ordering.
      */
     void touch(int f) {
-        touchRecord(meta, f * STRIDE);
+        touchRecord(meta, record(f));
     }
 
-    /** {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). */
-    private void touchRecord(long[] records, int record) {
+    /**
+     * {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). The
+     * record holds the frequency less {@link Replacement#maxFrequency()}, so the cap is a test of the
+     * sign: a hit loads no cap.
+     */
+    private static void touchRecord(long[] records, int record) {
         int i = record + FREQUENCY;
         long n = (long) META.get(records, i);
-        if (n < maxFrequency) {
+        if (n < 0) {
             META.set(records, i, n + 1);
         }
     }
@@ -251,25 +277,25 @@ final class FramePool {
     }
 
     long frequency(int f) {
-        return (long) META.getOpaque(meta, f * STRIDE + FREQUENCY);
+        return (long) META.getOpaque(meta, record(f) + FREQUENCY) + maxFrequency;
     }
 
     void setFrequency(int f, long value) {
-        META.setOpaque(meta, f * STRIDE + FREQUENCY, value);
+        META.setOpaque(meta, record(f) + FREQUENCY, value - maxFrequency);
     }
 
     // ---- latches -----------------------------------------------------------------------------
 
     private long latchWord(int f) {
-        return (long) META.getVolatile(meta, f * STRIDE + LATCH);
+        return (long) META.getVolatile(meta, record(f) + LATCH);
     }
 
     private boolean casLatch(int f, long expected, long next) {
-        return META.compareAndSet(meta, f * STRIDE + LATCH, expected, next);
+        return META.compareAndSet(meta, record(f) + LATCH, expected, next);
     }
 
     private void addToLatch(int f, long delta) {
-        META.getAndAdd(meta, f * STRIDE + LATCH, delta);
+        META.getAndAdd(meta, record(f) + LATCH, delta);
     }
 
     /**
@@ -281,12 +307,22 @@ final class FramePool {
      * threads' transient adds before one could carry into the exclusive bit.
      */
     boolean tryLatchShared(int f) {
-        int i = f * STRIDE + LATCH;
-        long s = (long) META.getAndAdd(meta, i, 1L);
+        return tryLatchShared(meta, record(f));
+    }
+
+    /** Where frame {@code f}'s record starts in the metadata array. */
+    private static int record(int f) {
+        return RECORDS + f * STRIDE;
+    }
+
+    /** {@link #tryLatchShared(int)} of the record at {@code record} in {@code records} (this pool's metadata). */
+    private static boolean tryLatchShared(long[] records, int record) {
+        int i = record + LATCH;
+        long s = (long) META.getAndAdd(records, i, 1L);
         if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) < MAX_SHARED) {
             return true;
         }
-        META.getAndAdd(meta, i, -1L);
+        META.getAndAdd(records, i, -1L);
         return false;
     }
 
@@ -294,6 +330,36 @@ final class FramePool {
         for (int spins = 0; !tryLatchShared(f); spins++) {
             backOff(spins);
         }
+    }
+
+    /**
+     * The latched hit: latches frame {@code f} shared or exclusively (waiting for a writer to leave)
+     * and keeps the latch if the frame holds page {@code pageId}, counting an access for the
+     * replacement policy and a {@link #hits() hit}; else releases it and returns false. The records
+     * in a local, read once before the latch: the latch's atomic is a compiler barrier after which a
+     * field read would load the array (and check the index against its length) again.
+     */
+    boolean latchHolding(int f, long pageId, boolean exclusive) {
+        long[] records = meta;
+        int record = record(f);
+        if (exclusive) {
+            latchExclusive(f);
+        } else {
+            for (int spins = 0; !tryLatchShared(records, record); spins++) {
+                backOff(spins);
+            }
+        }
+        if ((long) META.get(records, record + PAGE) == pageId) {
+            touchRecord(records, record);
+            StripedCounter.increment(records);
+            return true;
+        }
+        if (exclusive) {
+            unlatchExclusive(f);
+        } else {
+            META.getAndAdd(records, record + LATCH, -1L);
+        }
+        return false;
     }
 
     void unlatchShared(int f) {
@@ -326,38 +392,61 @@ final class FramePool {
         addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
     }
 
-    /** What {@link #optimisticLatchWord} answers when the frame cannot be read optimistically. */
+    /** What {@link #optimisticHit} answers when the frame cannot be read optimistically. */
     static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
+
+    /**
+     * Whether {@code word}, an answer of {@link #optimisticHit}, is a latch word to read under
+     * rather than {@link #NOT_READABLE}. Tested by the exclusive bit, not by comparing with
+     * {@code NOT_READABLE}: the JIT folds the test into the identical one that chose the answer.
+     */
+    static boolean isReadable(long word) {
+        return (word & EXCLUSIVE) == 0;
+    }
 
     /**
      * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word
      * if no writer holds the frame and it holds that page (counted as an access for the replacement
-     * policy), else {@link #NOT_READABLE}. One acquire load of the latch word orders the page-id check
-     * and the caller's reads after it; everything else is plain, because an unchanged version at
-     * validation proves that no writer changed the record meanwhile.
+     * policy, and as a {@link #hits() hit}), else {@link #NOT_READABLE}. One acquire load of the latch
+     * word orders the page-id check and the caller's reads after it; everything else is plain,
+     * because an unchanged version at validation proves that no writer changed the record meanwhile.
      */
-    long optimisticLatchWord(int f, long pageId) {
+    long optimisticHit(int f, long pageId) {
         // the array in a local: read from the field after the acquire load, it would be loaded (and its
         // length checked) again, the acquire being a compiler barrier for every field
         long[] records = meta;
-        int record = f * STRIDE;
+        int record = record(f);
         long s = (long) META.getAcquire(records, record + LATCH);
         if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
             return NOT_READABLE;
         }
         touchRecord(records, record);
+        StripedCounter.increment(records);
         return s;
     }
 
     /**
+     * The hits in this pool: every readable {@link #optimisticHit} and every {@link #latchHolding} that
+     * held the page, less what the buffer manager takes back (a failed validation, a changed mapping).
+     */
+    StripedCounter hits() {
+        return hits;
+    }
+
+    /**
      * The frame's latch word again, ordered after the caller's reads of the frame: if its version and
-     * exclusive bit are those of {@link #optimisticLatchWord}'s answer, no exclusive holder came or
+     * exclusive bit are those of {@link #optimisticHit}'s answer, no exclusive holder came or
      * went while they ran.
      */
     long latchWordAfterReads(int f) {
         long[] records = meta; // loaded before the fence, which would otherwise force a reload after it
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return (long) META.getVolatile(records, f * STRIDE + LATCH);
+        return (long) META.getVolatile(records, record(f) + LATCH);
+    }
+
+    /** Whether mapping entry {@code f} names a frame (-1 does not); see {@link #MAX_FRAMES}. */
+    static boolean isMapped(int f) {
+        return Integer.compareUnsigned(f, MAX_FRAMES) < 0;
     }
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
@@ -412,7 +501,7 @@ final class FramePool {
     void release(int f) {
         assert isLatchedExclusively(f) : tier + " frame " + f + " released without the exclusive latch";
         replacement.removed(f);
-        int r = f * STRIDE;
+        int r = record(f);
         META.setVolatile(meta, r + PAGE, NO_PAGE);
         META.setVolatile(meta, r + DIRTY, CLEAN);
         META.setVolatile(meta, r + LSN, 0L);
@@ -455,7 +544,7 @@ final class FramePool {
      * (PM recovery); call {@link #rebuildFreeList()} afterwards.
      */
     void adopt(int f, long pageId, boolean isDirty, long pageLsn) {
-        int r = f * STRIDE;
+        int r = record(f);
         META.setVolatile(meta, r + PAGE, pageId);
         META.setVolatile(meta, r + DIRTY, isDirty ? IS_DIRTY : CLEAN); // a recovered frame is as PM holds it: persisted
         META.setVolatile(meta, r + LSN, pageLsn);

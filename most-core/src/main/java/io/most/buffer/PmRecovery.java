@@ -3,7 +3,6 @@ package io.most.buffer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * PM recovery at open: rebuilds the PM pool's mapping (page id to frame) from the frames'
@@ -23,7 +22,7 @@ final class PmRecovery {
 
     private final FramePool pm;
     private final PmArea area;
-    private final AtomicIntegerArray pmFrameOf;
+    private final PageTable pmFrameOf;
     private final AllocationMap allocations;
     private final BlockStore ssd;
     private final Map<Long, String> corruptPages;
@@ -35,7 +34,7 @@ final class PmRecovery {
      * @param acceptDataLoss whether frames damaged beyond identification are discarded instead of
      *                       refusing the open with {@link io.most.DataLossException}
      */
-    PmRecovery(FramePool pm, PmArea area, AtomicIntegerArray pmFrameOf, BlockStore ssd,
+    PmRecovery(FramePool pm, PmArea area, PageTable pmFrameOf, BlockStore ssd,
                Map<Long, String> corruptPages, boolean acceptDataLoss) {
         this.pm = pm;
         this.area = area;

@@ -13,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -50,6 +49,8 @@ public final class SpitfireBufferManager implements PageStore {
 
     private final PageStoreConfig config;
     private final int pageSize;
+    /** {@link #payloadSize()} as a long: the typed reads' offset check then needs no sign extension. */
+    private final long payloadBytes;
     private final BlockStore ssd;
     private final AllocationMap allocations;
     private final Arena dramArena;
@@ -57,14 +58,16 @@ public final class SpitfireBufferManager implements PageStore {
     private final PmArea pmArea;
     private final FramePool pm;
     private final PmCost pmCost;
-    private final AtomicIntegerArray dramFrameOf;
-    private final AtomicIntegerArray pmFrameOf;
+    private final PageTable dramFrameOf;
+    /** {@link #dramFrameOf}'s entries, for the hit paths' plain reads: one load fewer than through the table. */
+    private final int[] dramMapping;
+    private final PageTable pmFrameOf;
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
-    private final BufferCounters counters = new BufferCounters();
-    // the hit counters again, one field away: a hit loads one object fewer before it counts
-    private final StripedCounter dramHits = counters.dramHits;
-    private final StripedCounter pmHits = counters.pmHits;
+    private final BufferCounters counters;
+    // the pools' hit counters (FramePool.hits), for the paths that count outside the pools
+    private final StripedCounter dramHits;
+    private final StripedCounter pmHits;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
@@ -79,6 +82,7 @@ public final class SpitfireBufferManager implements PageStore {
     private SpitfireBufferManager(PageStoreConfig config, BlockStore ssd, PmArea pmArea) {
         this.config = config;
         this.pageSize = config.pageSize();
+        this.payloadBytes = payloadSize();
         this.ssd = ssd;
         this.allocations = ssd.allocations();
         this.policy = config.policy();
@@ -94,10 +98,8 @@ public final class SpitfireBufferManager implements PageStore {
                     + " bytes: the machine has not that much free memory; configure a smaller dramBytes", e);
         }
         this.dram = new FramePool("dram", dramMemory, pageSize, PageHeader.SIZE, replacement(config.evictionPolicy()));
-        this.dramFrameOf = new AtomicIntegerArray(pages);
-        for (int i = 0; i < pages; i++) {
-            dramFrameOf.set(i, -1);
-        }
+        this.dramFrameOf = new PageTable(pages);
+        this.dramMapping = dramFrameOf.entries();
         this.pmArea = pmArea;
         long maxSeq = 0;
         long recovered = 0;
@@ -105,10 +107,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (pmArea != null) {
             this.pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE,
                     replacement(config.pmEvictionPolicy()));
-            this.pmFrameOf = new AtomicIntegerArray(pages);
-            for (int i = 0; i < pages; i++) {
-                pmFrameOf.set(i, -1);
-            }
+            this.pmFrameOf = new PageTable(pages);
             this.admissionQueue = new AdmissionQueue(pm.frames / 2);
             PmRecovery.Result result;
             try {
@@ -125,6 +124,9 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
+        this.dramHits = dram.hits();
+        this.pmHits = pm == null ? new StripedCounter() : pm.hits();
+        this.counters = new BufferCounters(dramHits, pmHits);
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
                 admissionQueue, counters, writeSeq, this::policy);
@@ -375,7 +377,10 @@ public final class SpitfireBufferManager implements PageStore {
      * read() and write() pin a frame (access(), which returns the frame as a long) and wrap it in a
      * handle here, in a method small enough to inline into the caller: so escape analysis can drop the
      * handle of a Page that the caller closes in the same method, and a hit on either tier allocates
-     * nothing. The handle never reaches code that is not inlined on a hit (see release()).
+     * nothing. The handle never reaches code that is not inlined on a hit (see release()). The handle
+     * is made in one place, after the hit and slow paths merge, on purpose: a method that made it on
+     * the hit path and called the slow path beside would compile (with the slow path inlined) too big
+     * to inline into its caller, and a PM hit's handle would then escape.
      */
 
     @Override
@@ -393,33 +398,47 @@ public final class SpitfireBufferManager implements PageStore {
     /**
      * A pinned frame as one long, never negative: bits 0-30 the frame, bit 31 the pool (set: PM), bits
      * 32-62 how far the frame worked on lies from it (modulo 2^31; 0 but for a PM write's private
-     * copy). Laid out for the JIT: for a DRAM hit (a frame known to be non-negative, distance 0) the
-     * decoding in {@link #handle} folds away to the frame number itself.
+     * copy). {@link #accessSlowly} answers it with bit 63 set ({@link #slowAnswer}), while the DRAM hit
+     * of {@link #access} answers the frame number itself, non-negative, so that {@link #handle}
+     * decodes nothing on a hit.
      */
     private static long pinned(boolean inPm, int frame, int target) {
         long distance = (target - frame) & FRAME_BITS;
         return distance << 32 | (inPm ? 1L << 31 : 0) | frame;
     }
 
+    /** A {@link #pinned} frame as {@link #accessSlowly} answers it: marked by the sign bit. */
+    private static long slowAnswer(long pinned) {
+        return Long.MIN_VALUE | pinned;
+    }
+
     private Page handle(long pinned, long pageId, boolean exclusive) {
-        int low = (int) pinned;
-        int frame = low & FRAME_BITS;
-        int target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
-        return new LatchedPage(this, low < 0 ? pm : dram, frame, target, pageId, exclusive);
+        FramePool pool = dram;
+        int frame = (int) pinned;
+        int target = frame;
+        if (pinned < 0) { // the slow path's answer; one allocation below for both, for escape analysis
+            int low = (int) pinned;
+            pool = low < 0 ? pm : dram;
+            frame = low & FRAME_BITS;
+            target = (frame + (int) (pinned >>> 32)) & FRAME_BITS;
+        }
+        return new LatchedPage(this, pool, frame, target, pageId, exclusive);
     }
 
     /**
-     * Pins the page's frame under a shared or exclusive latch, loading the page if needed; see
-     * {@link #pinned}. The DRAM hit is this method alone (small enough to inline into the caller); the
-     * rest is {@link #accessSlowly}. The mapping is read plain: a stale frame number fails the page-id
-     * and mapping checks made under the latch (whose atomic add orders them), and goes the slow way.
+     * Pins the page's frame under a shared or exclusive latch, loading the page if needed: answers a
+     * DRAM hit's frame, else the {@link #slowAnswer}. The DRAM hit is this method alone (small enough
+     * to inline into the caller); the rest is {@link #accessSlowly}. The mapping is read plain: a
+     * stale frame number fails the page-id and mapping checks made under the latch (whose atomic add
+     * orders them), and goes the slow way.
+     * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
+     * which checks.
      */
     private long access(long pageId, boolean exclusive) {
-        checkOpen();
         int i = checkedIndex(pageId);
-        int f = dramFrameOf.getPlain(i);
-        if (f >= 0 && pinInDram(pageId, i, f, exclusive)) {
-            return pinned(false, f, f);
+        int f = dramMapping[i];
+        if (FramePool.isMapped(f) && pinInDram(pageId, i, f, exclusive)) {
+            return f; // see pinned
         }
         return accessSlowly(pageId, i, exclusive);
     }
@@ -431,18 +450,19 @@ public final class SpitfireBufferManager implements PageStore {
      * exclusive latch.
      */
     private boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
-        latch(dram, f, exclusive);
-        if (dram.pageOfLatched(f) == pageId && dramFrameOf.getPlain(i) == f) {
-            dram.touch(f);
-            dramHits.increment();
-            return true;
+        if (dram.latchHolding(f, pageId, exclusive)) { // counts the hit
+            if (dramMapping[i] == f) {
+                return true;
+            }
+            dramHits.decrement();
+            unlatch(dram, f, exclusive);
         }
-        unlatch(dram, f, exclusive);
         return false;
     }
 
     /** {@link #access} when the page was not mapped in DRAM, or its mapping changed while latching. */
     private long accessSlowly(long pageId, int i, boolean exclusive) {
+        checkOpen();
         // a page mapped in DRAM is allocated and intact: the bitmap and corruption checks can wait
         if (dramFrameOf.get(i) < 0) {
             checkAllocated(pageId);
@@ -452,7 +472,7 @@ public final class SpitfireBufferManager implements PageStore {
             int f = dramFrameOf.get(i);
             if (f >= 0) {
                 if (pinInDram(pageId, i, f, exclusive)) {
-                    return pinned(false, f, f);
+                    return slowAnswer(pinned(false, f, f));
                 }
                 continue;
             }
@@ -460,20 +480,20 @@ public final class SpitfireBufferManager implements PageStore {
             if (m >= 0 && !draw(exclusive ? policy.dw() : policy.dr())) {
                 long pinned = pinInPm(pageId, m, exclusive);
                 if (pinned >= 0) {
-                    return pinned;
+                    return slowAnswer(pinned);
                 }
                 continue;
             }
             long loaded = load(pageId, exclusive);
             if (loaded >= 0) {
-                return loaded;
+                return slowAnswer(loaded);
             }
             // the PM copy could not be migrated (a writer holds it): wait for it without the page lock
             m = pm == null ? -1 : pmFrameOf.get(i);
             if (m >= 0 && dramFrameOf.get(i) < 0) {
                 long pinned = pinInPm(pageId, m, exclusive);
                 if (pinned >= 0) {
-                    return pinned;
+                    return slowAnswer(pinned);
                 }
             }
         }
@@ -676,20 +696,24 @@ public final class SpitfireBufferManager implements PageStore {
 
     @Override
     public long tryOptimisticRead(long pageId) {
-        checkOpen();
+        // no open check on a hit: close() unmaps every page before it frees the pools, so a closed store
+        // finds nothing mapped here and checks below
         int i = checkedIndex(pageId);
         // plain: a stale frame number holds another page (or none) and fails the page-id check below
-        int f = dramFrameOf.getPlain(i);
-        if (f >= 0) {
+        int f = dramMapping[i];
+        if (FramePool.isMapped(f)) {
             // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
-            long word = dram.optimisticLatchWord(f, pageId);
-            if (word != FramePool.NOT_READABLE) {
-                dramHits.increment();
+            long word = dram.optimisticHit(f, pageId); // counts the hit
+            if (FramePool.isReadable(word)) {
                 return OptimisticStamp.encode(false, f, word);
             }
             return 0;
         }
-        return pm == null ? 0 : tryOptimisticReadInPm(pageId, i);
+        if (pm == null) {
+            checkOpen();
+            return 0;
+        }
+        return tryOptimisticReadInPm(pageId, i);
     }
 
     /**
@@ -700,14 +724,18 @@ public final class SpitfireBufferManager implements PageStore {
      */
     private long tryOptimisticReadInPm(long pageId, int i) {
         int m = pmFrameOf.getPlain(i);
-        if (m < 0) {
+        if (!FramePool.isMapped(m)) {
+            checkOpen(); // a closed store has no page mapped: its PM hits need no check either
             return 0;
         }
-        long word = pm.optimisticLatchWord(m, pageId);
-        if (word == FramePool.NOT_READABLE || dramFrameOf.getPlain(i) >= 0) {
+        long word = pm.optimisticHit(m, pageId); // counts the hit
+        if (!FramePool.isReadable(word)) {
             return 0;
         }
-        pmHits.increment();
+        if (dramMapping[i] >= 0) {
+            pmHits.decrement(); // not a PM hit after all: the page has a DRAM copy now
+            return 0;
+        }
         pmCost.load(Math.min(4096, pageSize));
         return OptimisticStamp.encode(true, m, word);
     }
@@ -715,7 +743,12 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public MemorySegment optimisticPayload(long stamp) {
         FramePool pool = poolOf(stamp);
-        return pool.payload(frameOf(stamp, pool), false);
+        try {
+            // unchecked against the pool: the payload array's own bounds check rejects a frame past it
+            return pool.payload(OptimisticStamp.frame(stamp), false);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
     }
 
     /*
@@ -724,29 +757,48 @@ public final class SpitfireBufferManager implements PageStore {
      * load before the data, and the pool segment's bounds and liveness checks are the same for every
      * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
      * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
+     * The frame index is not checked against the pool before the read: a frame past the pool starts
+     * past the segment's end, so the segment's own bounds check rejects it, and the handler names the
+     * bad stamp (a hit pays no compare for it).
      */
 
     @Override
     public long optimisticLong(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, payloadAddress(stamp, pool, offset, Long.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Long.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public int optimisticInt(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, payloadAddress(stamp, pool, offset, Integer.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public byte optimisticByte(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
-        return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, payloadAddress(stamp, pool, offset, Byte.BYTES));
+        long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
     }
 
     @Override
     public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
         FramePool pool = poolOf(stamp);
+        frameOf(stamp, pool); // checked here: the copy's own bounds errors are the caller's to see
         if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
             throw outsidePayload(offset, length);
         }
@@ -756,18 +808,26 @@ public final class SpitfireBufferManager implements PageStore {
 
     /**
      * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
-     * segment.
+     * segment; for a frame past the pool, an offset past the segment's end (the caller's read of the
+     * segment then fails, and {@link #frameOutside} names the stamp).
      *
-     * @throws IllegalArgumentException  if the stamp names a frame past its pool
      * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
      */
     private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
-        int f = frameOf(stamp, pool);
         // unsigned: a negative offset is a huge one, so one compare rejects both ends
-        if (Long.compareUnsigned(offset, payloadSize() - size) > 0) {
+        if (Long.compareUnsigned(offset, payloadBytes - size) > 0) {
             throw outsidePayload(offset, size);
         }
-        return pool.payloadStart(f) + offset;
+        return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
+    }
+
+    /**
+     * The error of a typed read whose access of the pool segment failed: the stamp's frame is past
+     * the pool (a stamp this store never issued), else the segment's own error.
+     */
+    private RuntimeException frameOutside(long stamp, FramePool pool, IndexOutOfBoundsException e) {
+        frameOf(stamp, pool); // throws the named error for a frame past the pool
+        return e;
     }
 
     private IndexOutOfBoundsException outsidePayload(long offset, int size) {
@@ -785,10 +845,17 @@ public final class SpitfireBufferManager implements PageStore {
             return false;
         }
         FramePool pool = poolOf(stamp);
-        if (OptimisticStamp.matches(stamp, pool.latchWordAfterReads(frameOf(stamp, pool)))) {
+        long word;
+        try {
+            // unchecked against the pool: the metadata array's own bounds check rejects a frame past it
+            word = pool.latchWordAfterReads(OptimisticStamp.frame(stamp));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
+        if (OptimisticStamp.matches(stamp, word)) {
             return true;
         }
-        (pool == dram ? dramHits : pmHits).decrement();
+        pool.hits().decrement();
         return false;
     }
 
@@ -797,7 +864,7 @@ public final class SpitfireBufferManager implements PageStore {
         if (OptimisticStamp.isDramStamp(stamp)) {
             return dram;
         }
-        if (!OptimisticStamp.isStamp(stamp) || pm == null) {
+        if (!OptimisticStamp.isPmStamp(stamp) || pm == null) {
             throw badStamp(stamp);
         }
         return pm;
@@ -1006,6 +1073,7 @@ public final class SpitfireBufferManager implements PageStore {
             checkpoint();
         } finally {
             closed = true;
+            unmapAll();
             try {
                 if (pmArea != null) {
                     pmArea.close();
@@ -1121,6 +1189,21 @@ public final class SpitfireBufferManager implements PageStore {
         return lockOf(pageId);
     }
 
+    /**
+     * Empties both mappings as the store closes, before the pools are freed: the hit paths (read,
+     * write, tryOptimisticRead) then find no page mapped and take the slow path, whose open check
+     * throws, so that a hit needs no check of its own. A reader that had found its frame just before
+     * fails on the pool's freed memory instead.
+     */
+    private void unmapAll() {
+        for (int i = 0; i < dramFrameOf.length(); i++) {
+            dramFrameOf.set(i, -1);
+        }
+        for (int i = 0; pmFrameOf != null && i < pmFrameOf.length(); i++) {
+            pmFrameOf.set(i, -1);
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("page store is closed");
@@ -1132,7 +1215,7 @@ public final class SpitfireBufferManager implements PageStore {
         // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
         // two merge (a long compare would not), and a negative id fails the same compare
         int i = (int) pageId;
-        if (i != pageId || Integer.compareUnsigned(i, dramFrameOf.length()) >= 0) {
+        if (i != pageId || Integer.compareUnsigned(i, dramMapping.length) >= 0) {
             throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                     + dramFrameOf.length() + " pages)");
         }

@@ -12,7 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +35,8 @@ class EvictorTest {
     private PmArea pmArea;
     private FramePool dram;
     private FramePool pm;
-    private final AtomicIntegerArray dramFrameOf = new AtomicIntegerArray(PAGES);
-    private final AtomicIntegerArray pmFrameOf = new AtomicIntegerArray(PAGES);
+    private final PageTable dramFrameOf = new PageTable(PAGES);
+    private final PageTable pmFrameOf = new PageTable(PAGES);
     private final List<Long> walFlushes = new ArrayList<>();
     private volatile MigrationPolicy policy = MigrationPolicy.of(1, 1, 1, 0);
     private Evictor evictor;

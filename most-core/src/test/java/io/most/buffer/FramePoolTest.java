@@ -3,6 +3,7 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -107,14 +108,17 @@ class FramePoolTest {
         int f = pool.takeFree();
         pool.setPage(f, 42);
         pool.unlatchExclusive(f);
-        long word = pool.optimisticLatchWord(f, 42);
+        long word = pool.optimisticHit(f, 42);
         assertNotEquals(FramePool.NOT_READABLE, word);
+        assertTrue(FramePool.isReadable(word));
         assertEquals(word, pool.latchWordAfterReads(f));
-        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 43), "the frame holds another page");
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticHit(f, 43), "the frame holds another page");
         assertEquals(1, pool.frequency(f), "an optimistic read is an access for the replacement policy");
         pool.latchExclusive(f);
-        assertEquals(FramePool.NOT_READABLE, pool.optimisticLatchWord(f, 42), "a writer holds the frame");
+        assertEquals(FramePool.NOT_READABLE, pool.optimisticHit(f, 42), "a writer holds the frame");
+        assertFalse(FramePool.isReadable(FramePool.NOT_READABLE));
         pool.unlatchExclusive(f);
+        assertEquals(1, pool.hits().sum(), "only the readable answer counted a hit");
         assertTrue(pool.isFrame(3));
         assertFalse(pool.isFrame(4));
         assertFalse(pool.isFrame(-1));
@@ -177,8 +181,8 @@ class FramePoolTest {
     @Test
     void stampsRoundTripPoolFrameAndVersion() {
         long s = OptimisticStamp.encode(true, 19, word(12345, 2));
-        assertTrue(OptimisticStamp.isStamp(s));
         assertTrue(OptimisticStamp.isPm(s));
+        assertTrue(OptimisticStamp.isPmStamp(s));
         assertFalse(OptimisticStamp.isDramStamp(s));
         assertEquals(19, OptimisticStamp.frame(s));
         assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
@@ -186,11 +190,21 @@ class FramePoolTest {
         assertFalse(OptimisticStamp.matches(s, word(12346, 2)));
         assertFalse(OptimisticStamp.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
         long d = OptimisticStamp.encode(false, 0, 0);
-        assertTrue(d != 0 && OptimisticStamp.isStamp(d) && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
-        // the widest frame index, and 30 version bits
-        long w = OptimisticStamp.encode(false, Integer.MAX_VALUE - 1, word((1L << 30) - 1, 0));
-        assertEquals(Integer.MAX_VALUE - 1, OptimisticStamp.frame(w));
+        assertTrue(d != 0 && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
+        // the widest frame index (a metadata array of 8 longs a frame holds fewer than 2^28), and 30 version bits
+        int widest = (1 << 28) - 1;
+        assertThrows(ArithmeticException.class, () -> Math.multiplyExact(widest + 1, FramePool.STRIDE),
+                "no pool has more frames than a stamp can name");
+        long w = OptimisticStamp.encode(false, widest, word((1L << 30) - 1, 0));
+        assertEquals(widest, OptimisticStamp.frame(w));
         assertTrue(OptimisticStamp.isDramStamp(w));
+        assertFalse(OptimisticStamp.isPmStamp(w));
+        // a garbage stamp whose frame bits run past the 28 a stamp uses is no stamp of either pool,
+        // so it cannot alias the frame its low 28 bits name
+        for (int bit = 28; bit <= 30; bit++) {
+            assertFalse(OptimisticStamp.isDramStamp(d | 1L << bit), "bit " + bit);
+            assertFalse(OptimisticStamp.isPmStamp(s | 1L << bit), "bit " + bit);
+        }
         assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
         assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
         assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));

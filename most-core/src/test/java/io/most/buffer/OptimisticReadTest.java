@@ -182,6 +182,22 @@ class OptimisticReadTest {
         assertThrows(IllegalStateException.class, () -> closed.tryOptimisticRead(0));
     }
 
+    @Test
+    void aClosedStoreRefusesEveryAccessOfAPageThatWasBuffered() {
+        PageStore closed;
+        long id;
+        try (PageStore store = StoreFixture.open(dir, 100, 20, 0, MigrationPolicy.eager())) {
+            closed = store;
+            id = allocateStamped(store, 1)[0];
+            assertNotEquals(0, store.tryOptimisticRead(id), "buffered in DRAM: the hit paths would serve it");
+        }
+        // the hit paths check nothing: close() unmapped the page, so each takes the slow path, which does
+        assertThrows(IllegalStateException.class, () -> closed.tryOptimisticRead(id));
+        assertThrows(IllegalStateException.class, () -> closed.read(id));
+        assertThrows(IllegalStateException.class, () -> closed.write(id));
+        assertThrows(IllegalStateException.class, () -> closed.readOptimistic(id, payload -> payload.get(ValueLayout.JAVA_BYTE, 0)));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {0, 64})
     void typedReadsAreThePayloadsBytesInBothPools(int pmFrames) {
@@ -241,6 +257,20 @@ class OptimisticReadTest {
             assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(3L << 31, 0), "a PM stamp without PM");
             assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(1L << 32 | 31, 0),
                     "frame 31 of a 16-frame pool");
+            // the typed reads and validate leave a frame past the pool to the bounds checks of the pool
+            // segment and the metadata array: the errors are still named, at either end of the frame bits
+            long lastFrame = validStamp & ~((1L << 28) - 1) | (1L << 28) - 1;
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(lastFrame, 0));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticInt(lastFrame, 0));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticByte(lastFrame, 0));
+            assertThrows(IllegalArgumentException.class, () -> store.validate(lastFrame));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(lastFrame));
+            assertThrows(IllegalArgumentException.class, () -> store.optimisticPayload(1L << 32 | 16), "frame 16 of 16");
+            for (int bit = 28; bit <= 30; bit++) {
+                long aliased = validStamp | 1L << bit; // its low 28 bits name the page's own frame
+                assertThrows(IllegalArgumentException.class, () -> store.optimisticLong(aliased, 0), "bit " + bit);
+                assertThrows(IllegalArgumentException.class, () -> store.validate(aliased), "bit " + bit);
+            }
             assertTrue(store.validate(stamp), "none of that disturbed the page");
         }
         long stale = stamp;
@@ -298,27 +328,7 @@ class OptimisticReadTest {
             ExecutorService threads = Executors.newFixedThreadPool(3);
             List<Future<?>> futures = new ArrayList<>();
             futures.add(threads.submit(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                long[] version = new long[pages];
-                java.util.Arrays.fill(version, 1);
-                try {
-                    for (int op = 0; op < 4000; op++) {
-                        int i = random.nextInt(pages);
-                        long id = ids[i];
-                        if (random.nextInt(5) == 0) {
-                            try {
-                                store.free(id);
-                            } catch (IllegalStateException latchedByAReader) {
-                                continue;
-                            }
-                            store.allocate(id);
-                        }
-                        write(store, id, ++version[i]);
-                        completed.set(i, version[i]);
-                    }
-                } finally {
-                    done.set(true);
-                }
+                StoreFixture.churn(store, ids, completed, seed, 4000, done);
                 return null;
             }));
             for (int t = 0; t < 2; t++) {

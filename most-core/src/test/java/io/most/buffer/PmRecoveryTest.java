@@ -13,7 +13,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +32,7 @@ class PmRecoveryTest {
     private BlockStore ssd;
     private PmArea area;
     private FramePool pm;
-    private AtomicIntegerArray pmFrameOf;
+    private PageTable pmFrameOf;
     private final Map<Long, String> corrupt = new HashMap<>();
 
     @BeforeEach
@@ -42,7 +41,7 @@ class PmRecoveryTest {
         area = PmArea.open(dir.resolve("pm.dat"), (long) (FRAMES + 1) * PAGE, PAGE, ssd.storeId(), ssd.pmDependency(),
                 false);
         pm = new FramePool("pm", area.frames, PAGE, PageHeader.SIZE);
-        pmFrameOf = new AtomicIntegerArray(PAGES);
+        pmFrameOf = new PageTable(PAGES);
         for (int i = 0; i < PAGES; i++) {
             pmFrameOf.set(i, -1);
         }

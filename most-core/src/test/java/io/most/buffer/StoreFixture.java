@@ -8,6 +8,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /** Builds small stores on real files for the buffer manager's tests, and page contents that check themselves. */
 final class StoreFixture {
@@ -48,6 +50,36 @@ final class StoreFixture {
             writeVersion(store, ids[i], 1);
         }
         return ids;
+    }
+
+    /**
+     * The writer of the concurrency tests: {@code ops} times, writes the next version of a random page of
+     * {@code ids} ({@link #writeVersion}), first freeing and re-allocating it one time in five (unless
+     * a reader holds it), and records in {@code completed} the version each page's last closed write
+     * left (0 while a re-allocated page is still zeros); sets {@code done} when it stops.
+     */
+    static void churn(PageStore store, long[] ids, AtomicLongArray completed, long seed, int ops, AtomicBoolean done) {
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] version = new long[ids.length];
+        java.util.Arrays.fill(version, 1);
+        try {
+            for (int op = 0; op < ops; op++) {
+                int i = random.nextInt(ids.length);
+                if (random.nextInt(5) == 0) {
+                    try {
+                        store.free(ids[i]);
+                    } catch (IllegalStateException latchedByAReader) {
+                        continue;
+                    }
+                    store.allocate(ids[i]);
+                    completed.set(i, 0);
+                }
+                writeVersion(store, ids[i], ++version[i]);
+                completed.set(i, version[i]);
+            }
+        } finally {
+            done.set(true);
+        }
     }
 
     static PageStore open(Path dir, long pages, int dramFrames, int pmFrames, MigrationPolicy policy) {
