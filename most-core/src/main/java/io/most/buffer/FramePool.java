@@ -190,7 +190,7 @@ final class FramePool {
         assert isLatchedExclusively(f) && isLatchedExclusively(old) : tier + " frame " + f + " takes over frame "
                 + old + " without both exclusive latches";
         long pageId = pageOf(old);
-        META.setVolatile(meta, f * STRIDE + PAGE, pageId);
+        META.setVolatile(meta, record(f) + PAGE, pageId);
         setFrequency(f, frequency(old));
         replacement.replaced(old, f, pageId);
     }
