@@ -53,7 +53,8 @@ final class MostCacheEngine implements CacheEngine {
      * the hottest of them; the rest of the DRAM goes to the large items' front. A bucket page read from
      * PM is a memory access, a large item read from the regions a device read: in the bench replay with
      * 128 MiB of PM, region-device reads per operation fell from 0.086 (every bucket page in DRAM) to 0.042
-     * (0.039 with the front's admission by reads per byte).
+     * (0.039 with the front's admission by reads per byte, 0.041 in a later replay, 0.035 with its eviction
+     * by reads per byte and the bucket pages at 1x).
      */
     static final int PM_BUCKET_DRAM_SHARE = 8;
 
