@@ -229,29 +229,26 @@ final class ItemFront {
         assert lock.isHeldByCurrentThread();
         Entry best = null;
         double bestRate = Double.MAX_VALUE;
-        List<Entry> passed = new ArrayList<>(SAMPLE);
-        while (passed.size() < SAMPLE) {
+        // at most one pass over the queue: entries moved to the tail are not met again in this call
+        for (int polled = 0, sampled = 0, n = queue.size(); polled < n && sampled < SAMPLE; polled++) {
             Entry head = queue.pollFirst();
-            if (head == null) {
-                break;
-            }
             if (!head.live) {
                 continue; // removed earlier: its bytes were given back then
             }
-            passed.add(head);
+            sampled++;
             double rate = (double) sketch.frequency(head.key.hash) / head.bytes();
             if (rate < bestRate) {
+                if (best != null) {
+                    queue.addLast(best);
+                }
                 best = head;
                 bestRate = rate;
+            } else {
+                queue.addLast(head);
             }
         }
         if (best == null) {
             throw new IllegalStateException("item front accounts " + bytes + " bytes but holds no entry");
-        }
-        for (Entry e : passed) {
-            if (e != best) {
-                queue.addLast(e);
-            }
         }
         return best;
     }
