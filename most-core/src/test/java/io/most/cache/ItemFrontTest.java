@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ItemFront}: a copy is returned only for the write it copies, the bytes stay within the
- * capacity, CLOCK keeps a referenced entry over an unreferenced older one, a full front admits only
+ * capacity, the victim is the sampled entry read least per byte (not the oldest), a full front admits only
  * keys read more often per byte than the victims they displace, and removals by token drop only the
  * entry they name.
  */
@@ -44,20 +44,25 @@ class ItemFrontTest {
     }
 
     @Test
-    void theBytesStayWithinTheCapacityAndClockKeepsTheReferencedEntry() {
+    void theBytesStayWithinTheCapacityAndTheVictimIsTheEntryReadLeast() {
         ItemFront front = new ItemFront(3 * ENTRY);
         Object v = new Object();
+        int[] reads = {3, 1, 2};
         for (int i = 0; i < 3; i++) {
+            for (int r = 0; r < reads[i]; r++) {
+                front.recordRead(key(i));
+            }
             admit(front, key(i), v, value(i));
         }
         assertEquals(3 * ENTRY, front.bytes());
-        assertNotNull(front.get(key(0), v)); // key 0 referenced: the clock passes over it once
-        front.recordRead(key(3)); // read more often than the victim, key 1 (never)
+        front.recordRead(key(3));
+        front.recordRead(key(3)); // read more often than the least read entry, key 1 (once)
         assertNotNull(admit(front, key(3), v, value(3)));
         assertEquals(3, front.entries());
         assertTrue(front.bytes() <= 3 * ENTRY, "within the capacity: " + front.bytes());
-        assertNotNull(front.get(key(0), v), "the referenced entry stayed");
-        assertNull(front.get(key(1), v), "the oldest unreferenced entry went");
+        assertNotNull(front.get(key(0), v), "the oldest entry, read most, stayed");
+        assertNull(front.get(key(1), v), "the entry read least went");
+        assertNotNull(front.get(key(2), v));
         assertNotNull(front.get(key(3), v));
         for (int i = 4; i < 100; i++) {
             front.recordRead(key(i));
@@ -112,9 +117,6 @@ class ItemFrontTest {
         for (int r = 0; r < 10; r++) {
             front.recordRead(bigKey);
         }
-        for (int i = 0; i < 4; i++) {
-            front.get(key(i), v); // referenced: the clock passes them once, then takes them as victims
-        }
         assertNotNull(admit(front, bigKey, v, big), "15 reads against the 9 of the entries it displaces");
         assertEquals(big.length, front.get(bigKey, v).length);
         assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
@@ -129,24 +131,26 @@ class ItemFrontTest {
         for (int r = 0; r < 6; r++) {
             front.recordRead(bigKey); // 6 reads over three values' bytes: 2 per value's bytes
         }
-        admit(front, bigKey, v, big); // the clock's first victim
-        front.recordRead(key(1));
-        admit(front, key(1), v, value(1));
+        admit(front, bigKey, v, big);
         for (int r = 0; r < 3; r++) {
+            front.recordRead(key(1)); // 3 per value's bytes: more than the big entry
+        }
+        admit(front, key(1), v, value(1));
+        for (int r = 0; r < 4; r++) {
             front.recordRead(key(7)); // fewer reads than the big entry, more per byte
         }
-        assertNotNull(admit(front, key(7), v, value(7)), "3 reads per value's bytes against 2");
-        assertNull(front.get(bigKey, v), "the big entry made the room");
+        assertNotNull(admit(front, key(7), v, value(7)), "4 reads per value's bytes against 2");
+        assertNull(front.get(bigKey, v), "the big entry, read least per byte, made the room");
         assertArrayEquals(value(1), front.get(key(1), v));
         assertTrue(front.bytes() <= 4 * ENTRY, "within the capacity: " + front.bytes());
     }
 
     @Test
-    void aVictimThatWinsLetsTheNextCandidateFaceTheNextEntry() {
+    void theVictimIsTheEntryReadLeastNotTheOldest() {
         ItemFront front = new ItemFront(2 * ENTRY);
         Object v = new Object();
         for (int r = 0; r < 10; r++) {
-            front.recordRead(key(0)); // the clock's first victim, read most
+            front.recordRead(key(0)); // the oldest entry, read most
         }
         admit(front, key(0), v, value(0));
         front.recordRead(key(1));
@@ -154,10 +158,38 @@ class ItemFrontTest {
         for (int r = 0; r < 3; r++) {
             front.recordRead(key(7));
         }
-        assertNull(admit(front, key(7), v, value(7)), "the first victim was read more often");
-        assertNotNull(admit(front, key(7), v, value(7)), "the hand moved past it to the entry read once");
+        assertNotNull(admit(front, key(7), v, value(7)), "3 reads against the least read entry's one");
         assertArrayEquals(value(0), front.get(key(0), v), "the hot entry stays");
         assertNull(front.get(key(1), v), "the entry read once went");
+    }
+
+    @Test
+    void aVictimSampledFromAFrontLargerThanTheSampleIsAmongTheLeastRead() {
+        int entries = 4 * ItemFront.SAMPLE;
+        ItemFront front = new ItemFront(entries * ENTRY);
+        Object v = new Object();
+        for (int i = 0; i < entries; i++) {
+            for (int r = 0; r < 2 + i % 4; r++) {
+                front.recordRead(key(i)); // every fourth key read twice, the others 3 to 5 times
+            }
+            admit(front, key(i), v, value(i));
+        }
+        // half as many candidates as keys read twice: every sample of SAMPLE entries still holds some
+        for (int c = 0; c < entries / 8; c++) {
+            ByteKey candidate = key(1000 + c);
+            for (int r = 0; r < 3; r++) {
+                front.recordRead(candidate);
+            }
+            assertNotNull(admit(front, candidate, v, value(c)), "candidate " + c + " beats a key read twice");
+        }
+        int gone = 0;
+        for (int i = 0; i < entries; i++) {
+            if (front.get(key(i), v) == null) {
+                assertEquals(0, i % 4, "key " + i + ", read more often than the candidates, stayed");
+                gone++;
+            }
+        }
+        assertEquals(entries / 8, gone, "one key read twice went for each candidate");
     }
 
     @Test

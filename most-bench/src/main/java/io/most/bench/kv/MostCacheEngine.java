@@ -36,21 +36,25 @@ final class MostCacheEngine implements CacheEngine {
     /** The regions' device header ahead of the first region (RegionStore's, for 4 KiB device blocks). */
     static final long REGION_HEADER_BYTES = 4096;
     /**
-     * Bucket-page bytes per 100 bytes of small items: buckets fill unevenly, so a quarter as much again.
-     * The small items of a bucket that is full overflow to the regions, whose DRAM front keeps the hot
-     * ones. In {@code MostCacheReplayTest}'s bench replay (60,000 keys, 64 MiB, 2M operations of warm-up
-     * then 300,000), region-device reads per operation: 0.074 at 2x (the bucket pages took 59 of the
-     * 64 MiB and left the front 5.7 MiB), 0.059 at 1.5x, 0.056 at 1.25x (a 28 MiB front), 0.055 at 1.1x,
-     * the hit ratio 0.9499 (the unbounded reference) at each; below 1.25x more small items overflow for
-     * little gain.
+     * Bucket-page bytes per 100 bytes of small items: as many as the small items take. Buckets fill
+     * unevenly, and the small items of a bucket that is full overflow to the regions, whose DRAM front
+     * keeps the hot ones; there a small item costs its own bytes and a fixed overhead, not a bucket's
+     * slack. In {@code MostCacheReplayTest}'s bench replay (60,000 keys, 64 MiB, 2M operations of
+     * warm-up then 300,000), region-device reads per operation, with the front's CLOCK eviction: 0.074
+     * at 2x (the bucket pages took 59 of the 64 MiB and left the front 5.7 MiB), 0.059 at 1.5x, 0.056 at
+     * 1.25x (a 28 MiB front), 0.055 at 1.1x; with its eviction by reads per byte, which keeps the hot
+     * overflowed items as a knapsack would: 0.047 at 1.25x, 0.046 at 1.1x, 0.045 at 1x and at 0.85x
+     * (where the overflowed items take 10 of the front's 40 MiB), the hit ratio 0.9499 (the unbounded
+     * reference) at each.
      */
-    static final int SMALL_ITEM_SLACK_PERCENT = 125;
+    static final int SMALL_ITEM_SLACK_PERCENT = 100;
     /**
      * With PM that holds every bucket page, the share (1 / this) of the DRAM the bucket pages keep for
      * the hottest of them; the rest of the DRAM goes to the large items' front. A bucket page read from
      * PM is a memory access, a large item read from the regions a device read: in the bench replay with
      * 128 MiB of PM, region-device reads per operation fell from 0.086 (every bucket page in DRAM) to 0.042
-     * (0.039 with the front's admission by reads per byte).
+     * (0.039 with the front's admission by reads per byte, 0.041 in a later replay, 0.035 with its eviction
+     * by reads per byte and the bucket pages at 1x).
      */
     static final int PM_BUCKET_DRAM_SHARE = 8;
 
