@@ -31,6 +31,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -167,7 +168,13 @@ public final class RunCommand {
     static List<String> childArgs(RunSpec spec, String item) {
         List<String> args = new ArrayList<>();
         args.add("run");
-        args.addAll(ChildArgs.without(spec.args(), PARENT_OPTIONS, Commands.valueOptions("run")));
+        Set<String> parentOnly = PARENT_OPTIONS;
+        if (spec.kv().isEmpty() && !Policies.get(spec.workload().hierarchyLayer(), item).usesTuningEpoch()) {
+            // --epoch is for the adaptive policies of a comparison; a fixed policy's child would refuse it
+            parentOnly = new HashSet<>(PARENT_OPTIONS);
+            parentOnly.add("epoch");
+        }
+        args.addAll(ChildArgs.without(spec.args(), parentOnly, Commands.valueOptions("run")));
         if (Progress.shown(spec.progress()) && !spec.progress()) {
             args.add("--progress"); // the child's stderr is a pipe to this terminal
         }

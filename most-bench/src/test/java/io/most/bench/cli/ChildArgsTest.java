@@ -45,4 +45,15 @@ class ChildArgsTest {
         assertTrue(RunCommand.childHeap(blocks).isEmpty(), "a block run keeps this JVM's heap");
         assertFalse(RunCommand.childArgs(engines, "most").contains("--heap"), "the parent sets the child's heap");
     }
+
+    @Test
+    void theTuningEpochGoesOnlyToTheChildrenOfAdaptivePolicies() {
+        RunSpec spec = RunSpec.parse(Options.ofRun(List.of("--workload", "spitfire-ba", "--hierarchy", "dram-pm-ssd",
+                "--policies", "spitfire-eager,spitfire-adaptive", "--epoch", "400ms")));
+        List<String> eager = RunCommand.childArgs(spec, "spitfire-eager");
+        assertFalse(eager.contains("--epoch"), "a fixed policy's child would refuse --epoch");
+        RunSpec.parse(Options.ofRun(eager.subList(1, eager.size()))); // and so its line parses
+        List<String> adaptive = RunCommand.childArgs(spec, "spitfire-adaptive");
+        assertEquals("400ms", adaptive.get(adaptive.indexOf("--epoch") + 1));
+    }
 }
