@@ -70,6 +70,8 @@ public final class SpitfireBufferManager implements PageStore {
     private final StripedCounter pmHits;
     private final WriteSequence writeSeq;
     private final Evictor evictor;
+    /** Seals and publishes the writes of PM pages (null without PM). */
+    private final PmWriteCommit pmWriteCommit;
     /** Pages whose only durable copy was a damaged PM frame: reads throw until the page is freed. */
     private final java.util.Map<Long, String> corruptPmPages = new java.util.concurrent.ConcurrentHashMap<>();
     private final long recoveredPmPages;
@@ -130,6 +132,8 @@ public final class SpitfireBufferManager implements PageStore {
         this.writeSeq = new WriteSequence(ssd, maxSeq);
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
                 admissionQueue, counters, writeSeq, this::policy);
+        this.pmWriteCommit = pm == null ? null : new PmWriteCommit(config.walHook(), pm, pmArea, pmCost, pmFrameOf,
+                pageLocks, evictor, writeSeq, counters, pageSize);
         this.recoveredPmPages = recovered;
         this.discardedPmFrames = discarded;
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
@@ -527,7 +531,7 @@ public final class SpitfireBufferManager implements PageStore {
      * Pins PM frame {@code m} (exclusively latched) for a write that goes to a private copy, whose close
      * persists only the lines that changed over {@code m}: through a redo record if {@code m} is durable
      * in every line (it must not be torn), or as a delta frame over the block device's version that
-     * {@code m} equals or is based on ({@link #releasePmWrite}). On failure {@code m} is unlatched.
+     * {@code m} equals or is based on ({@link PmWriteCommit#release}). On failure {@code m} is unlatched.
      */
     private long pinnedForWrite(long pageId, int m) {
         int copy;
@@ -927,115 +931,7 @@ public final class SpitfireBufferManager implements PageStore {
             dram.unlatchExclusive(f);
             return;
         }
-        releasePmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
-    }
-
-    /**
-     * Seals and persists a PM write (WAL first). The write went to a private copy {@code target} of
-     * {@code m} (or to {@code m} itself); how much is persisted depends on what {@code m} is:
-     * <ul>
-     *   <li>dirty and persisted in every line: {@code m} is updated in place with only the changed lines
-     *       persisted, through a redo record ({@link PmRedoLog});</li>
-     *   <li>clean, equal to a version on the block device, or a delta frame over one: the copy is sealed
-     *       as a delta frame persisting only the lines that differ from that version
-     *       ({@link PmDeltaTable}), and published in {@code m}'s place;</li>
-     *   <li>otherwise, or when more than half the page would be persisted: the copy is sealed whole and
-     *       published in {@code m}'s place.</li>
-     * </ul>
-     */
-    private void releasePmWrite(int m, int target, long pageId, boolean dirtied, long lsn) {
-        if (!dirtied) {
-            if (target != m) {
-                pm.release(target);
-            }
-            pm.unlatchExclusive(m);
-            return;
-        }
-        PmDeltaTable deltas = pmArea.deltas();
-        long persisted = -1;
-        boolean inPlace = false;
-        try {
-            config.walHook().flushUpTo(lsn);
-            evictor.ensureAllocationsDurable();
-            long seq = writeSeq.next();
-            if (target != m) {
-                // comparing the copy with m re-reads lines the pin loaded (copying m) moments ago: cached, not charged again
-                if (pm.isDirty(m) && !deltas.isDelta(m)) {
-                    // m is persisted in every line: persist just the lines that changed, through a redo record
-                    persisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
-                    inPlace = persisted >= 0;
-                } else if (deltas.base(m) != PmDeltaTable.NO_BASE) {
-                    persisted = sealDelta(m, target, pageId, lsn, seq);
-                }
-            }
-            if (persisted < 0) {
-                pmArea.sealDurably(target, pm.frame(target), pageId, lsn, seq);
-                deltas.forget(target);
-            }
-            pmCost.store(persisted < 0 ? pageSize : persisted);
-            counters.pmBytesPersisted.add(persisted < 0 ? pageSize : persisted);
-            counters.pmWrites.increment();
-        } catch (RuntimeException e) {
-            if (target != m) {
-                deltas.forget(target);
-                pm.release(target);
-                if (!pm.isDirty(m)) {
-                    pm.setDirty(m, false); // a failed update may have left it neither version: no base for another
-                    deltas.forget(m);
-                }
-            }
-            pm.unlatchExclusive(m);
-            throw e;
-        }
-        if (persisted < 0) {
-            counters.pmWholePageWrites.increment();
-        } else {
-            counters.pmLineUpdates.increment();
-            if (!inPlace) {
-                counters.pmDeltaWrites.increment();
-            }
-        }
-        if (inPlace) {
-            pm.release(target);
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            pm.unlatchExclusive(m);
-            return;
-        }
-        if (target == m) {
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            pm.unlatchExclusive(m);
-            return;
-        }
-        ReentrantLock lock = lockOf(pageId);
-        lock.lock();
-        try {
-            pm.takeOver(m, target); // the page keeps its standing in the replacement policy
-            pm.setDirty(target, true);
-            pm.setLsn(target, lsn);
-            pmFrameOf.set((int) pageId, target);
-        } finally {
-            lock.unlock();
-        }
-        pm.unlatchExclusive(target);
-        pmArea.invalidate(m);
-        pm.release(m);
-    }
-
-    /**
-     * Seals the private copy {@code target} of PM frame {@code m} as a delta frame over the block
-     * device's version that {@code m} equals or is based on: the lines where the copy differs from
-     * {@code m}, plus those already durable if {@code m} is a delta frame itself, plus the header's.
-     * Returns the bytes persisted, or -1 (nothing written) if that would be more than half the page.
-     */
-    private long sealDelta(int m, int target, long pageId, long lsn, long seq) {
-        PmDeltaTable deltas = pmArea.deltas();
-        DirtyLines lines = deltas.linesOver(m, target);
-        if (lines.count() > lines.lines() / 2) {
-            return -1;
-        }
-        return deltas.seal(target, pageId, lsn, seq, deltas.base(m), lines);
+        pmWriteCommit.release(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
     }
 
     // ---- flush, checkpoint, close ----------------------------------------------------------------

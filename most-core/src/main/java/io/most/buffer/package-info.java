@@ -8,6 +8,8 @@
  *       dirty flag, access frequency), the free list; victims come from a {@code Replacement}
  *       ({@code ClockReplacement}, {@code S3FifoReplacement} with its {@code GhostSet}).</li>
  *   <li>{@code OptimisticStamp}: the layout of the stamps of the latch-free read API.</li>
+ *   <li>{@code PmWriteCommit}: the commit of a write to a PM page (redo record, delta frame or whole
+ *       page, after the WAL) and the switch to its private copy.</li>
  *   <li>{@code BlockStore} (superblocks, allocation bitmap, page images on the block device),
  *       {@code PmArea} (the PM file, sealing frames durably), {@code PageHeader} (the self-describing
  *       page header and its checks), {@code WriteSequence}.</li>
