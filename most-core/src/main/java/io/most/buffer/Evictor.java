@@ -367,11 +367,10 @@ final class Evictor {
             r = allocatePmFrame(pageId);
             PageHeader.copyPayload(dram.frame(f), pm.frame(r));
             pmCost.load(pm.frameSize); // comparing the DRAM copy with old
-            DirtyLines lines = deltas.linesOver(old, r);
-            if (lines.count() > lines.lines() / 2) {
+            long persisted = deltas.sealOver(old, r, pageId, lsn, writeSeq.next());
+            if (persisted < 0) {
                 return false;
             }
-            long persisted = deltas.seal(r, pageId, lsn, writeSeq.next(), deltas.base(old), lines);
             pmCost.store(persisted);
             counters.pmBytesPersisted.add(persisted);
             pm.takeOver(old, r);

@@ -174,6 +174,20 @@ final class PmDeltaTable {
     }
 
     /**
+     * Seals the copy {@code r} of frame {@code m} as a delta frame over the block device's version that
+     * {@code m} equals or is based on ({@link #linesOver}, then {@link #seal}), unless that would persist
+     * more than half the page: then nothing is written and -1 returned (the caller persists the whole
+     * page instead). Returns the bytes persisted. The caller holds both frames exclusively.
+     */
+    long sealOver(int m, int r, long pageId, long lsn, long seq) {
+        DirtyLines lines = linesOver(m, r);
+        if (lines.count() > lines.lines() / 2) {
+            return -1;
+        }
+        return seal(r, pageId, lsn, seq, base(m), lines);
+    }
+
+    /**
      * Seals frame {@code r} for {@code pageId} as a delta frame over the block device's version
      * {@code blockSeq}: writes its header fields (uncommitted), persists only {@code lines} of it (line 0,
      * the header's, must be among them), then its descriptor, then stores and persists the commit word.

@@ -74,7 +74,7 @@ final class PmWriteCommit {
                     persisted = pmArea.updateChangedLines(m, target, pageId, lsn, seq);
                     inPlace = persisted >= 0;
                 } else if (deltas.base(m) != PmDeltaTable.NO_BASE) {
-                    persisted = sealDelta(m, target, pageId, lsn, seq);
+                    persisted = deltas.sealOver(m, target, pageId, lsn, seq);
                 }
             }
             if (persisted < 0) {
@@ -104,14 +104,10 @@ final class PmWriteCommit {
                 counters.pmDeltaWrites.increment();
             }
         }
-        if (inPlace) {
-            pm.release(target);
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            pm.unlatchExclusive(m);
-            return;
-        }
-        if (target == m) {
+        if (inPlace || target == m) { // m itself holds the new version
+            if (inPlace) {
+                pm.release(target); // the copy only carried the changed lines
+            }
             pm.setDirty(m, true);
             pm.setLsn(m, lsn);
             pm.unlatchExclusive(m);
@@ -130,20 +126,5 @@ final class PmWriteCommit {
         pm.unlatchExclusive(target);
         pmArea.invalidate(m);
         pm.release(m);
-    }
-
-    /**
-     * Seals the private copy {@code target} of PM frame {@code m} as a delta frame over the block
-     * device's version that {@code m} equals or is based on: the lines where the copy differs from
-     * {@code m}, plus those already durable if {@code m} is a delta frame itself, plus the header's.
-     * Returns the bytes persisted, or -1 (nothing written) if that would be more than half the page.
-     */
-    private long sealDelta(int m, int target, long pageId, long lsn, long seq) {
-        PmDeltaTable deltas = pmArea.deltas();
-        DirtyLines lines = deltas.linesOver(m, target);
-        if (lines.count() > lines.lines() / 2) {
-            return -1;
-        }
-        return deltas.seal(target, pageId, lsn, seq, deltas.base(m), lines);
     }
 }
