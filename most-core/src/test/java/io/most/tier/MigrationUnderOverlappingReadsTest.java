@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * for good. Here the fake capacity device holds every foreground read until the test lets it go, and the
  * test lets a read go only once the next one has arrived (entered the device, or queued on the stripe):
  * the reads overlap for as long as the test goes on. The migration must complete while they do.
- * Ordered by where threads wait; no timings.
+ * After each handover the test waits for the outcome (the migration finished, or the next read is in the
+ * device) rather than looking at once: a migration that got the stripe may still be copying. Ordered by
+ * where threads wait; no timings.
  */
 class MigrationUnderOverlappingReadsTest {
     private static final int BLOCK = TierFixture.BLOCK;
@@ -118,6 +120,9 @@ class MigrationUnderOverlappingReadsTest {
                     Thread.onSpinWait(); // the next read has arrived: in the device, or queued on the stripe
                 }
                 capacity.release(previous);
+                while (migration.isAlive() && !capacity.held.containsKey(next)) {
+                    Thread.onSpinWait(); // decided: the migration got the stripe and finishes, or the next read got in
+                }
                 previous = next;
                 movedWhileOverlapping = !migration.isAlive();
             }
