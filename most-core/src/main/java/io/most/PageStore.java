@@ -214,6 +214,14 @@ public interface PageStore extends AutoCloseable {
      */
     boolean validate(long stamp);
 
+    /**
+     * A new reusable latch-free reader ({@link io.most.buffer.PageCursor}) for one thread: the
+     * optimistic read of {@link #tryOptimisticRead} without a stamp to decode, holding the pools'
+     * metadata and memory itself, so that a hit loads no store object and its validation re-reads the
+     * one latch word it found. Make one per thread and keep it; it allocates nothing after.
+     */
+    io.most.buffer.PageCursor cursor();
+
     /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
     void flush();
 

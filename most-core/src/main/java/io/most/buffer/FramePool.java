@@ -310,8 +310,8 @@ final class FramePool {
         return tryLatchShared(meta, record(f));
     }
 
-    /** Where frame {@code f}'s record starts in the metadata array. */
-    private static int record(int f) {
+    /** Where frame {@code f}'s record (and its latch word) starts in the metadata array. */
+    static int record(int f) {
         return RECORDS + f * STRIDE;
     }
 
@@ -414,7 +414,14 @@ final class FramePool {
     long optimisticHit(int f, long pageId) {
         // the array in a local: read from the field after the acquire load, it would be loaded (and its
         // length checked) again, the acquire being a compiler barrier for every field
-        long[] records = meta;
+        return optimisticHit(meta, f, pageId);
+    }
+
+    /**
+     * {@link #optimisticHit(int, long)} in the pool whose metadata is {@code records} ({@link #records()}),
+     * for a caller that holds the array itself ({@link PageCursor}) and so loads no pool object.
+     */
+    static long optimisticHit(long[] records, int f, long pageId) {
         int record = record(f);
         long s = (long) META.getAcquire(records, record + LATCH);
         if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
@@ -439,9 +446,27 @@ final class FramePool {
      * went while they ran.
      */
     long latchWordAfterReads(int f) {
-        long[] records = meta; // loaded before the fence, which would otherwise force a reload after it
+        return latchWordAfterReads(meta, record(f)); // the array loaded before the fence, not reloaded after it
+    }
+
+    /** {@link #latchWordAfterReads(int)} of the record at {@code record} of {@code records}. */
+    static long latchWordAfterReads(long[] records, int record) {
         VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return (long) META.getVolatile(records, record(f) + LATCH);
+        return (long) META.getVolatile(records, record + LATCH);
+    }
+
+    /**
+     * The pool's metadata array (hit counter, then one record a frame), for {@link PageCursor}, which
+     * keeps it in a field of its own so that its hits load no pool; only the static record methods of
+     * this class read or write it.
+     */
+    long[] records() {
+        return meta;
+    }
+
+    /** Whether a frame's latch word {@code now} still has the version (and no writer) of {@code word}, an {@link #optimisticHit} answer. */
+    static boolean unchanged(long word, long now) {
+        return ((word ^ now) & ~SHARED_MASK) == 0;
     }
 
     /** Whether mapping entry {@code f} names a frame (-1 does not); see {@link #MAX_FRAMES}. */

@@ -62,6 +62,8 @@ public final class SpitfireBufferManager implements PageStore {
     /** {@link #dramFrameOf}'s entries, for the hit paths' plain reads: one load fewer than through the table. */
     private final int[] dramMapping;
     private final PageTable pmFrameOf;
+    /** {@link #pmFrameOf}'s entries (null without PM), read plain by the latched PM read hit. */
+    private final int[] pmEntries;
     private final PageLocks pageLocks = new PageLocks();
     private final AdmissionQueue admissionQueue;
     private final BufferCounters counters;
@@ -126,6 +128,7 @@ public final class SpitfireBufferManager implements PageStore {
             this.pmFrameOf = null;
             this.admissionQueue = null;
         }
+        this.pmEntries = pmFrameOf == null ? null : pmFrameOf.entries();
         this.dramHits = dram.hits();
         this.pmHits = pm == null ? new StripedCounter() : pm.hits();
         this.counters = new BufferCounters(dramHits, pmHits);
@@ -441,10 +444,44 @@ public final class SpitfireBufferManager implements PageStore {
     private long access(long pageId, boolean exclusive) {
         int i = checkedIndex(pageId);
         int f = dramMapping[i];
-        if (FramePool.isMapped(f) && pinInDram(pageId, i, f, exclusive)) {
-            return f; // see pinned
+        if (FramePool.isMapped(f)) {
+            if (pinInDram(pageId, i, f, exclusive)) {
+                return f; // see pinned
+            }
+        } else if (!exclusive) {
+            long pinned = pinPmReadHit(pageId, i);
+            if (pinned < 0) {
+                return pinned;
+            }
         }
         return accessSlowly(pageId, i, exclusive);
+    }
+
+    /**
+     * The latched PM read hit, on the inlined path beside the DRAM hit (not in {@link #accessSlowly},
+     * which a hot caller may or may not inline): so the handle of a PM hit is made, used and dropped
+     * in the caller's compile as a DRAM hit's is, and escape analysis removes it in every compile, not
+     * only in those where the slow path happened to inline. Answers the {@link #slowAnswer} of the
+     * pinned frame, or 0 (not a PM hit here: the slow path decides, and loads, migrates or retries).
+     * Plain reads of both mappings after the latch's atomic add, which orders them; a page mapped in
+     * PM is allocated and intact, and a closed store has nothing mapped (see {@link #unmapAll}).
+     */
+    private long pinPmReadHit(long pageId, int i) {
+        int[] pmMapping = pmEntries;
+        if (pmMapping == null) {
+            return 0;
+        }
+        int m = pmMapping[i];
+        if (!FramePool.isMapped(m) || draw(policy.dr()) || !pm.latchHolding(m, pageId, false)) { // counts the hit
+            return 0;
+        }
+        if (pmMapping[i] != m || dramMapping[i] >= 0) { // moved (to DRAM, or elsewhere in PM) meanwhile
+            pmHits.decrement();
+            pm.unlatchShared(m);
+            return 0;
+        }
+        pmCost.load(Math.min(4096, pageSize));
+        return slowAnswer(pinned(true, m, m));
     }
 
     /**
@@ -889,6 +926,11 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     @Override
+    public PageCursor cursor() {
+        return new PageCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
+    }
+
+    @Override
     public <R> R readOptimistic(long pageId, PageReader<R> reader) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long stamp = tryOptimisticRead(pageId);
@@ -1100,7 +1142,7 @@ public final class SpitfireBufferManager implements PageStore {
         }
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("page store is closed");
         }
@@ -1112,10 +1154,25 @@ public final class SpitfireBufferManager implements PageStore {
         // two merge (a long compare would not), and a negative id fails the same compare
         int i = (int) pageId;
         if (i != pageId || Integer.compareUnsigned(i, dramMapping.length) >= 0) {
-            throw new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
-                    + dramFrameOf.length() + " pages)");
+            throw outsideCapacity(pageId);
         }
         return i;
+    }
+
+    /** The error for a page id outside the store's capacity (here and in {@link PageCursor#begin}). */
+    IllegalArgumentException outsideCapacity(long pageId) {
+        return new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
+                + dramFrameOf.length() + " pages)");
+    }
+
+    /** The DRAM pool's hit counter (a cursor takes back the hit of a failed validation). */
+    StripedCounter dramHits() {
+        return dramHits;
+    }
+
+    /** The PM pool's hit counter (a cursor takes back the hit of a failed validation). */
+    StripedCounter pmHits() {
+        return pmHits;
     }
 
     private void checkNotLost(long pageId) {
