@@ -386,7 +386,7 @@ class OptimisticReadTest {
         }
     }
 
-    private static void loadWithLatch(PageStore store, long id) {
+    static void loadWithLatch(PageStore store, long id) {
         try (Page page = store.read(id)) {
             page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         } catch (IllegalArgumentException freedMeanwhile) {
@@ -403,7 +403,7 @@ class OptimisticReadTest {
         }
     }
 
-    private static boolean isZero(MemorySegment payload) {
+    static boolean isZero(MemorySegment payload) {
         for (long i = 0; i + 8 <= payload.byteSize(); i += 8) {
             if (payload.get(ValueLayout.JAVA_LONG_UNALIGNED, i) != 0) {
                 return false;

@@ -6,6 +6,7 @@ import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
+import io.most.buffer.PageCursor;
 import io.most.device.MemoryDevice;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -57,6 +58,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code dramHitStampLong} (and {@code ...TwoThreads}, {@code pmHitStampLong}): the same with
  *       {@link PageStore#optimisticLong} instead of the payload segment: the frame addressed in the
  *       pool's one segment by the stamp's frame index.</li>
+ *   <li>{@code dramHitCursor} (and {@code ...TwoThreads}, {@code pmHitCursor}): the same read with a
+ *       thread's reusable {@link PageCursor} ({@code begin}, {@code getLong}, {@code validate}): no
+ *       stamp, the pools' metadata and memory held by the cursor.</li>
  *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
@@ -249,6 +253,28 @@ public class PageReadBenchmark {
                     Files.delete(p);
                 }
             }
+        }
+    }
+
+    /** A thread's {@link PageCursor} over the DRAM store, made once and reused (as a caller keeps one). */
+    @State(Scope.Thread)
+    public static class DramCursor {
+        PageCursor cursor;
+
+        @Setup(Level.Trial)
+        public void setup(DramStore s) {
+            cursor = s.store.cursor();
+        }
+    }
+
+    /** A thread's {@link PageCursor} over the PM store. */
+    @State(Scope.Thread)
+    public static class PmCursor {
+        PageCursor cursor;
+
+        @Setup(Level.Trial)
+        public void setup(PmStore s) {
+            cursor = s.store.cursor();
         }
     }
 
@@ -542,6 +568,39 @@ public class PageReadBenchmark {
             }
         }
         return readLatched(store, page, offset);
+    }
+
+    /**
+     * The cursor as a caller uses it: {@link PageCursor#begin}, {@link PageCursor#getLong},
+     * {@link PageCursor#validate}, and the latched read only when the page is not buffered or a writer
+     * raced (never, here).
+     */
+    static long readCursor(PageStore store, PageCursor cursor, long key) {
+        long page = key >>> 32;
+        long offset = key & OFFSET_MASK;
+        if (cursor.begin(page)) {
+            long value = cursor.getLong(offset);
+            if (cursor.validate()) {
+                return value;
+            }
+        }
+        return readLatched(store, page, offset);
+    }
+
+    @Benchmark
+    public long dramHitCursor(DramStore s, DramCursor r, Cursor c) {
+        return readCursor(s.store, r.cursor, c.next());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long dramHitCursorTwoThreads(DramStore s, DramCursor r, Cursor c) {
+        return readCursor(s.store, r.cursor, c.next());
+    }
+
+    @Benchmark
+    public long pmHitCursor(PmStore s, PmCursor r, Cursor c) {
+        return readCursor(s.store, r.cursor, c.next());
     }
 
     /**
