@@ -366,6 +366,11 @@ final class FramePool {
         addToLatch(f, -1);
     }
 
+    /** {@link #unlatchShared(int)} of the record at {@code record} of {@code records} ({@link #records()}). */
+    static void unlatchShared(long[] records, int record) {
+        META.getAndAdd(records, record + LATCH, -1L);
+    }
+
     boolean tryLatchExclusive(int f) {
         long s = latchWord(f);
         return (s & (EXCLUSIVE | SHARED_MASK)) == 0 && casLatch(f, s, s | EXCLUSIVE);

@@ -36,6 +36,11 @@ import java.lang.foreign.ValueLayout;
  * that can only ever see bytes inside its frame's payload (possibly torn or another page's, which is
  * why only a validated read counts). A failed {@code validate}, like a failed {@code begin}, leaves the
  * cursor on no page: its reads then throw until the next {@code begin} succeeds.
+ *
+ * <p>{@link #pin} and {@link #unpin} are the latched read with the same cursor and typed reads: a
+ * shared latch (the page loaded if it is not buffered), as {@link io.most.PageStore#read} takes, but
+ * no {@link io.most.Page} handle, so nothing is allocated whatever the JIT inlines. A pinned cursor
+ * must be unpinned before it begins or pins another page.
  */
 public final class PageCursor {
     /** {@link #base} when the cursor is on no page: past any pool segment, so a read fails its bounds check. */
@@ -62,6 +67,8 @@ public final class PageCursor {
     private long word = FramePool.NOT_READABLE;
     /** Where the frame's payload starts in its pool's segment, or {@link #NO_BASE}. */
     private long base = NO_BASE;
+    /** Whether the cursor holds its page's shared latch ({@link #pin}). */
+    private boolean pinned;
 
     PageCursor(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
                PmCost pmCost, long payloadBytes) {
@@ -88,6 +95,9 @@ public final class PageCursor {
      * @throws IllegalStateException    if the store is closed (when the page is not found buffered)
      */
     public boolean begin(long pageId) {
+        if (pinned) {
+            throw stillPinned();
+        }
         int[] mapping = dramMapping;
         // as an int compared unsigned, the form of the JIT's own index check of the mapping: the two merge
         int i = (int) pageId;
@@ -138,6 +148,46 @@ public final class PageCursor {
         return true;
     }
 
+    /**
+     * Puts the cursor on page {@code pageId} under a shared latch, as {@link io.most.PageStore#read}
+     * does (loading the page if it is not buffered, waiting while a writer holds it), until
+     * {@link #unpin}: the typed reads then read it consistently, and {@link #validate} answers true.
+     * Allocates nothing.
+     *
+     * @throws IllegalArgumentException if the page is not allocated or outside the store's capacity
+     * @throws IllegalStateException    if the cursor is already pinned, or the store is closed
+     */
+    public void pin(long pageId) {
+        if (pinned) {
+            throw stillPinned();
+        }
+        long answer = store.pinShared(pageId);
+        int f = SpitfireBufferManager.pinnedFrame(answer);
+        inPm = SpitfireBufferManager.pinnedPool(answer);
+        record = FramePool.record(f);
+        word = FramePool.NOT_READABLE; // validate() answers from its failure path: see onFailedValidation
+        base = f * frameBytes;
+        pinned = true;
+    }
+
+    /**
+     * Releases the shared latch of {@link #pin}; the cursor is then on no page.
+     *
+     * @throws IllegalStateException if the cursor is not pinned
+     */
+    public void unpin() {
+        if (!pinned) {
+            throw new IllegalStateException("the cursor is not pinned: pin(pageId) first");
+        }
+        pinned = false;
+        FramePool.unlatchShared(inPm ? pmRecords : dramRecords, record);
+        onNoPage();
+    }
+
+    private IllegalStateException stillPinned() {
+        return new IllegalStateException("the cursor holds a pinned page: unpin() first");
+    }
+
     private boolean onNoPage() {
         word = FramePool.NOT_READABLE;
         base = NO_BASE;
@@ -147,8 +197,8 @@ public final class PageCursor {
     /**
      * Whether the page of the last successful {@link #begin} is still in the same frame, unchanged, with
      * no writer holding it: if so, every read since {@code begin} saw the page as it was then. If not,
-     * takes back the hit {@code begin} counted and leaves the cursor on no page. False on no page.
-     * May be called again after more reads of a page that validated.
+     * takes back the hit {@code begin} counted and leaves the cursor on no page. False on no page; true
+     * while {@link #pin pinned}. May be called again after more reads of a page that validated.
      */
     public boolean validate() {
         long[] records = inPm ? pmRecords : dramRecords; // loaded before the fence, not reloaded after it
@@ -160,6 +210,9 @@ public final class PageCursor {
     }
 
     private boolean onFailedValidation() {
+        if (pinned) {
+            return true; // no writer can come while the cursor holds the shared latch
+        }
         if (word != FramePool.NOT_READABLE) {
             (inPm ? store.pmHits() : store.dramHits()).decrement();
         }
@@ -252,6 +305,6 @@ public final class PageCursor {
     @Override
     public String toString() {
         return base == NO_BASE ? "PageCursor[no page]"
-                : "PageCursor[" + (inPm ? "pm" : "dram") + " frame " + base / frameBytes + "]";
+                : "PageCursor[" + (inPm ? "pm" : "dram") + " frame " + base / frameBytes + (pinned ? ", pinned" : "") + "]";
     }
 }

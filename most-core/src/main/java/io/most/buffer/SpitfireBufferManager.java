@@ -441,6 +441,24 @@ public final class SpitfireBufferManager implements PageStore {
      * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
      * which checks.
      */
+    /**
+     * {@link #read}'s pin without the handle, for {@link PageCursor#pin}: the page's frame under a
+     * shared latch (loaded if needed), in the form {@link #pinnedPool} and {@link #pinnedFrame} decode.
+     */
+    long pinShared(long pageId) {
+        return access(pageId, false);
+    }
+
+    /** Whether an answer of {@link #pinShared} is a PM frame. */
+    static boolean pinnedPool(long pinned) {
+        return (int) pinned < 0; // bit 31: a DRAM hit answers its frame as is, below 2^28
+    }
+
+    /** The frame of an answer of {@link #pinShared} (a shared pin works on the frame itself). */
+    static int pinnedFrame(long pinned) {
+        return (int) pinned & FRAME_BITS;
+    }
+
     private long access(long pageId, boolean exclusive) {
         int i = checkedIndex(pageId);
         int f = dramMapping[i];

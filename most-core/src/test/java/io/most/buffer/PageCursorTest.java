@@ -170,6 +170,64 @@ class PageCursorTest {
     }
 
     @Test
+    void aPinnedCursorHoldsThePageUnderASharedLatchInEitherPool() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 64, StoreFixture.WRITES_IN_PM)) {
+            long[] ids = StoreFixture.allocateWritten(store, 40);
+            store.checkpoint();
+            PageCursor cursor = store.cursor();
+            for (long id : new long[] {ids[0], ids[39]}) { // the oldest in PM, the newest in DRAM
+                long pmHits = store.stats().pmHits();
+                cursor.pin(id);
+                assertEquals(id == ids[0] ? pmHits + 1 : pmHits, store.stats().pmHits(), "the oldest page is a PM hit");
+                assertEquals(1, versionRead(cursor, store.payloadSize(), id));
+                assertTrue(cursor.validate(), "a pinned page cannot change");
+                assertTrue(cursor.validate());
+                cursor.unpin();
+                assertThrows(IllegalStateException.class, () -> cursor.getLong(0), "unpinned: on no page");
+            }
+            cursor.pin(ids[39]);
+            assertThrows(IllegalStateException.class, () -> store.free(ids[39]), "the shared latch keeps writers out");
+            cursor.unpin();
+            store.free(ids[39]); // unpinned: the latch was released
+        }
+    }
+
+    @Test
+    void aPinLoadsAPageThatIsNotBuffered() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long[] ids = StoreFixture.allocateWritten(store, 48);
+            store.checkpoint();
+            PageCursor cursor = store.cursor();
+            long misses = store.stats().misses();
+            cursor.pin(ids[0]); // evicted by the later pages: loaded from the block device
+            assertEquals(misses + 1, store.stats().misses());
+            assertEquals(1, versionRead(cursor, store.payloadSize(), ids[0]));
+            cursor.unpin();
+        }
+    }
+
+    @Test
+    void pinMisuseIsANamedError() {
+        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+            long id = StoreFixture.allocateWritten(store, 1)[0];
+            PageCursor cursor = store.cursor();
+            assertThrows(IllegalStateException.class, cursor::unpin, "not pinned");
+            assertThrows(IllegalArgumentException.class, () -> cursor.pin(id + 1), "not allocated");
+            assertThrows(IllegalArgumentException.class, () -> cursor.pin(-1));
+            assertThrows(IllegalStateException.class, cursor::unpin, "a failed pin holds nothing");
+            cursor.pin(id);
+            assertThrows(IllegalStateException.class, () -> cursor.pin(id), "already pinned");
+            assertThrows(IllegalStateException.class, () -> cursor.begin(id), "begin would lose the latch");
+            assertTrue(cursor.toString().contains("pinned"), cursor.toString());
+            cursor.unpin();
+            assertThrows(IllegalStateException.class, cursor::unpin, "unpinned twice");
+            assertTrue(cursor.begin(id), "usable again");
+            assertTrue(cursor.validate());
+            store.free(id); // nothing holds it
+        }
+    }
+
+    @Test
     void theCursorAllocatesNothing() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
@@ -184,19 +242,22 @@ class PageCursorTest {
                         long v = cursor.getLong(0) + cursor.getInt(0) + cursor.getByte(0);
                         sum += cursor.validate() ? v : 0;
                     }
+                    cursor.pin(ids[n & 7]); // the latched read: no handle, whatever the JIT inlines
+                    sum += cursor.getLong(0);
+                    cursor.unpin();
                 }
                 long allocated = threads.getCurrentThreadAllocatedBytes() - before;
                 if (warm == 1) {
                     // 200,000 reads: anything per read would be megabytes
-                    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 cursor reads");
+                    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 cursor reads and pins");
                 }
             }
-            assertEquals(2 * 3 * 200_000, sum, "every read validated and saw version 1 through all three reads");
+            assertEquals(2 * 4 * 200_000, sum, "every read validated and saw version 1 through all four reads");
         }
     }
 
     /**
-     * Readers, each with its own cursor, validate while a writer rewrites, frees and re-allocates pages
+     * Readers, each with its own cursor (a third of its reads pinned), validate while a writer rewrites, frees and re-allocates pages
      * and loads evict them (64 pages through 16 DRAM frames, and 24 PM frames when configured): every
      * validated read must be the page's own, untorn bytes (every byte checked against the page id and
      * version) at a version no older than one completed before begin.
@@ -233,7 +294,14 @@ class PageCursorTest {
                         int i = random.nextInt(pages);
                         long id = ids[i];
                         long atLeast = completed.get(i);
-                        if (!cursor.begin(id)) {
+                        boolean pin = n % 3 == 2; // a third of the reads latched
+                        if (pin) {
+                            try {
+                                cursor.pin(id); // loads a miss, evicting another
+                            } catch (IllegalArgumentException freedMeanwhile) {
+                                continue;
+                            }
+                        } else if (!cursor.begin(id)) {
                             OptimisticReadTest.loadWithLatch(store, id); // misses load the page, evicting another
                             continue;
                         }
@@ -246,7 +314,12 @@ class PageCursorTest {
                         }
                         long v = StoreFixture.versionOf(copied, id);
                         boolean fresh = v == -1 && OptimisticReadTest.isZero(copied); // re-allocated, not yet written
-                        if (!cursor.validate()) {
+                        boolean valid = cursor.validate();
+                        if (pin) {
+                            assertTrue(valid, "a pinned read always validates");
+                            cursor.unpin();
+                        }
+                        if (!valid) {
                             continue;
                         }
                         validated.incrementAndGet();

@@ -60,7 +60,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       pool's one segment by the stamp's frame index.</li>
  *   <li>{@code dramHitCursor} (and {@code ...TwoThreads}, {@code pmHitCursor}): the same read with a
  *       thread's reusable {@link PageCursor} ({@code begin}, {@code getLong}, {@code validate}): no
- *       stamp, the pools' metadata and memory held by the cursor.</li>
+ *       stamp, the pools' metadata and memory held by the cursor. {@code dramHitPinned} /
+ *       {@code pmHitPinned}: the latched read with the cursor ({@code pin}, {@code getLong},
+ *       {@code unpin}): a shared latch as {@code dramHit}'s, no {@code Page} handle.</li>
  *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
@@ -585,6 +587,26 @@ public class PageReadBenchmark {
             }
         }
         return readLatched(store, page, offset);
+    }
+
+    /** The latched read with the cursor: {@link PageCursor#pin}, {@link PageCursor#getLong}, {@link PageCursor#unpin}. */
+    static long readPinned(PageCursor cursor, long key) {
+        cursor.pin(key >>> 32);
+        try {
+            return cursor.getLong(key & OFFSET_MASK);
+        } finally {
+            cursor.unpin();
+        }
+    }
+
+    @Benchmark
+    public long dramHitPinned(DramCursor r, Cursor c) {
+        return readPinned(r.cursor, c.next());
+    }
+
+    @Benchmark
+    public long pmHitPinned(PmCursor r, Cursor c) {
+        return readPinned(r.cursor, c.next());
     }
 
     @Benchmark
