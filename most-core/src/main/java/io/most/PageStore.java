@@ -222,6 +222,13 @@ public interface PageStore extends AutoCloseable {
      */
     io.most.buffer.PageCursor cursor();
 
+    /**
+     * A new reusable latched reader ({@link io.most.buffer.PagePin}) for one thread: {@link #read}'s
+     * shared latch and the cursor's typed reads, with no {@link Page} handle, so it allocates nothing
+     * whatever the JIT inlines. Make one per thread and keep it.
+     */
+    io.most.buffer.PagePin pagePin();
+
     /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
     void flush();
 

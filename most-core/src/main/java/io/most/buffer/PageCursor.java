@@ -1,8 +1,5 @@
 package io.most.buffer;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 /**
  * A reusable latch-free reader of buffered pages, one per thread (as Neo4j's {@code PageCursor} or
  * LeanStore's optimistic guards): {@link #begin} a page, read it with the typed reads, then
@@ -37,50 +34,18 @@ import java.lang.foreign.ValueLayout;
  * why only a validated read counts). A failed {@code validate}, like a failed {@code begin}, leaves the
  * cursor on no page: its reads then throw until the next {@code begin} succeeds.
  *
- * <p>{@link #pin} and {@link #unpin} are the latched read with the same cursor and typed reads: a
- * shared latch (the page loaded if it is not buffered), as {@link io.most.PageStore#read} takes, but
- * no {@link io.most.Page} handle, so nothing is allocated whatever the JIT inlines. A pinned cursor
- * must be unpinned before it begins or pins another page.
+ * <p>The latched read without a handle is {@link PagePin}, a reader of its own, so that a cursor's hit
+ * pays no test of a latch it might hold.
  */
-public final class PageCursor {
-    /** {@link #base} when the cursor is on no page: past any pool segment, so a read fails its bounds check. */
-    private static final long NO_BASE = Long.MAX_VALUE / 2;
-
-    private final SpitfireBufferManager store;
-    private final int[] dramMapping;
-    private final long[] dramRecords;
-    private final MemorySegment dramMemory;
-    /** Null without PM, as are the two below. */
-    private final int[] pmMapping;
-    private final long[] pmRecords;
-    private final MemorySegment pmMemory;
-    private final long frameBytes;
-    private final long payloadBytes;
+public final class PageCursor extends FrameReader {
     private final PmCost pmCost;
     private final long pmLoadBytes;
-
-    // the page the cursor is on: written by begin(), read by the reads and validate()
-    private boolean inPm;
-    /** The frame's record index in its pool's metadata array. */
-    private int record = FramePool.record(0);
     /** The frame's latch word at begin(), or {@link FramePool#NOT_READABLE} on no page (it never validates). */
     private long word = FramePool.NOT_READABLE;
-    /** Where the frame's payload starts in its pool's segment, or {@link #NO_BASE}. */
-    private long base = NO_BASE;
-    /** Whether the cursor holds its page's shared latch ({@link #pin}). */
-    private boolean pinned;
 
     PageCursor(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
                PmCost pmCost, long payloadBytes) {
-        this.store = store;
-        this.dramMapping = dramMapping;
-        this.dramRecords = dram.records();
-        this.dramMemory = dram.readOnlyMemory();
-        this.pmMapping = pm == null ? null : pmMapping;
-        this.pmRecords = pm == null ? null : pm.records();
-        this.pmMemory = pm == null ? null : pm.readOnlyMemory();
-        this.frameBytes = dram.frameSize;
-        this.payloadBytes = payloadBytes;
+        super(store, dram, dramMapping, pm, pmMapping, payloadBytes);
         this.pmCost = pmCost;
         this.pmLoadBytes = Math.min(4096, dram.frameSize);
     }
@@ -95,9 +60,6 @@ public final class PageCursor {
      * @throws IllegalStateException    if the store is closed (when the page is not found buffered)
      */
     public boolean begin(long pageId) {
-        if (pinned) {
-            throw stillPinned();
-        }
         int[] mapping = dramMapping;
         // as an int compared unsigned, the form of the JIT's own index check of the mapping: the two merge
         int i = (int) pageId;
@@ -109,10 +71,8 @@ public final class PageCursor {
             // the frame's page changes only under its exclusive latch: if the version validates, it held pageId
             long s = FramePool.optimisticHit(dramRecords, f, pageId); // counts the hit
             if (FramePool.isReadable(s)) {
-                inPm = false;
-                record = FramePool.record(f);
+                onFrame(false, f);
                 word = s;
-                base = f * frameBytes;
                 return true;
             }
             return onNoPage();
@@ -141,51 +101,9 @@ public final class PageCursor {
             return onNoPage();
         }
         pmCost.load(pmLoadBytes);
-        inPm = true;
-        record = FramePool.record(m);
+        onFrame(true, m);
         word = s;
-        base = m * frameBytes;
         return true;
-    }
-
-    /**
-     * Puts the cursor on page {@code pageId} under a shared latch, as {@link io.most.PageStore#read}
-     * does (loading the page if it is not buffered, waiting while a writer holds it), until
-     * {@link #unpin}: the typed reads then read it consistently, and {@link #validate} answers true.
-     * Allocates nothing.
-     *
-     * @throws IllegalArgumentException if the page is not allocated or outside the store's capacity
-     * @throws IllegalStateException    if the cursor is already pinned, or the store is closed
-     */
-    public void pin(long pageId) {
-        if (pinned) {
-            throw stillPinned();
-        }
-        long answer = store.pinShared(pageId);
-        int f = SpitfireBufferManager.pinnedFrame(answer);
-        inPm = SpitfireBufferManager.pinnedPool(answer);
-        record = FramePool.record(f);
-        word = FramePool.NOT_READABLE; // validate() answers from its failure path: see onFailedValidation
-        base = f * frameBytes;
-        pinned = true;
-    }
-
-    /**
-     * Releases the shared latch of {@link #pin}; the cursor is then on no page.
-     *
-     * @throws IllegalStateException if the cursor is not pinned
-     */
-    public void unpin() {
-        if (!pinned) {
-            throw new IllegalStateException("the cursor is not pinned: pin(pageId) first");
-        }
-        pinned = false;
-        FramePool.unlatchShared(inPm ? pmRecords : dramRecords, record);
-        onNoPage();
-    }
-
-    private IllegalStateException stillPinned() {
-        return new IllegalStateException("the cursor holds a pinned page: unpin() first");
     }
 
     private boolean onNoPage() {
@@ -197,8 +115,8 @@ public final class PageCursor {
     /**
      * Whether the page of the last successful {@link #begin} is still in the same frame, unchanged, with
      * no writer holding it: if so, every read since {@code begin} saw the page as it was then. If not,
-     * takes back the hit {@code begin} counted and leaves the cursor on no page. False on no page; true
-     * while {@link #pin pinned}. May be called again after more reads of a page that validated.
+     * takes back the hit {@code begin} counted and leaves the cursor on no page. False on no page.
+     * May be called again after more reads of a page that validated.
      */
     public boolean validate() {
         long[] records = inPm ? pmRecords : dramRecords; // loaded before the fence, not reloaded after it
@@ -210,101 +128,19 @@ public final class PageCursor {
     }
 
     private boolean onFailedValidation() {
-        if (pinned) {
-            return true; // no writer can come while the cursor holds the shared latch
-        }
         if (word != FramePool.NOT_READABLE) {
             (inPm ? store.pmHits() : store.dramHits()).decrement();
         }
         return onNoPage();
     }
 
-    /**
-     * The 8 bytes (native byte order, any alignment) at payload offset {@code offset} of the cursor's
-     * page, as they are now: meaningful only if {@link #validate} then answers true.
-     *
-     * @throws IndexOutOfBoundsException if they are not all inside the payload
-     * @throws IllegalStateException     if the cursor is on no page
-     */
-    public long getLong(long offset) {
-        long at = address(offset, Long.BYTES);
-        try {
-            return memory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw noPage(e);
-        }
-    }
-
-    /** {@link #getLong} for an {@code int} (4 bytes, native byte order, any alignment). */
-    public int getInt(long offset) {
-        long at = address(offset, Integer.BYTES);
-        try {
-            return memory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw noPage(e);
-        }
-    }
-
-    /** {@link #getLong} for one byte. */
-    public byte getByte(long offset) {
-        long at = address(offset, Byte.BYTES);
-        try {
-            return memory().get(ValueLayout.JAVA_BYTE, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw noPage(e);
-        }
-    }
-
-    /**
-     * Copies {@code length} payload bytes from {@code offset} into {@code destination} at {@code index}
-     * (e.g. a key to compare); meaningful only if {@link #validate} then answers true.
-     *
-     * @throws IndexOutOfBoundsException if the bytes are not all inside the payload, or do not fit the destination
-     * @throws IllegalStateException     if the cursor is on no page
-     */
-    public void copy(long offset, byte[] destination, int index, int length) {
-        if (base == NO_BASE) {
-            throw noPage(null); // checked first: the copy's own bounds errors are the caller's to see
-        }
-        if (length < 0 || length > payloadBytes) { // keeps payloadBytes - length below non-negative
-            throw outsidePayload(offset, length);
-        }
-        MemorySegment.copy(memory(), ValueLayout.JAVA_BYTE, address(offset, length), destination, index, length);
-    }
-
-    private MemorySegment memory() {
-        return inPm ? pmMemory : dramMemory;
-    }
-
-    /**
-     * Where {@code size} bytes at payload offset {@code offset} lie in the pool's segment; on no page,
-     * past the segment's end (the read then fails its bounds check, and {@link #noPage} names why).
-     */
-    private long address(long offset, int size) {
-        // unsigned: a negative offset is a huge one, so one compare rejects both ends
-        if (Long.compareUnsigned(offset, payloadBytes - size) > 0) {
-            throw outsidePayload(offset, size);
-        }
-        return base + offset;
-    }
-
-    private IndexOutOfBoundsException outsidePayload(long offset, int size) {
-        return new IndexOutOfBoundsException(size + " bytes at offset " + offset + " are outside the page payload of "
-                + payloadBytes + " bytes");
-    }
-
-    /** The error of a read on no page; or {@code e}, the segment's own, if the cursor is on a page. */
-    private RuntimeException noPage(IndexOutOfBoundsException e) {
-        if (base == NO_BASE) {
-            return new IllegalStateException("the cursor is on no page: begin() answered false, or validate() failed;"
-                    + " begin() again, or read(pageId)");
-        }
-        return e;
+    @Override
+    String noPageHint() {
+        return "begin() answered false, or validate() failed; begin() again, or read(pageId)";
     }
 
     @Override
     public String toString() {
-        return base == NO_BASE ? "PageCursor[no page]"
-                : "PageCursor[" + (inPm ? "pm" : "dram") + " frame " + base / frameBytes + (pinned ? ", pinned" : "") + "]";
+        return "PageCursor[" + frameName() + "]";
     }
 }

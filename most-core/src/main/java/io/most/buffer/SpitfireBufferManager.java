@@ -442,7 +442,7 @@ public final class SpitfireBufferManager implements PageStore {
      * which checks.
      */
     /**
-     * {@link #read}'s pin without the handle, for {@link PageCursor#pin}: the page's frame under a
+     * {@link #read}'s pin without the handle, for {@link PagePin#pin}: the page's frame under a
      * shared latch (loaded if needed), in the form {@link #pinnedPool} and {@link #pinnedFrame} decode.
      */
     long pinShared(long pageId) {
@@ -946,6 +946,11 @@ public final class SpitfireBufferManager implements PageStore {
     @Override
     public PageCursor cursor() {
         return new PageCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
+    }
+
+    @Override
+    public PagePin pagePin() {
+        return new PagePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
     }
 
     @Override

@@ -27,9 +27,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link PageCursor}: a cursor validates only while its page stays in its frame unchanged, fails
+ * {@link PageCursor} and {@link PagePin}: a cursor validates only while its page stays in its frame unchanged, fails
  * after the page was rewritten, evicted, migrated or freed, and is then on no page (its reads are
- * named errors until the next begin); it counts hits as the stamp API does and allocates nothing.
+ * named errors until the next begin); it counts hits as the stamp API does and allocates nothing. A
+ * pin holds its page under a shared latch, in either pool, loading it if needed.
  */
 class PageCursorTest {
     @TempDir
@@ -170,24 +171,23 @@ class PageCursorTest {
     }
 
     @Test
-    void aPinnedCursorHoldsThePageUnderASharedLatchInEitherPool() {
+    void aPinHoldsThePageUnderASharedLatchInEitherPool() {
         try (PageStore store = StoreFixture.open(dir, 100, 16, 64, StoreFixture.WRITES_IN_PM)) {
             long[] ids = StoreFixture.allocateWritten(store, 40);
             store.checkpoint();
-            PageCursor cursor = store.cursor();
+            PagePin pin = store.pagePin();
             for (long id : new long[] {ids[0], ids[39]}) { // the oldest in PM, the newest in DRAM
                 long pmHits = store.stats().pmHits();
-                cursor.pin(id);
+                pin.pin(id);
                 assertEquals(id == ids[0] ? pmHits + 1 : pmHits, store.stats().pmHits(), "the oldest page is a PM hit");
-                assertEquals(1, versionRead(cursor, store.payloadSize(), id));
-                assertTrue(cursor.validate(), "a pinned page cannot change");
-                assertTrue(cursor.validate());
-                cursor.unpin();
-                assertThrows(IllegalStateException.class, () -> cursor.getLong(0), "unpinned: on no page");
+                assertTrue(pin.isPinned());
+                assertEquals(1, versionRead(pin, store.payloadSize(), id));
+                pin.unpin();
+                assertThrows(IllegalStateException.class, () -> pin.getLong(0), "unpinned: on no page");
             }
-            cursor.pin(ids[39]);
+            pin.pin(ids[39]);
             assertThrows(IllegalStateException.class, () -> store.free(ids[39]), "the shared latch keeps writers out");
-            cursor.unpin();
+            pin.unpin();
             store.free(ids[39]); // unpinned: the latch was released
         }
     }
@@ -197,12 +197,12 @@ class PageCursorTest {
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = StoreFixture.allocateWritten(store, 48);
             store.checkpoint();
-            PageCursor cursor = store.cursor();
+            PagePin pin = store.pagePin();
             long misses = store.stats().misses();
-            cursor.pin(ids[0]); // evicted by the later pages: loaded from the block device
+            pin.pin(ids[0]); // evicted by the later pages: loaded from the block device
             assertEquals(misses + 1, store.stats().misses());
-            assertEquals(1, versionRead(cursor, store.payloadSize(), ids[0]));
-            cursor.unpin();
+            assertEquals(1, versionRead(pin, store.payloadSize(), ids[0]));
+            pin.unpin();
         }
     }
 
@@ -210,29 +210,30 @@ class PageCursorTest {
     void pinMisuseIsANamedError() {
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long id = StoreFixture.allocateWritten(store, 1)[0];
-            PageCursor cursor = store.cursor();
-            assertThrows(IllegalStateException.class, cursor::unpin, "not pinned");
-            assertThrows(IllegalArgumentException.class, () -> cursor.pin(id + 1), "not allocated");
-            assertThrows(IllegalArgumentException.class, () -> cursor.pin(-1));
-            assertThrows(IllegalStateException.class, cursor::unpin, "a failed pin holds nothing");
-            cursor.pin(id);
-            assertThrows(IllegalStateException.class, () -> cursor.pin(id), "already pinned");
-            assertThrows(IllegalStateException.class, () -> cursor.begin(id), "begin would lose the latch");
-            assertTrue(cursor.toString().contains("pinned"), cursor.toString());
-            cursor.unpin();
-            assertThrows(IllegalStateException.class, cursor::unpin, "unpinned twice");
-            assertTrue(cursor.begin(id), "usable again");
-            assertTrue(cursor.validate());
+            PagePin pin = store.pagePin();
+            assertThrows(IllegalStateException.class, pin::unpin, "not pinned");
+            IllegalStateException none = assertThrows(IllegalStateException.class, () -> pin.getLong(0));
+            assertTrue(none.getMessage().contains("pin(pageId)"), none.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> pin.pin(id + 1), "not allocated");
+            assertThrows(IllegalArgumentException.class, () -> pin.pin(-1));
+            assertFalse(pin.isPinned(), "a failed pin holds nothing");
+            pin.pin(id);
+            assertThrows(IllegalStateException.class, () -> pin.pin(id), "already pinned");
+            assertThrows(IndexOutOfBoundsException.class, () -> pin.getLong(store.payloadSize() - 7));
+            assertTrue(pin.toString().contains("dram frame"), pin.toString());
+            pin.unpin();
+            assertThrows(IllegalStateException.class, pin::unpin, "unpinned twice");
             store.free(id); // nothing holds it
         }
     }
 
     @Test
-    void theCursorAllocatesNothing() {
+    void cursorAndPinAllocateNothing() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = StoreFixture.allocateWritten(store, 8);
             PageCursor cursor = store.cursor();
+            PagePin pin = store.pagePin();
             long sum = 0;
             for (int warm = 0; warm < 2; warm++) {
                 long before = threads.getCurrentThreadAllocatedBytes();
@@ -242,9 +243,9 @@ class PageCursorTest {
                         long v = cursor.getLong(0) + cursor.getInt(0) + cursor.getByte(0);
                         sum += cursor.validate() ? v : 0;
                     }
-                    cursor.pin(ids[n & 7]); // the latched read: no handle, whatever the JIT inlines
-                    sum += cursor.getLong(0);
-                    cursor.unpin();
+                    pin.pin(ids[n & 7]); // the latched read: no handle, whatever the JIT inlines
+                    sum += pin.getLong(0);
+                    pin.unpin();
                 }
                 long allocated = threads.getCurrentThreadAllocatedBytes() - before;
                 if (warm == 1) {
@@ -287,6 +288,7 @@ class PageCursorTest {
                 long readerSeed = seed + 1 + t;
                 futures.add(threads.submit(() -> {
                     PageCursor cursor = store.cursor();
+                    PagePin pinned = store.pagePin();
                     SplittableRandom random = new SplittableRandom(readerSeed);
                     byte[] copy = new byte[store.payloadSize()];
                     MemorySegment copied = MemorySegment.ofArray(copy);
@@ -294,10 +296,11 @@ class PageCursorTest {
                         int i = random.nextInt(pages);
                         long id = ids[i];
                         long atLeast = completed.get(i);
-                        boolean pin = n % 3 == 2; // a third of the reads latched
+                        boolean pin = n % 3 == 2; // a third of the reads latched, by the PagePin
+                        FrameReader reader = pin ? pinned : cursor;
                         if (pin) {
                             try {
-                                cursor.pin(id); // loads a miss, evicting another
+                                pinned.pin(id); // loads a miss, evicting another
                             } catch (IllegalArgumentException freedMeanwhile) {
                                 continue;
                             }
@@ -306,27 +309,24 @@ class PageCursorTest {
                             continue;
                         }
                         if (n % 2 == 0) {
-                            cursor.copy(0, copy, 0, copy.length);
+                            reader.copy(0, copy, 0, copy.length);
                         } else {
                             for (int at = 0; at + 8 <= copy.length; at += 8) {
-                                copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, cursor.getLong(at));
+                                copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, reader.getLong(at));
                             }
                         }
                         long v = StoreFixture.versionOf(copied, id);
                         boolean fresh = v == -1 && OptimisticReadTest.isZero(copied); // re-allocated, not yet written
-                        boolean valid = cursor.validate();
                         if (pin) {
-                            assertTrue(valid, "a pinned read always validates");
-                            cursor.unpin();
-                        }
-                        if (!valid) {
+                            pinned.unpin(); // a latched read is always valid
+                        } else if (!cursor.validate()) {
                             continue;
                         }
                         validated.incrementAndGet();
                         assertTrue(v != -1 || fresh, "seed " + seed + ": a validated cursor read of page " + id
-                                + " returned bytes that are not that page's (" + cursor + ")");
+                                + " returned bytes that are not that page's (" + reader + ")");
                         assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (" + cursor + ")");
+                                + " after version " + atLeast + " was written (" + reader + ")");
                     }
                     return null;
                 }));
@@ -339,8 +339,8 @@ class PageCursorTest {
         }
     }
 
-    /** The version of the cursor's page as its typed reads see it ({@link StoreFixture#versionOf}). */
-    private static long versionRead(PageCursor cursor, int payloadSize, long id) {
+    /** The version of the reader's page as its typed reads see it ({@link StoreFixture#versionOf}). */
+    private static long versionRead(FrameReader cursor, int payloadSize, long id) {
         byte[] bytes = new byte[payloadSize];
         cursor.copy(0, bytes, 0, payloadSize);
         MemorySegment copied = MemorySegment.ofArray(bytes);

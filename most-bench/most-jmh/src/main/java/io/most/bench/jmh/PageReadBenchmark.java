@@ -7,6 +7,7 @@ import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.buffer.PageCursor;
+import io.most.buffer.PagePin;
 import io.most.device.MemoryDevice;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -61,8 +62,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code dramHitCursor} (and {@code ...TwoThreads}, {@code pmHitCursor}): the same read with a
  *       thread's reusable {@link PageCursor} ({@code begin}, {@code getLong}, {@code validate}): no
  *       stamp, the pools' metadata and memory held by the cursor. {@code dramHitPinned} /
- *       {@code pmHitPinned}: the latched read with the cursor ({@code pin}, {@code getLong},
- *       {@code unpin}): a shared latch as {@code dramHit}'s, no {@code Page} handle.</li>
+ *       {@code pmHitPinned}: the latched read with a thread's reusable {@link PagePin} ({@code pin},
+ *       {@code getLong}, {@code unpin}): a shared latch as {@code dramHit}'s, no {@code Page} handle.</li>
  *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
  *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
  *       the software path of a PM hit, not emulated Optane latency.</li>
@@ -277,6 +278,28 @@ public class PageReadBenchmark {
         @Setup(Level.Trial)
         public void setup(PmStore s) {
             cursor = s.store.cursor();
+        }
+    }
+
+    /** A thread's {@link PagePin} over the DRAM store. */
+    @State(Scope.Thread)
+    public static class DramPin {
+        PagePin pin;
+
+        @Setup(Level.Trial)
+        public void setup(DramStore s) {
+            pin = s.store.pagePin();
+        }
+    }
+
+    /** A thread's {@link PagePin} over the PM store. */
+    @State(Scope.Thread)
+    public static class PmPin {
+        PagePin pin;
+
+        @Setup(Level.Trial)
+        public void setup(PmStore s) {
+            pin = s.store.pagePin();
         }
     }
 
@@ -589,24 +612,24 @@ public class PageReadBenchmark {
         return readLatched(store, page, offset);
     }
 
-    /** The latched read with the cursor: {@link PageCursor#pin}, {@link PageCursor#getLong}, {@link PageCursor#unpin}. */
-    static long readPinned(PageCursor cursor, long key) {
-        cursor.pin(key >>> 32);
+    /** The latched read with no handle: {@link PagePin#pin}, {@link PagePin#getLong}, {@link PagePin#unpin}. */
+    static long readPinned(PagePin pin, long key) {
+        pin.pin(key >>> 32);
         try {
-            return cursor.getLong(key & OFFSET_MASK);
+            return pin.getLong(key & OFFSET_MASK);
         } finally {
-            cursor.unpin();
+            pin.unpin();
         }
     }
 
     @Benchmark
-    public long dramHitPinned(DramCursor r, Cursor c) {
-        return readPinned(r.cursor, c.next());
+    public long dramHitPinned(DramPin r, Cursor c) {
+        return readPinned(r.pin, c.next());
     }
 
     @Benchmark
-    public long pmHitPinned(PmCursor r, Cursor c) {
-        return readPinned(r.cursor, c.next());
+    public long pmHitPinned(PmPin r, Cursor c) {
+        return readPinned(r.pin, c.next());
     }
 
     @Benchmark
