@@ -16,12 +16,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Assumptions;
@@ -53,44 +51,25 @@ class HitPathTest {
         try (PageStore store = PageStore.open(StoreFixture.config(dir, 200, 16, pmFrames, policy)
                 .dirtyRatio(0.5).build())) {
             long[] ids = StoreFixture.allocateWritten(store, pages);
-            AtomicLongArray completed = new AtomicLongArray(pages); // the newest version whose write was closed
-            for (int i = 0; i < pages; i++) {
-                completed.set(i, 1);
-            }
-            AtomicBoolean done = new AtomicBoolean();
+            AtomicLongArray completed = StoreFixture.allAtVersionOne(pages);
             AtomicLong reads = new AtomicLong();
-            ExecutorService threads = Executors.newFixedThreadPool(3);
-            List<Future<?>> futures = new ArrayList<>();
-            futures.add(threads.submit(() -> {
-                StoreFixture.churn(store, ids, completed, seed, 3000, done);
-                return null;
-            }));
-            for (int t = 0; t < 2; t++) {
-                long readerSeed = seed + 1 + t;
-                futures.add(threads.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(readerSeed);
-                    while (!done.get()) {
-                        int i = random.nextInt(pages);
-                        long atLeast = completed.get(i);
-                        try (Page page = store.read(ids[i])) {
-                            long v = StoreFixture.versionOf(page.payload(), ids[i]);
-                            boolean fresh = v == -1 && page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0) == 0;
-                            assertTrue(v != -1 || fresh, "seed " + seed + ": a latched read of page " + ids[i]
-                                    + " returned bytes that are not that page's");
-                            assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + ids[i] + " read version "
-                                    + v + " after version " + atLeast + " was written");
-                            reads.incrementAndGet();
-                        } catch (IllegalArgumentException freedMeanwhile) {
-                            // the writer freed the page and has not re-allocated it yet: legitimate
-                        }
+            StoreFixture.churnWhileReading(store, ids, completed, seed, 3000, (random, done) -> {
+                while (!done.get()) {
+                    int i = random.nextInt(pages);
+                    long atLeast = completed.get(i);
+                    try (Page page = store.read(ids[i])) {
+                        long v = StoreFixture.versionOf(page.payload(), ids[i]);
+                        boolean fresh = v == -1 && page.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0) == 0;
+                        assertTrue(v != -1 || fresh, "seed " + seed + ": a latched read of page " + ids[i]
+                                + " returned bytes that are not that page's");
+                        assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + ids[i] + " read version "
+                                + v + " after version " + atLeast + " was written");
+                        reads.incrementAndGet();
+                    } catch (IllegalArgumentException freedMeanwhile) {
+                        // the writer freed the page and has not re-allocated it yet: legitimate
                     }
-                    return null;
-                }));
-            }
-            threads.shutdown();
-            for (Future<?> f : futures) {
-                f.get();
-            }
+                }
+            });
             assertTrue(reads.get() > 0, "the readers read nothing");
         }
     }

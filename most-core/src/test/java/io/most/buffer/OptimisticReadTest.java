@@ -14,13 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
@@ -318,70 +311,51 @@ class OptimisticReadTest {
         try (PageStore store = PageStore.open(StoreFixture.config(dir, 200, 16, pmFrames, policy)
                 .dirtyRatio(0.5).build())) {
             long[] ids = allocateStamped(store, pages);
-            AtomicLongArray completed = new AtomicLongArray(pages); // the newest version whose write was closed
-            for (int i = 0; i < pages; i++) {
-                completed.set(i, 1);
-            }
-            AtomicBoolean done = new AtomicBoolean();
+            AtomicLongArray completed = StoreFixture.allAtVersionOne(pages);
             AtomicLong validated = new AtomicLong();
             AtomicLong rejected = new AtomicLong();
-            ExecutorService threads = Executors.newFixedThreadPool(3);
-            List<Future<?>> futures = new ArrayList<>();
-            futures.add(threads.submit(() -> {
-                StoreFixture.churn(store, ids, completed, seed, 4000, done);
-                return null;
-            }));
-            for (int t = 0; t < 2; t++) {
-                long readerSeed = seed + 1 + t;
-                futures.add(threads.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(readerSeed);
-                    byte[] copy = new byte[store.payloadSize()];
-                    MemorySegment copied = MemorySegment.ofArray(copy);
-                    for (int n = 0; !done.get() && n < 2_000_000; n++) {
-                        int i = random.nextInt(pages);
-                        long id = ids[i];
-                        long atLeast = completed.get(i);
-                        long stamp = store.tryOptimisticRead(id);
-                        if (stamp == 0) {
-                            loadWithLatch(store, id); // misses load the page, evicting another
-                            continue;
-                        }
-                        // the payload segment, a copy through optimisticCopy, or longs through optimisticLong
-                        MemorySegment payload = switch (n % 3) {
-                            case 0 -> store.optimisticPayload(stamp);
-                            case 1 -> {
-                                store.optimisticCopy(stamp, 0, copy, 0, copy.length);
-                                yield copied;
-                            }
-                            default -> {
-                                for (int at = 0; at + 8 <= copy.length; at += 8) {
-                                    copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, store.optimisticLong(stamp, at));
-                                }
-                                yield copied;
-                            }
-                        };
-                        long v = StoreFixture.versionOf(payload, id);
-                        boolean fresh = v == -1 && isZero(payload); // re-allocated, not yet written
-                        if (!store.validate(stamp)) {
-                            rejected.incrementAndGet();
-                            continue;
-                        }
-                        validated.incrementAndGet();
-                        assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
-                                + " returned bytes that are not that page's (read mode " + n % 3 + ")");
-                        assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (a latched read now finds version "
-                                + (fresh || v >= atLeast ? v : latchedVersion(store, id)) + "; stamp 0x" + Long.toHexString(stamp)
-                                + ", read " + (n % 3 == 0 ? "through optimisticPayload" : n % 3 == 1 ? "by optimisticCopy"
-                                : "by optimisticLong") + ")");
+            StoreFixture.churnWhileReading(store, ids, completed, seed, 4000, (random, done) -> {
+                byte[] copy = new byte[store.payloadSize()];
+                MemorySegment copied = MemorySegment.ofArray(copy);
+                for (int n = 0; !done.get() && n < 2_000_000; n++) {
+                    int i = random.nextInt(pages);
+                    long id = ids[i];
+                    long atLeast = completed.get(i);
+                    long stamp = store.tryOptimisticRead(id);
+                    if (stamp == 0) {
+                        loadWithLatch(store, id); // misses load the page, evicting another
+                        continue;
                     }
-                    return null;
-                }));
-            }
-            threads.shutdown();
-            for (Future<?> f : futures) {
-                f.get();
-            }
+                    // the payload segment, a copy through optimisticCopy, or longs through optimisticLong
+                    MemorySegment payload = switch (n % 3) {
+                        case 0 -> store.optimisticPayload(stamp);
+                        case 1 -> {
+                            store.optimisticCopy(stamp, 0, copy, 0, copy.length);
+                            yield copied;
+                        }
+                        default -> {
+                            for (int at = 0; at + 8 <= copy.length; at += 8) {
+                                copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, store.optimisticLong(stamp, at));
+                            }
+                            yield copied;
+                        }
+                    };
+                    long v = StoreFixture.versionOf(payload, id);
+                    boolean fresh = v == -1 && isZero(payload); // re-allocated, not yet written
+                    if (!store.validate(stamp)) {
+                        rejected.incrementAndGet();
+                        continue;
+                    }
+                    validated.incrementAndGet();
+                    assertTrue(v != -1 || fresh, "seed " + seed + ": a validated read of page " + id
+                            + " returned bytes that are not that page's (read mode " + n % 3 + ")");
+                    assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
+                            + " after version " + atLeast + " was written (a latched read now finds version "
+                            + (fresh || v >= atLeast ? v : latchedVersion(store, id)) + "; stamp 0x" + Long.toHexString(stamp)
+                            + ", read " + (n % 3 == 0 ? "through optimisticPayload" : n % 3 == 1 ? "by optimisticCopy"
+                            : "by optimisticLong") + ")");
+                }
+            });
             assertTrue(validated.get() > 0, "readers validated no read at all (" + rejected.get() + " rejected)");
         }
     }

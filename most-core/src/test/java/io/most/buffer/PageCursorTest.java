@@ -12,13 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
@@ -272,69 +265,50 @@ class PageCursorTest {
         try (PageStore store = PageStore.open(StoreFixture.config(dir, 200, 16, pmFrames, policy)
                 .dirtyRatio(0.5).build())) {
             long[] ids = StoreFixture.allocateWritten(store, pages);
-            AtomicLongArray completed = new AtomicLongArray(pages);
-            for (int i = 0; i < pages; i++) {
-                completed.set(i, 1);
-            }
-            AtomicBoolean done = new AtomicBoolean();
+            AtomicLongArray completed = StoreFixture.allAtVersionOne(pages);
             AtomicLong validated = new AtomicLong();
-            ExecutorService threads = Executors.newFixedThreadPool(3);
-            List<Future<?>> futures = new ArrayList<>();
-            futures.add(threads.submit(() -> {
-                StoreFixture.churn(store, ids, completed, seed, 4000, done);
-                return null;
-            }));
-            for (int t = 0; t < 2; t++) {
-                long readerSeed = seed + 1 + t;
-                futures.add(threads.submit(() -> {
-                    PageCursor cursor = store.cursor();
-                    PagePin pinned = store.pagePin();
-                    SplittableRandom random = new SplittableRandom(readerSeed);
-                    byte[] copy = new byte[store.payloadSize()];
-                    MemorySegment copied = MemorySegment.ofArray(copy);
-                    for (int n = 0; !done.get() && n < 2_000_000; n++) {
-                        int i = random.nextInt(pages);
-                        long id = ids[i];
-                        long atLeast = completed.get(i);
-                        boolean pin = n % 3 == 2; // a third of the reads latched, by the PagePin
-                        FrameReader reader = pin ? pinned : cursor;
-                        if (pin) {
-                            try {
-                                pinned.pin(id); // loads a miss, evicting another
-                            } catch (IllegalArgumentException freedMeanwhile) {
-                                continue;
-                            }
-                        } else if (!cursor.begin(id)) {
-                            OptimisticReadTest.loadWithLatch(store, id); // misses load the page, evicting another
+            StoreFixture.churnWhileReading(store, ids, completed, seed, 4000, (random, done) -> {
+                PageCursor cursor = store.cursor();
+                PagePin pinned = store.pagePin();
+                byte[] copy = new byte[store.payloadSize()];
+                MemorySegment copied = MemorySegment.ofArray(copy);
+                for (int n = 0; !done.get() && n < 2_000_000; n++) {
+                    int i = random.nextInt(pages);
+                    long id = ids[i];
+                    long atLeast = completed.get(i);
+                    boolean pin = n % 3 == 2; // a third of the reads latched, by the PagePin
+                    FrameReader reader = pin ? pinned : cursor;
+                    if (pin) {
+                        try {
+                            pinned.pin(id); // loads a miss, evicting another
+                        } catch (IllegalArgumentException freedMeanwhile) {
                             continue;
                         }
-                        if (n % 2 == 0) {
-                            reader.copy(0, copy, 0, copy.length);
-                        } else {
-                            for (int at = 0; at + 8 <= copy.length; at += 8) {
-                                copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, reader.getLong(at));
-                            }
-                        }
-                        long v = StoreFixture.versionOf(copied, id);
-                        boolean fresh = v == -1 && OptimisticReadTest.isZero(copied); // re-allocated, not yet written
-                        if (pin) {
-                            pinned.unpin(); // a latched read is always valid
-                        } else if (!cursor.validate()) {
-                            continue;
-                        }
-                        validated.incrementAndGet();
-                        assertTrue(v != -1 || fresh, "seed " + seed + ": a validated cursor read of page " + id
-                                + " returned bytes that are not that page's (" + reader + ")");
-                        assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                                + " after version " + atLeast + " was written (" + reader + ")");
+                    } else if (!cursor.begin(id)) {
+                        OptimisticReadTest.loadWithLatch(store, id); // misses load the page, evicting another
+                        continue;
                     }
-                    return null;
-                }));
-            }
-            threads.shutdown();
-            for (Future<?> f : futures) {
-                f.get();
-            }
+                    if (n % 2 == 0) {
+                        reader.copy(0, copy, 0, copy.length);
+                    } else {
+                        for (int at = 0; at + 8 <= copy.length; at += 8) {
+                            copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, reader.getLong(at));
+                        }
+                    }
+                    long v = StoreFixture.versionOf(copied, id);
+                    boolean fresh = v == -1 && OptimisticReadTest.isZero(copied); // re-allocated, not yet written
+                    if (pin) {
+                        pinned.unpin(); // a latched read is always valid
+                    } else if (!cursor.validate()) {
+                        continue;
+                    }
+                    validated.incrementAndGet();
+                    assertTrue(v != -1 || fresh, "seed " + seed + ": a validated cursor read of page " + id
+                            + " returned bytes that are not that page's (" + reader + ")");
+                    assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
+                            + " after version " + atLeast + " was written (" + reader + ")");
+                }
+            });
             assertTrue(validated.get() > 0, "readers validated no read at all");
         }
     }

@@ -7,7 +7,12 @@ import io.most.device.DirectFileDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -79,6 +84,47 @@ final class StoreFixture {
             }
         } finally {
             done.set(true);
+        }
+    }
+
+    /** {@code pages} versions of 1: what {@link #allocateWritten} leaves, for {@link #churnWhileReading}. */
+    static AtomicLongArray allAtVersionOne(int pages) {
+        AtomicLongArray completed = new AtomicLongArray(pages);
+        for (int i = 0; i < pages; i++) {
+            completed.set(i, 1);
+        }
+        return completed;
+    }
+
+    /** One reader thread of {@link #churnWhileReading}: reads until {@code done} is set (or stops sooner). */
+    interface ReaderLoop {
+        void run(SplittableRandom random, AtomicBoolean done) throws Exception;
+    }
+
+    /**
+     * The concurrency tests' harness: {@link #churn} ({@code ops} writes, frees and re-allocations of
+     * {@code ids}, recorded in {@code completed}) on one thread while two threads run {@code reader}
+     * (random seeds {@code seed + 1} and {@code seed + 2}) until it is done; rethrows the first failure.
+     */
+    static void churnWhileReading(PageStore store, long[] ids, AtomicLongArray completed, long seed, int ops,
+                                  ReaderLoop reader) throws Exception {
+        AtomicBoolean done = new AtomicBoolean();
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        List<Future<?>> futures = new ArrayList<>();
+        futures.add(threads.submit(() -> {
+            churn(store, ids, completed, seed, ops, done);
+            return null;
+        }));
+        for (int t = 0; t < 2; t++) {
+            SplittableRandom random = new SplittableRandom(seed + 1 + t);
+            futures.add(threads.submit(() -> {
+                reader.run(random, done);
+                return null;
+            }));
+        }
+        threads.shutdown();
+        for (Future<?> f : futures) {
+            f.get();
         }
     }
 

@@ -259,46 +259,28 @@ public class PageReadBenchmark {
         }
     }
 
-    /** A thread's {@link PageCursor} over the DRAM store, made once and reused (as a caller keeps one). */
+    /** A thread's {@link PageCursor} and {@link PagePin} over the DRAM store, made once and reused (as a caller keeps them). */
     @State(Scope.Thread)
-    public static class DramCursor {
+    public static class DramReaders {
         PageCursor cursor;
-
-        @Setup(Level.Trial)
-        public void setup(DramStore s) {
-            cursor = s.store.cursor();
-        }
-    }
-
-    /** A thread's {@link PageCursor} over the PM store. */
-    @State(Scope.Thread)
-    public static class PmCursor {
-        PageCursor cursor;
-
-        @Setup(Level.Trial)
-        public void setup(PmStore s) {
-            cursor = s.store.cursor();
-        }
-    }
-
-    /** A thread's {@link PagePin} over the DRAM store. */
-    @State(Scope.Thread)
-    public static class DramPin {
         PagePin pin;
 
         @Setup(Level.Trial)
         public void setup(DramStore s) {
+            cursor = s.store.cursor();
             pin = s.store.pagePin();
         }
     }
 
-    /** A thread's {@link PagePin} over the PM store. */
+    /** A thread's {@link PageCursor} and {@link PagePin} over the PM store. */
     @State(Scope.Thread)
-    public static class PmPin {
+    public static class PmReaders {
+        PageCursor cursor;
         PagePin pin;
 
         @Setup(Level.Trial)
         public void setup(PmStore s) {
+            cursor = s.store.cursor();
             pin = s.store.pagePin();
         }
     }
@@ -623,28 +605,28 @@ public class PageReadBenchmark {
     }
 
     @Benchmark
-    public long dramHitPinned(DramPin r, Cursor c) {
+    public long dramHitPinned(DramReaders r, Cursor c) {
         return readPinned(r.pin, c.next());
     }
 
     @Benchmark
-    public long pmHitPinned(PmPin r, Cursor c) {
+    public long pmHitPinned(PmReaders r, Cursor c) {
         return readPinned(r.pin, c.next());
     }
 
     @Benchmark
-    public long dramHitCursor(DramStore s, DramCursor r, Cursor c) {
+    public long dramHitCursor(DramStore s, DramReaders r, Cursor c) {
         return readCursor(s.store, r.cursor, c.next());
     }
 
     @Benchmark
     @Threads(2)
-    public long dramHitCursorTwoThreads(DramStore s, DramCursor r, Cursor c) {
+    public long dramHitCursorTwoThreads(DramStore s, DramReaders r, Cursor c) {
         return readCursor(s.store, r.cursor, c.next());
     }
 
     @Benchmark
-    public long pmHitCursor(PmStore s, PmCursor r, Cursor c) {
+    public long pmHitCursor(PmStore s, PmReaders r, Cursor c) {
         return readCursor(s.store, r.cursor, c.next());
     }
 
