@@ -307,9 +307,7 @@ class OptimisticReadTest {
     void validatedReadsAreThePagesOwnBytesWhileWritersEvictAndFree(int pmFrames) throws Exception {
         int pages = 64;
         long seed = System.nanoTime();
-        MigrationPolicy policy = pmFrames > 0 ? MigrationPolicy.lazy() : MigrationPolicy.eager();
-        try (PageStore store = PageStore.open(StoreFixture.config(dir, 200, 16, pmFrames, policy)
-                .dirtyRatio(0.5).build())) {
+        try (PageStore store = StoreFixture.openForChurn(dir, pmFrames)) {
             long[] ids = allocateStamped(store, pages);
             AtomicLongArray completed = StoreFixture.allAtVersionOne(pages);
             AtomicLong validated = new AtomicLong();

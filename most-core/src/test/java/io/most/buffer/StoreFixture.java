@@ -87,6 +87,15 @@ final class StoreFixture {
         }
     }
 
+    /**
+     * The concurrency tests' store: room for 200 pages, 16 DRAM frames, and {@code pmFrames} PM frames
+     * (the lazy policy, so that pages move between the tiers) or none (eager); dirty ratio 0.5.
+     */
+    static PageStore openForChurn(Path dir, int pmFrames) {
+        MigrationPolicy policy = pmFrames > 0 ? MigrationPolicy.lazy() : MigrationPolicy.eager();
+        return PageStore.open(config(dir, 200, 16, pmFrames, policy).dirtyRatio(0.5).build());
+    }
+
     /** {@code pages} versions of 1: what {@link #allocateWritten} leaves, for {@link #churnWhileReading}. */
     static AtomicLongArray allAtVersionOne(int pages) {
         AtomicLongArray completed = new AtomicLongArray(pages);
