@@ -12,7 +12,6 @@ import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -272,27 +271,19 @@ class OptimisticReadTest {
 
     @Test
     void theStampPathAllocatesNothing() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = allocateStamped(store, 8);
-            long sum = 0;
-            for (int warm = 0; warm < 2; warm++) {
-                long before = threads.getCurrentThreadAllocatedBytes();
-                before = threads.getCurrentThreadAllocatedBytes(); // the first call may set up the counter
-                for (int n = 0; n < 200_000; n++) {
-                    long id = ids[n & 7];
-                    long stamp = store.tryOptimisticRead(id);
+            long sum = StoreFixture.allocationFree("stamp reads", () -> {
+                long read = 0;
+                for (int n = 0; n < StoreFixture.ALLOCATION_FREE_READS; n++) {
+                    long stamp = store.tryOptimisticRead(ids[n & 7]);
                     long v = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, 0)
                             + store.optimisticLong(stamp, 0);
-                    sum += store.validate(stamp) ? v : 0;
+                    read += store.validate(stamp) ? v : 0;
                 }
-                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-                if (warm == 1) {
-                    // 200,000 reads: anything per read would be megabytes
-                    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 stamp reads");
-                }
-            }
-            assertEquals(2 * 2 * 200_000, sum, "every read validated and saw version 1, through both APIs");
+                return read;
+            });
+            assertEquals(2 * 2 * StoreFixture.ALLOCATION_FREE_READS, sum, "every read validated and saw version 1, through both APIs");
         }
     }
 

@@ -10,7 +10,6 @@ import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -222,31 +221,24 @@ class PageCursorTest {
 
     @Test
     void cursorAndPinAllocateNothing() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = StoreFixture.allocateWritten(store, 8);
             PageCursor cursor = store.cursor();
             PagePin pin = store.pagePin();
-            long sum = 0;
-            for (int warm = 0; warm < 2; warm++) {
-                long before = threads.getCurrentThreadAllocatedBytes();
-                before = threads.getCurrentThreadAllocatedBytes(); // the first call may set up the counter
-                for (int n = 0; n < 200_000; n++) {
+            long sum = StoreFixture.allocationFree("cursor reads and pins", () -> {
+                long read = 0;
+                for (int n = 0; n < StoreFixture.ALLOCATION_FREE_READS; n++) {
                     if (cursor.begin(ids[n & 7])) {
                         long v = cursor.getLong(0) + cursor.getInt(0) + cursor.getByte(0);
-                        sum += cursor.validate() ? v : 0;
+                        read += cursor.validate() ? v : 0;
                     }
                     pin.pin(ids[n & 7]); // the latched read: no handle, whatever the JIT inlines
-                    sum += pin.getLong(0);
+                    read += pin.getLong(0);
                     pin.unpin();
                 }
-                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-                if (warm == 1) {
-                    // 200,000 reads: anything per read would be megabytes
-                    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 cursor reads and pins");
-                }
-            }
-            assertEquals(2 * 4 * 200_000, sum, "every read validated and saw version 1 through all four reads");
+                return read;
+            });
+            assertEquals(2 * 4 * StoreFixture.ALLOCATION_FREE_READS, sum, "every read validated and saw version 1 through all four reads");
         }
     }
 

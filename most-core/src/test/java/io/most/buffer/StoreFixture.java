@@ -96,6 +96,31 @@ final class StoreFixture {
         return PageStore.open(config(dir, 200, 16, pmFrames, policy).dirtyRatio(0.5).build());
     }
 
+    /** Reads {@link #allocationFree} runs: anything allocated per read would make megabytes. */
+    static final int ALLOCATION_FREE_READS = 200_000;
+
+    /**
+     * Runs {@code reads} (which makes {@link #ALLOCATION_FREE_READS} reads on this thread and answers
+     * what they read) twice, the first to warm up, and asserts that the second allocated less than
+     * 64 KiB; returns the sum of both runs' answers.
+     */
+    static long allocationFree(String what, java.util.function.LongSupplier reads) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)
+                java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (int warm = 0; warm < 2; warm++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            before = threads.getCurrentThreadAllocatedBytes(); // the first call may set up the counter
+            sum += reads.getAsLong();
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            if (warm == 1) {
+                org.junit.jupiter.api.Assertions.assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by "
+                        + ALLOCATION_FREE_READS + " " + what);
+            }
+        }
+        return sum;
+    }
+
     /** {@code pages} versions of 1: what {@link #allocateWritten} leaves, for {@link #churnWhileReading}. */
     static AtomicLongArray allAtVersionOne(int pages) {
         AtomicLongArray completed = new AtomicLongArray(pages);
