@@ -55,6 +55,8 @@ final class OffloadController {
     private static final double MAX_ERROR = 3;
     /** Shortest queue time constant the lag model assumes, in intervals (see the class comment). */
     static final double MIN_QUEUE_INTERVALS = 3;
+    /** Smallest bound on a step: bisection stops at the resolution the ±0.1 target needs. */
+    private static final double MIN_BOUND = 0.02;
 
     private final double deadBand;
     private final double maxStep;
@@ -65,6 +67,15 @@ final class OffloadController {
     private double seen;
     private double referenceError = Double.NaN;
     private double referenceSeen;
+    /** Whether the bound on each step is bisected at each crossing of the operating point. */
+    private final boolean bisect;
+    /** The volume's averages at the previous interval (NaN before the first), to recover the interval's means. */
+    private double previousLp = Double.NaN;
+    private double previousLc = Double.NaN;
+    /** The current bound on a step, and the direction and run of the last moves. */
+    private double bound;
+    private int lastDirection;
+    private int run;
 
     /**
      * @param theta     relative latency difference treated as balanced
@@ -72,6 +83,12 @@ final class OffloadController {
      * @param maxStep   largest change of the ratio per interval
      */
     OffloadController(double theta, double ratioStep, double maxStep) {
+        this(theta, ratioStep, maxStep, true);
+    }
+
+    OffloadController(double theta, double ratioStep, double maxStep, boolean bisect) {
+        this.bisect = bisect;
+        this.bound = maxStep;
         this.deadBand = Math.log1p(theta);
         this.maxStep = maxStep;
         this.plantGain = Math.clamp(deadBand / ratioStep, MIN_PLANT_GAIN, MAX_PLANT_GAIN);
@@ -88,19 +105,43 @@ final class OffloadController {
      *                        taken as at least {@link #MIN_QUEUE_INTERVALS}
      */
     double update(double lp, double lc, double max, double alpha, double queueIntervals) {
-        double error = Math.clamp(Math.log(lp / lc), -MAX_ERROR, MAX_ERROR);
+        double mp = bisect ? intervalMean(lp, previousLp, alpha) : lp;
+        double mc = bisect ? intervalMean(lc, previousLc, alpha) : lc;
+        previousLp = lp;
+        previousLc = lc;
+        double error = Math.clamp(Math.log(mp / mc), -MAX_ERROR, MAX_ERROR);
         estimatePlantGain(error, lc > 0);
         double predicted = error - plantGain * (ratio - seen);
         if (Math.abs(predicted) > deadBand) {
-            double step = Math.clamp(GAIN * predicted / plantGain, -maxStep, maxStep);
+            int direction = predicted > 0 ? 1 : -1;
+            if (bisect) {
+                if (direction == -lastDirection) {
+                    bound = Math.max(MIN_BOUND, bound / 2);
+                    run = 0;
+                } else if (direction == lastDirection && ++run >= 2) {
+                    bound = Math.min(maxStep, bound * 2);
+                    run = 0;
+                }
+            }
+            lastDirection = direction;
+            double step = Math.clamp(GAIN * predicted / plantGain, -bound, bound);
             ratio = Math.clamp(ratio + step, 0, max);
         }
         ratio = Math.min(ratio, max); // a lowered cap applies at once
         // what the measurement of the coming intervals will reflect: the queues follow the new ratio
         // with their time constant, the average follows the queues with weight alpha
         queued += (1 - Math.exp(-1 / Math.max(queueIntervals, MIN_QUEUE_INTERVALS))) * (ratio - queued);
-        seen += alpha * (queued - seen);
+        seen += (bisect ? 1 : alpha) * (queued - seen);
         return ratio;
+    }
+
+    /** The interval's own mean behind an average that moved from {@code previous} to {@code average}. */
+    private static double intervalMean(double average, double previous, double alpha) {
+        if (Double.isNaN(previous) || !(average > 0)) {
+            return average;
+        }
+        double mean = (average - (1 - alpha) * previous) / alpha;
+        return mean > 0 ? mean : average;
     }
 
     /** The current estimate of the plant gain {@code Ĝ}. */
