@@ -6,6 +6,7 @@ import io.most.tier.PlacementPolicy;
 import io.most.tier.PolicyContext;
 import io.most.tier.SegmentClass;
 import io.most.tier.Tier;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Mirror-Optimized Storage Tiering (Tu et al.): a small, hot mirrored class plus classic tiering,
@@ -52,6 +53,9 @@ public final class MostPolicy implements PlacementPolicy {
     private volatile Migration migration = Migration.NONE;
     /** The lag-compensated ratio controller; null for the paper's fixed step. Control thread only. */
     private final OffloadController controller;
+    /** New segments placed since open (I/O path), and the count the last {@link #tune} saw (control thread). */
+    private final LongAdder placements = new LongAdder();
+    private long placementsSeen;
 
     /**
      * MOST's tuning knobs.
@@ -153,6 +157,7 @@ public final class MostPolicy implements PlacementPolicy {
 
     @Override
     public Tier placeNewSegment(int segment) {
+        placements.increment();
         return draw();
     }
 
@@ -175,6 +180,15 @@ public final class MostPolicy implements PlacementPolicy {
     /**
      * Algorithm 1's routing half: moves {@code offloadRatio} ({@link OffloadController}, or the paper's
      * fixed step for {@code most-paper}) and decides which way migration may go.
+     *
+     * <p>Algorithm 1 migrates only once the ratio is at its end (1 to mirror more, 0 to promote), because
+     * until then routing may still balance the devices. Routing acts on two things: reads and writes of
+     * mirrored segments, and where new segments go. With nothing mirrored and no segment placed since the
+     * last interval the ratio moves no request at all, so waiting for it to reach its end only delays the
+     * migration that is the one remedy: here it migrates at once. This is the lower level of a stack
+     * (session 14, {@code most-three-tiers} at 2.0x): its only client, the level above, allocates nothing
+     * after the fill, its ratio wandered on noisy latencies (0.65 after 25 s) and it mirrored nothing,
+     * leaving the slowest device idle while the middle one was saturated.
      */
     @Override
     public void tune(PolicyContext context) {
@@ -190,10 +204,13 @@ public final class MostPolicy implements PlacementPolicy {
         double max = settings.maxOffloadRatio();
         boolean slowerPerformance = lp > (1 + settings.theta()) * lc;
         boolean slowerCapacity = lp < (1 - settings.theta()) * lc;
+        long placed = placements.sum();
+        boolean routingActs = context.mirroredSegments() > 0 || placed != placementsSeen;
+        placementsSeen = placed;
         Migration next = Migration.NONE;
-        if (slowerPerformance && ratio >= max - EPSILON) {
-            next = Migration.TO_CAPACITY; // routing has done what it can: mirror more
-        } else if (slowerCapacity && ratio <= EPSILON) {
+        if (slowerPerformance && (ratio >= max - EPSILON || !routingActs)) {
+            next = Migration.TO_CAPACITY; // routing has done what it can (or can do nothing): mirror more
+        } else if (slowerCapacity && (ratio <= EPSILON || !routingActs)) {
             next = Migration.TO_PERFORMANCE;
         }
         if (controller != null) {
