@@ -183,8 +183,8 @@ public final class MostPolicy implements PlacementPolicy {
      *
      * <p>Algorithm 1 migrates only once the ratio is at its end (1 to mirror more, 0 to promote), because
      * until then routing may still balance the devices. Routing acts on two things: reads and writes of
-     * mirrored segments, and where new segments go. With nothing mirrored and no segment placed since the
-     * last interval the ratio moves no request at all, so waiting for it to reach its end only delays the
+     * mirrored segments, and where new segments go. With no mirrored segment read (none, or none with
+     * heat) and no segment placed since the last interval the ratio moves no request at all, so waiting for it to reach its end only delays the
      * migration that is the one remedy: here it migrates at once. This is the lower level of a stack
      * (session 14, {@code most-three-tiers} at 2.0x): its only client, the level above, allocates nothing
      * after the fill, its ratio wandered on noisy latencies (0.65 after 25 s) and it mirrored nothing,
@@ -204,9 +204,7 @@ public final class MostPolicy implements PlacementPolicy {
         double max = settings.maxOffloadRatio();
         boolean slowerPerformance = lp > (1 + settings.theta()) * lc;
         boolean slowerCapacity = lp < (1 - settings.theta()) * lc;
-        long placed = placements.sum();
-        boolean routingActs = context.mirroredSegments() > 0 || placed != placementsSeen;
-        placementsSeen = placed;
+        boolean routingActs = routingActs(context);
         Migration next = Migration.NONE;
         if (slowerPerformance && (ratio >= max - EPSILON || !routingActs)) {
             next = Migration.TO_CAPACITY; // routing has done what it can (or can do nothing): mirror more
@@ -220,6 +218,22 @@ public final class MostPolicy implements PlacementPolicy {
             offloadRatio = Math.clamp(ratio + (slowerPerformance ? 1 : -1) * settings.ratioStep(), 0, max);
         }
         migration = next;
+    }
+
+    /**
+     * Whether moving the ratio moves any request: a segment was placed since the last interval, or a
+     * mirrored segment has heat (mirrored segments without any, e.g. mirrored while the data was being
+     * written, are copies nobody reads).
+     */
+    private boolean routingActs(PolicyContext context) {
+        long placed = placements.sum();
+        boolean placing = placed != placementsSeen;
+        placementsSeen = placed;
+        if (placing) {
+            return true;
+        }
+        int[] hottest = context.hottest(SegmentClass.MIRRORED, 1);
+        return hottest.length > 0 && context.heat(hottest[0]) > 0;
     }
 
     /**

@@ -39,9 +39,10 @@ class MostPolicyTest {
         assertTrue(ctx.actions.isEmpty(), ctx.actions.toString());
     }
 
-    /** A cold mirrored segment, so that routing acts and Algorithm 1 moves the ratio before it migrates. */
+    /** A mirrored segment that is read, so that routing acts and Algorithm 1 moves the ratio before it migrates. */
     private void routingActs() {
         ctx.classes[19] = SegmentClass.MIRRORED;
+        ctx.heat[19] = 1;
     }
 
     @Test
@@ -269,5 +270,21 @@ class MostPolicyTest {
         ctx.lp = 500; // no new data any more, nothing mirrored: the ratio moves nothing
         interval(policy, ctx);
         assertEquals(List.of("move 3 to PERFORMANCE"), ctx.actions);
+    }
+
+    @Test
+    void mirroredSegmentsNobodyReadsDoNotHoldMirroringBack() {
+        ctx.classes[0] = SegmentClass.MIRRORED; // mirrored while the data was written, read by no one since
+        ctx.classes[1] = SegmentClass.TIERED_PERFORMANCE;
+        ctx.heat[1] = 12;
+        ctx.lp = 2000;
+        ctx.lc = 1000;
+        interval(policy, ctx);
+        assertEquals(List.of("mirror 1"), ctx.actions, "the ratio (0.02 now) would move no request");
+        ctx.actions.clear();
+        ctx.classes[2] = SegmentClass.TIERED_PERFORMANCE;
+        ctx.heat[2] = 11;
+        interval(policy, ctx);
+        assertTrue(ctx.actions.isEmpty(), "segment 1 is read: Algorithm 1 moves the ratio first " + ctx.actions);
     }
 }
