@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code swapMargin} — migrating only towards the capacity device. If {@code L_P < (1-θ)·L_C},
  *       lower the ratio, and once it is 0 promote hot segments from the capacity device (demoting one
  *       that is no longer hot if the performance device is full, as HeMem does) — migrating only
- *       towards the performance device. Otherwise the devices are balanced and nothing migrates. The
+ *       towards the performance device. While moving the ratio moves no request (no mirrored segment is
+ *       read and no new segment placed) it migrates without waiting for the ratio ({@link #tune}).
+ *       Otherwise the devices are balanced and nothing migrates. The
  *       paper's step is a fixed {@code ratioStep}, which needs 10 s to cross from 0 to 1 at 200 ms
  *       intervals ({@code maxRatioStep = ratioStep}, policy {@code most-paper}); here an
  *       {@link OffloadController} moves the ratio by up to {@code maxRatioStep}, compensating the known
@@ -184,8 +186,8 @@ public final class MostPolicy implements PlacementPolicy {
      * <p>Algorithm 1 migrates only once the ratio is at its end (1 to mirror more, 0 to promote), because
      * until then routing may still balance the devices. Routing acts on two things: reads and writes of
      * mirrored segments, and where new segments go. With no mirrored segment read (none, or none with
-     * heat) and no segment placed since the last interval the ratio moves no request at all, so waiting for it to reach its end only delays the
-     * migration that is the one remedy: here it migrates at once. This is the lower level of a stack
+     * heat) and no segment placed since the last interval the ratio moves no request at all, so waiting
+     * for it to reach its end only delays the migration that is the one remedy: here it migrates at once. This is the lower level of a stack
      * (session 14, {@code most-three-tiers} at 2.0x): its only client, the level above, allocates nothing
      * after the fill, its ratio wandered on noisy latencies (0.65 after 25 s) and it mirrored nothing,
      * leaving the slowest device idle while the middle one was saturated.
