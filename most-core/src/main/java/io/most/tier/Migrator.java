@@ -325,7 +325,7 @@ final class Migrator {
             if (table.mirror(segment) != m || MirrorState.writesInFlight(stamp) || !allInState(m, from, to, state)) {
                 return false;
             }
-            devices[valid.ordinal()].read(layout.slotOffset(valid, table.slot(segment, valid)) + offset, run);
+            LevelAboveMigration.read(devices[valid.ordinal()], layout.slotOffset(valid, table.slot(segment, valid)) + offset, run);
         } finally {
             shared.unlock();
         }
@@ -336,7 +336,7 @@ final class Migrator {
             if (table.mirror(segment) != m || m.stamp() != stamp) {
                 return false;
             }
-            devices[stale.ordinal()].write(layout.slotOffset(stale, table.slot(segment, stale)) + offset, run);
+            LevelAboveMigration.write(devices[stale.ordinal()], layout.slotOffset(stale, table.slot(segment, stale)) + offset, run);
             m.setState(from, to, MirrorState.CLEAN);
             table.markDirty(segment);
             return true;
@@ -360,8 +360,8 @@ final class Migrator {
         BlockDevice target = devices[to.ordinal()];
         for (long done = 0; done < length; ) {
             MemorySegment chunk = buffer.asSlice(0, Math.min(buffer.byteSize(), length - done));
-            source.read(layout.slotOffset(from, fromSlot) + offset + done, chunk);
-            target.write(layout.slotOffset(to, toSlot) + offset + done, chunk);
+            LevelAboveMigration.read(source, layout.slotOffset(from, fromSlot) + offset + done, chunk);
+            LevelAboveMigration.write(target, layout.slotOffset(to, toSlot) + offset + done, chunk);
             done += chunk.byteSize();
         }
     }

@@ -101,7 +101,9 @@ final class VolumeIo {
     // ---------------------------------------------------------------- reads
 
     private void readSegment(int segment, long offset, MemorySegment destination) {
-        hotness.recordRead(segment);
+        if (!LevelAboveMigration.active()) {
+            hotness.recordRead(segment);
+        }
         Lock shared = table.lock(segment).asReadLock();
         shared.lock();
         try {
@@ -166,7 +168,9 @@ final class VolumeIo {
     // ---------------------------------------------------------------- writes
 
     private void writeSegment(int segment, long offset, MemorySegment source) {
-        hotness.recordWrite(segment);
+        if (!LevelAboveMigration.active()) {
+            hotness.recordWrite(segment);
+        }
         boolean partial = offset % subpageSize != 0 || (offset + source.byteSize()) % subpageSize != 0;
         MirroredWrite route = null;
         for (;;) {
@@ -383,12 +387,19 @@ final class VolumeIo {
     private void timedRead(Tier tier, int slot, long offset, MemorySegment destination) {
         long start = System.nanoTime();
         devices[tier.ordinal()].read(layout.slotOffset(tier, slot) + offset, destination);
-        latency.record(tier, System.nanoTime() - start);
+        record(tier, start);
     }
 
     private void timedWrite(Tier tier, int slot, long offset, MemorySegment source) {
         long start = System.nanoTime();
         devices[tier.ordinal()].write(layout.slotOffset(tier, slot) + offset, source);
-        latency.record(tier, System.nanoTime() - start);
+        record(tier, start);
+    }
+
+    /** Counts a foreground request's latency; a copy of the level above is not this volume's load ({@link LevelAboveMigration}). */
+    private void record(Tier tier, long start) {
+        if (!LevelAboveMigration.active()) {
+            latency.record(tier, System.nanoTime() - start);
+        }
     }
 }

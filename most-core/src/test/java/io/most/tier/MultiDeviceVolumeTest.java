@@ -184,6 +184,41 @@ class MultiDeviceVolumeTest {
         }
     }
 
+    /**
+     * A copy of the level above reaches the volume below as ordinary requests; it is not that volume's demand
+     * ({@link LevelAboveMigration}): neither its latency nor the copied segment's heat counts it, while a
+     * foreground read of the level above routed there counts in both.
+     */
+    @Test
+    void theLevelAbovesMigrationIsNotDemandForTheVolumeBelow() {
+        List<ScriptedPolicy> policies = new ArrayList<>(); // top level first: the volume is opened bottom-up
+        TierConfig config = TierFixture.small().policy(() -> {
+            ScriptedPolicy p = new ScriptedPolicy();
+            policies.addFirst(p);
+            return p;
+        }).build();
+        try (TieredVolume volume = TieredVolume.open(List.of(new MemoryDevice("d0", BLOCK, 1 << 20),
+                new MemoryDevice("d1", BLOCK, 1 << 20), new MemoryDevice("d2", BLOCK, 4 << 20)), config);
+             Arena arena = Arena.ofConfined()) {
+            TieredVolume lower = volume.levels().get(1);
+            PolicyContext below = lower.context();
+            MemorySegment block = arena.allocate(BLOCK, BLOCK);
+            volume.write(0, block); // on d0
+            long served = below.requests(Tier.PERFORMANCE) + below.requests(Tier.CAPACITY); // the top level's label
+
+            assertTrue(volume.context().mirror(0), "the top level copies segment 0 onto the volume below");
+            int copy = (int) (volume.capacityOffset(0) / SEGMENT);
+            assertEquals(SegmentClass.TIERED_PERFORMANCE, lower.segmentClassAt((long) copy * SEGMENT), "the copy is there");
+            assertEquals(served, below.requests(Tier.PERFORMANCE) + below.requests(Tier.CAPACITY), "not in its latency");
+            assertEquals(0, below.heat(copy), "not in its heat");
+
+            policies.getFirst().read = Tier.CAPACITY; // the top level routes a read to its copy below
+            volume.read(0, block);
+            assertEquals(served + 1, below.requests(Tier.PERFORMANCE) + below.requests(Tier.CAPACITY), "a foreground read counts");
+            assertEquals(1, below.readHeat(copy));
+        }
+    }
+
     @Test
     void devicesLevelsNamesAndCloseCoverTheWholeStack() {
         List<BlockDevice> devices = List.of(new MemoryDevice("a", BLOCK, 4 << 20), new MemoryDevice("b", BLOCK, 4 << 20),

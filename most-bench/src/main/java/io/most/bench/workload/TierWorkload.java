@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code interval_timeline} sampled every 200 ms from the start of the run (warm-up included): per
  * sample its time {@code t_s}, the intended load factor, operations completed per second and bytes
  * migrated each way in the interval (MOST Figure 5's throughput and migration over time), the offload
- * ratio, mirrored segments and both devices' latency EWMAs. Runs with load changes
+ * ratio, mirrored segments and both devices' latency EWMAs (over three or more devices also
+ * {@code lower_levels}: the same per level below the top one). Runs with load changes
  * ({@code most-burst}) add {@code offload_ratio_settling}: per change {@code [s, load before, load
  * after, reach s, settle s, operating ratio]} ({@link RatioSettling}).
  */
@@ -243,6 +244,10 @@ public final class TierWorkload implements Workload<TieredVolume> {
                     interval.put("mirrored_segments", s.mirroredSegments());
                     interval.put("performance_latency_us", Units.round(s.performanceLatencyNanos() / 1e3, 1));
                     interval.put("capacity_latency_us", Units.round(s.capacityLatencyNanos() / 1e3, 1));
+                    List<TieredVolume> levels = volume.levels();
+                    if (levels.size() > 1) {
+                        interval.put("lower_levels", lowerLevels(levels));
+                    }
                     synchronized (intervals) {
                         intervals.add(interval);
                     }
@@ -254,6 +259,22 @@ public final class TierWorkload implements Workload<TieredVolume> {
                     return; // stopped, or the volume closed
                 }
             }
+        }
+
+        /**
+         * The levels below the top one (a stack over three or more devices), each as {@code [offload ratio,
+         * mirrored segments, performance latency µs, capacity latency µs, bytes migrated since open]}: what each
+         * level's policy saw and did, which the top level's fields do not show.
+         */
+        private static List<List<Double>> lowerLevels(List<TieredVolume> levels) {
+            List<List<Double>> rows = new ArrayList<>();
+            for (TieredVolume level : levels.subList(1, levels.size())) {
+                TierStats s = level.tierStats();
+                rows.add(List.of(Units.round(s.offloadRatio(), 3), (double) s.mirroredSegments(),
+                        Units.round(s.performanceLatencyNanos() / 1e3, 1), Units.round(s.capacityLatencyNanos() / 1e3, 1),
+                        (double) s.migratedBytes()));
+            }
+            return rows;
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.most.tier.PlacementPolicy;
 import io.most.tier.PolicyContext;
 import io.most.tier.SegmentClass;
 import io.most.tier.Tier;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Mirror-Optimized Storage Tiering (Tu et al.): a small, hot mirrored class plus classic tiering,
@@ -25,7 +26,9 @@ import io.most.tier.Tier;
  *       {@code swapMargin} — migrating only towards the capacity device. If {@code L_P < (1-θ)·L_C},
  *       lower the ratio, and once it is 0 promote hot segments from the capacity device (demoting one
  *       that is no longer hot if the performance device is full, as HeMem does) — migrating only
- *       towards the performance device. Otherwise the devices are balanced and nothing migrates. The
+ *       towards the performance device. While moving the ratio moves no request (no mirrored segment is
+ *       read and no new segment placed) it migrates without waiting for the ratio ({@link #tune}).
+ *       Otherwise the devices are balanced and nothing migrates. The
  *       paper's step is a fixed {@code ratioStep}, which needs 10 s to cross from 0 to 1 at 200 ms
  *       intervals ({@code maxRatioStep = ratioStep}, policy {@code most-paper}); here an
  *       {@link OffloadController} moves the ratio by up to {@code maxRatioStep}, compensating the known
@@ -52,6 +55,9 @@ public final class MostPolicy implements PlacementPolicy {
     private volatile Migration migration = Migration.NONE;
     /** The lag-compensated ratio controller; null for the paper's fixed step. Control thread only. */
     private final OffloadController controller;
+    /** New segments placed since open (I/O path), and the count the last {@link #tune} saw (control thread). */
+    private final LongAdder placements = new LongAdder();
+    private long placementsSeen;
 
     /**
      * MOST's tuning knobs.
@@ -153,6 +159,7 @@ public final class MostPolicy implements PlacementPolicy {
 
     @Override
     public Tier placeNewSegment(int segment) {
+        placements.increment();
         return draw();
     }
 
@@ -175,6 +182,15 @@ public final class MostPolicy implements PlacementPolicy {
     /**
      * Algorithm 1's routing half: moves {@code offloadRatio} ({@link OffloadController}, or the paper's
      * fixed step for {@code most-paper}) and decides which way migration may go.
+     *
+     * <p>Algorithm 1 migrates only once the ratio is at its end (1 to mirror more, 0 to promote), because
+     * until then routing may still balance the devices. Routing acts on two things: reads and writes of
+     * mirrored segments, and where new segments go. With no mirrored segment read (none, or none with
+     * heat) and no segment placed since the last interval the ratio moves no request at all, so waiting
+     * for it to reach its end only delays the migration that is the one remedy: here it migrates at once. This is the lower level of a stack
+     * (session 14, {@code most-three-tiers} at 2.0x): its only client, the level above, allocates nothing
+     * after the fill, its ratio wandered on noisy latencies (0.65 after 25 s) and it mirrored nothing,
+     * leaving the slowest device idle while the middle one was saturated.
      */
     @Override
     public void tune(PolicyContext context) {
@@ -190,10 +206,11 @@ public final class MostPolicy implements PlacementPolicy {
         double max = settings.maxOffloadRatio();
         boolean slowerPerformance = lp > (1 + settings.theta()) * lc;
         boolean slowerCapacity = lp < (1 - settings.theta()) * lc;
+        boolean routingActs = routingActs(context);
         Migration next = Migration.NONE;
-        if (slowerPerformance && ratio >= max - EPSILON) {
-            next = Migration.TO_CAPACITY; // routing has done what it can: mirror more
-        } else if (slowerCapacity && ratio <= EPSILON) {
+        if (slowerPerformance && (ratio >= max - EPSILON || !routingActs)) {
+            next = Migration.TO_CAPACITY; // routing has done what it can (or can do nothing): mirror more
+        } else if (slowerCapacity && (ratio <= EPSILON || !routingActs)) {
             next = Migration.TO_PERFORMANCE;
         }
         if (controller != null) {
@@ -203,6 +220,22 @@ public final class MostPolicy implements PlacementPolicy {
             offloadRatio = Math.clamp(ratio + (slowerPerformance ? 1 : -1) * settings.ratioStep(), 0, max);
         }
         migration = next;
+    }
+
+    /**
+     * Whether moving the ratio moves any request: a segment was placed since the last interval, or a
+     * mirrored segment has heat (mirrored segments without any, e.g. mirrored while the data was being
+     * written, are copies nobody reads).
+     */
+    private boolean routingActs(PolicyContext context) {
+        long placed = placements.sum();
+        boolean placing = placed != placementsSeen;
+        placementsSeen = placed;
+        if (placing) {
+            return true;
+        }
+        int[] hottest = context.hottest(SegmentClass.MIRRORED, 1);
+        return hottest.length > 0 && context.heat(hottest[0]) > 0;
     }
 
     /**

@@ -39,8 +39,15 @@ class MostPolicyTest {
         assertTrue(ctx.actions.isEmpty(), ctx.actions.toString());
     }
 
+    /** A mirrored segment that is read, so that routing acts and Algorithm 1 moves the ratio before it migrates. */
+    private void routingActs() {
+        ctx.classes[19] = SegmentClass.MIRRORED;
+        ctx.heat[19] = 1;
+    }
+
     @Test
     void atTheMaximumRatioTheHottestTieredSegmentsOfThePerformanceDeviceAreMirrored() {
+        routingActs();
         for (int s = 0; s < 8; s++) {
             ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
             ctx.heat[s] = s;
@@ -73,6 +80,7 @@ class MostPolicyTest {
 
     @Test
     void lowLoadLowersTheRatioToZeroThenPromotesHotSegments() {
+        routingActs();
         ctx.lp = 2000;
         ctx.lc = 1000;
         optimize(5);
@@ -147,6 +155,7 @@ class MostPolicyTest {
     @Test
     void maxOffloadRatioCapsTheRatioAndMirroringStartsThere() {
         MostPolicy capped = new MostPolicy(MostPolicy.Settings.paper().withMaxOffloadRatio(0.3));
+        routingActs();
         ctx.classes[0] = SegmentClass.TIERED_PERFORMANCE;
         ctx.heat[0] = 5;
         ctx.lp = 2000;
@@ -190,5 +199,92 @@ class MostPolicyTest {
         for (int n : new int[] {placed, read, written}) {
             assertEquals(0.2, (double) n / draws, 0.02); // 10 standard deviations
         }
+    }
+
+    /**
+     * The lower level of a stack at 2.0x (session 14, {@code most-three-tiers}): its performance device is
+     * saturated and its capacity device idle, nothing is mirrored, and its only client (the level above)
+     * allocates nothing. The interval means of {@code L_P} alternate around a level 15% above {@code L_C}
+     * (noise), so the controller's bound is bisected at every turn and the ratio wanders far below 1. Under
+     * Algorithm 1 as written (migrate only at ratio 1) it never mirrors, although moving the ratio moves no
+     * request at all; now it mirrors in the first interval in which the performance device is slower.
+     */
+    @Test
+    void aLevelWithNothingMirroredAndNothingPlacedMirrorsWithoutWaitingForTheRatio() {
+        MostPolicy most = new MostPolicy();
+        for (int s = 0; s < 8; s++) {
+            ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
+            ctx.heat[s] = 10 + s;
+        }
+        ctx.classes[8] = SegmentClass.TIERED_CAPACITY;
+        ctx.budget = 1L << 21; // one segment: the first interval's mirror
+        ctx.lc = 2100;
+        double alpha = ctx.config().latencyEwmaAlpha();
+        double ewma = Double.NaN;
+        int firstMirror = -1;
+        for (int i = 0; i < 200; i++) {
+            double mean = i % 2 == 0 ? 2900 : 1900; // the volume passes the average of the interval means
+            ewma = Double.isNaN(ewma) ? mean : alpha * mean + (1 - alpha) * ewma;
+            ctx.lp = ewma;
+            interval(most, ctx);
+            assertTrue(most.offloadRatio() < 0.5, "the ratio wanders low, never near 1: " + most.offloadRatio());
+            if (firstMirror < 0 && !ctx.actions.isEmpty()) {
+                firstMirror = i;
+            }
+        }
+        assertEquals(0, firstMirror, "the interval of the first mirror (-1: never, the stuck state)");
+        assertEquals(List.of("mirror 7"), ctx.actions, "the hottest");
+    }
+
+    @Test
+    void whileNewSegmentsArePlacedTheRatioComesFirst() {
+        // dynamic write allocation: the ratio decides where new data goes, so it may still balance the devices
+        for (int s = 0; s < 8; s++) {
+            ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
+            ctx.heat[s] = 10 + s;
+        }
+        ctx.lp = 2000;
+        ctx.lc = 1000;
+        for (int i = 0; i < 50; i++) {
+            policy.placeNewSegment(100 + i); // the workload writes new data every interval
+            interval(policy, ctx);
+        }
+        assertEquals(1.0, policy.offloadRatio(), 1e-9);
+        assertTrue(ctx.actions.isEmpty(), ctx.actions.toString());
+        policy.placeNewSegment(200);
+        interval(policy, ctx); // at 1: routing has done what it can
+        assertEquals("mirror 7", ctx.actions.getFirst());
+    }
+
+    @Test
+    void aSlowerCapacityDeviceWithNothingMirroredPromotesWithoutWaitingForTheRatioToFall() {
+        ctx.lp = 2000;
+        ctx.lc = 1000;
+        for (int i = 0; i < 10; i++) {
+            policy.placeNewSegment(100 + i);
+            interval(policy, ctx); // ratio 0.2 while new data was placed
+        }
+        assertEquals(0.2, policy.offloadRatio(), 1e-9);
+        ctx.classes[3] = SegmentClass.TIERED_CAPACITY;
+        ctx.heat[3] = 9;
+        ctx.lp = 500; // no new data any more, nothing mirrored: the ratio moves nothing
+        interval(policy, ctx);
+        assertEquals(List.of("move 3 to PERFORMANCE"), ctx.actions);
+    }
+
+    @Test
+    void mirroredSegmentsNobodyReadsDoNotHoldMirroringBack() {
+        ctx.classes[0] = SegmentClass.MIRRORED; // mirrored while the data was written, read by no one since
+        ctx.classes[1] = SegmentClass.TIERED_PERFORMANCE;
+        ctx.heat[1] = 12;
+        ctx.lp = 2000;
+        ctx.lc = 1000;
+        interval(policy, ctx);
+        assertEquals(List.of("mirror 1"), ctx.actions, "the ratio (0.02 now) would move no request");
+        ctx.actions.clear();
+        ctx.classes[2] = SegmentClass.TIERED_PERFORMANCE;
+        ctx.heat[2] = 11;
+        interval(policy, ctx);
+        assertTrue(ctx.actions.isEmpty(), "segment 1 is read: Algorithm 1 moves the ratio first " + ctx.actions);
     }
 }
