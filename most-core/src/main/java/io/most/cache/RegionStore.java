@@ -88,6 +88,14 @@ final class RegionStore implements AutoCloseable {
     /** Reads a value out of region memory. */
     interface ValueReader<R> {
         R read(MemorySegment value);
+
+        /**
+         * Reads a value the DRAM front holds: {@code value} never changes and must not be changed. By
+         * default through a read-only segment over it, so that a reader cannot write into the front.
+         */
+        default R readShared(byte[] value) {
+            return read(MemorySegment.ofArray(value).asReadOnly());
+        }
     }
 
     private final BlockDevice device;
@@ -402,7 +410,7 @@ final class RegionStore implements AutoCloseable {
             R result;
             if (copy != null) {
                 counters.frontHits.increment();
-                result = reader.read(MemorySegment.ofArray(copy));
+                result = reader.readShared(copy);
             } else {
                 result = read(key, loc, reader, access);
             }

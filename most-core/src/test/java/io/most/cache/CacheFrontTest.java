@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.ConfigurationException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -178,5 +182,78 @@ class CacheFrontTest {
         byte[] v = value(round * 1000L + k, LARGE);
         java.nio.ByteBuffer.wrap(v).putInt(k);
         return v;
+    }
+
+    @Test
+    void aViewOfAFrontHitSharesTheFrontsBytesAndCannotChangeThem() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE)); // copied into the front as it is written
+            pushOutOfTheOpenRegion(cache, 100);
+            long reads = cache.stats().regionDeviceReads();
+            ByteBuffer first = cache.getView(key(0));
+            ByteBuffer second = cache.getView(key(0));
+            assertEquals(reads, cache.stats().regionDeviceReads(), "both served from the front");
+            assertTrue(first.isReadOnly(), "a caller cannot write into the front");
+            assertThrows(ReadOnlyBufferException.class, () -> first.put(0, (byte) 1));
+            assertArrayEquals(value(0, LARGE), bytes(first));
+            assertArrayEquals(value(0, LARGE), bytes(second));
+            cache.put(key(0), value(1, LARGE));
+            assertArrayEquals(value(0, LARGE), bytes(first), "a later write replaces the front's copy, never changes it");
+            assertArrayEquals(value(1, LARGE), bytes(cache.getView(key(0))));
+            byte[] copy = cache.get(key(0));
+            copy[0] ^= 1;
+            assertArrayEquals(value(1, LARGE), cache.get(key(0)), "get returns a copy the caller may change");
+        }
+    }
+
+    @Test
+    void viewsOfSmallAndDeviceReadItemsAreReadOnlyCopiesAndMissesAreNull() {
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 8).build())) { // no front
+            cache.put(key(1), value(1, 100));
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            ByteBuffer small = cache.getView(key(1));
+            ByteBuffer large = cache.getView(key(0));
+            assertTrue(small.isReadOnly() && large.isReadOnly());
+            assertArrayEquals(value(1, 100), bytes(small));
+            assertArrayEquals(value(0, LARGE), bytes(large));
+            assertNull(cache.getView(key(2)));
+            assertEquals(2, cache.stats().hits(), cache.stats().toString());
+            assertEquals(1, cache.stats().misses(), cache.stats().toString());
+        }
+    }
+
+    @Test
+    void aCodecDecodingAFrontHitGetsAReadOnlySegment() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            ValueCodec<byte[]> writing = new ValueCodec<>() {
+                @Override
+                public int encodedSize(byte[] value) {
+                    return value.length;
+                }
+
+                @Override
+                public void encode(byte[] value, MemorySegment target) {
+                    MemorySegment.copy(value, 0, target, ValueLayout.JAVA_BYTE, 0, value.length);
+                }
+
+                @Override
+                public byte[] decode(MemorySegment source) {
+                    source.set(ValueLayout.JAVA_BYTE, 0, (byte) 7); // a faulty codec that writes
+                    return source.toArray(ValueLayout.JAVA_BYTE);
+                }
+            };
+            assertThrows(IllegalArgumentException.class, () -> cache.get(key(0), writing));
+            assertEquals(1, cache.stats().frontHits(), "the codec ran on the front's copy");
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)), "the front's copy is unchanged");
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer view) {
+        byte[] out = new byte[view.remaining()];
+        view.duplicate().get(out);
+        return out;
     }
 }
