@@ -8,7 +8,6 @@ import io.most.device.BlockDevice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -658,7 +657,7 @@ final class HybridCache implements MostCache {
         static final RegionStore.ValueReader<byte[]> BYTES = new RegionStore.ValueReader<>() {
             @Override
             public byte[] read(MemorySegment value) {
-                return value.toArray(ValueLayout.JAVA_BYTE);
+                return SegmentBytes.copyOf(value);
             }
 
             @Override
@@ -670,7 +669,7 @@ final class HybridCache implements MostCache {
         static final RegionStore.ValueReader<ByteBuffer> VIEW = new RegionStore.ValueReader<>() {
             @Override
             public ByteBuffer read(MemorySegment value) {
-                return ByteBuffer.wrap(value.toArray(ValueLayout.JAVA_BYTE)).asReadOnlyBuffer();
+                return ByteBuffer.wrap(SegmentBytes.copyOf(value)).asReadOnlyBuffer();
             }
 
             @Override

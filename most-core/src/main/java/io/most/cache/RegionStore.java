@@ -489,7 +489,7 @@ final class RegionStore implements AutoCloseable {
      * returned for a newer one; if the index moved on meanwhile it is dropped again, to free its bytes.
      */
     private void admit(ByteKey key, Location loc, MemorySegment value) {
-        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> value.toArray(ValueLayout.JAVA_BYTE));
+        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> SegmentBytes.copyOf(value));
         Location now = index.get(key);
         if (token != null && (now == null || now.version != loc.version)) {
             front.remove(key, token);
