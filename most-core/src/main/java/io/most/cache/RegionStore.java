@@ -479,21 +479,31 @@ final class RegionStore implements AutoCloseable {
             return null;
         }
         if (front != null && access && loc.accessed) {
-            admit(key, loc, value);
+            byte[] admitted = admit(key, loc, value);
+            if (admitted != null) {
+                return reader.readShared(admitted); // the front's new copy: a view of it needs no copy of its own
+            }
         }
         return reader.read(value);
     }
 
     /**
-     * Copies a twice-read value into the front. The copy is of {@code loc}'s write only, so it is never
-     * returned for a newer one; if the index moved on meanwhile it is dropped again, to free its bytes.
+     * Copies a twice-read value into the front and returns the copy, or null if the front did not admit
+     * it. The copy is of {@code loc}'s write only, so it is never returned for a newer one; if the index
+     * moved on meanwhile it is dropped again, to free its bytes (and null is returned).
      */
-    private void admit(ByteKey key, Location loc, MemorySegment value) {
-        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> SegmentBytes.copyOf(value));
-        Location now = index.get(key);
-        if (token != null && (now == null || now.version != loc.version)) {
-            front.remove(key, token);
+    private byte[] admit(ByteKey key, Location loc, MemorySegment value) {
+        byte[][] copy = new byte[1][];
+        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> copy[0] = SegmentBytes.copyOf(value));
+        if (token == null) {
+            return null;
         }
+        Location now = index.get(key);
+        if (now == null || now.version != loc.version) {
+            front.remove(key, token);
+            return null;
+        }
+        return copy[0];
     }
 
     /** Drops the front's copy of {@code key}, if any (after its index entry changed). */

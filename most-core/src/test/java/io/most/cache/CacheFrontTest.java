@@ -207,6 +207,33 @@ class CacheFrontTest {
     }
 
     @Test
+    void theReadThatAdmitsAValueHandsOutNothingThatCanChangeTheFrontsCopy() {
+        // a front of one item, full of another key's value: key 0 is admitted only by its second device read
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 8).largeItemFrontBytes(LARGE + 200).build())) {
+            cache.put(key(1), value(1, LARGE)); // copied as it is written: the front was empty
+            pushOutOfTheOpenRegion(cache, 100);
+            for (int i = 0; i < 3; i++) {
+                cache.get(key(1)); // read more than key 0 so far: key 0's write does not displace it
+            }
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 200);
+            pushOutOfTheOpenRegion(cache, 300); // nor in the region being sealed: read from the device
+            long frontHits = cache.stats().frontHits();
+            long deviceReads = cache.stats().regionDeviceReads();
+            for (int i = 0; i < 8; i++) {
+                byte[] copy = cache.get(key(0));
+                assertArrayEquals(value(0, LARGE), copy, "read " + i);
+                copy[0] ^= 1; // the caller's own array
+                ByteBuffer view = cache.getView(key(0));
+                assertTrue(view.isReadOnly(), "read " + i);
+                assertArrayEquals(value(0, LARGE), bytes(view), "read " + i);
+            }
+            assertTrue(cache.stats().regionDeviceReads() > deviceReads, "key 0 read from the device: " + cache.stats());
+            assertTrue(cache.stats().frontHits() > frontHits, "key 0 admitted by a device read: " + cache.stats());
+        }
+    }
+
+    @Test
     void viewsOfSmallAndDeviceReadItemsAreReadOnlyCopiesAndMissesAreNull() {
         try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 8).build())) { // no front
             cache.put(key(1), value(1, 100));
