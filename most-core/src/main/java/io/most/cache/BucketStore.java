@@ -68,7 +68,7 @@ final class BucketStore {
         }
         try {
             byte[] v = store.readOptimistic(bucket + 1, page -> {
-                int item = BucketLayout.find(page, key);
+                int item = BucketLayout.find(page, key, hash);
                 if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
                     return MISS;
                 }
@@ -96,7 +96,7 @@ final class BucketStore {
         }
         try (Page page = store.read(bucket + 1)) {
             MemorySegment seg = page.payload();
-            int item = BucketLayout.find(seg, key);
+            int item = BucketLayout.find(seg, key, hash);
             if (item < 0 || expired(BucketLayout.deadline(seg, item), now)) {
                 return null;
             }
@@ -115,7 +115,7 @@ final class BucketStore {
         }
         try {
             return store.readOptimistic(bucket + 1, page -> {
-                int item = BucketLayout.find(page, key);
+                int item = BucketLayout.find(page, key, hash);
                 return item >= 0 && !expired(BucketLayout.deadline(page, item), now);
             });
         } catch (CorruptPageException e) {
@@ -132,7 +132,7 @@ final class BucketStore {
         }
         try {
             return store.readOptimistic(bucket + 1, page -> {
-                int item = BucketLayout.find(page, key);
+                int item = BucketLayout.find(page, key, hash);
                 if (item < 0) {
                     return -1L;
                 }
@@ -153,7 +153,7 @@ final class BucketStore {
      * then removes that copy, so that a concurrent reader never finds neither).
      */
     boolean put(byte[] key, long hash, ValueSource value, long deadline, long now, boolean evict) {
-        int need = BucketLayout.itemBytes(key.length, value.size());
+        int need = BucketLayout.spaceFor(key.length, value.size());
         if (need > pagePayload() - BucketLayout.HEADER_BYTES) {
             throw new IllegalStateException("an item of " + need + " bytes was routed to a bucket page of "
                     + pagePayload() + " bytes"); // the cache checks sizes first: a bug if reached
@@ -162,7 +162,7 @@ final class BucketStore {
         Boolean stored = mutate(bucket, page -> {
             // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
-            int existing = BucketLayout.find(page, key);
+            int existing = BucketLayout.find(page, key, hash);
             if (existing >= 0 && !evict && BucketLayout.valueLength(page, existing) == value.size()) {
                 // a value of the same size is written over the old one: no items move. Only a bucket that
                 // never evicts may do so, since it keeps the key at its old (older) place in the FIFO
@@ -171,7 +171,7 @@ final class BucketStore {
             }
             if (room(page, key, existing) < need && dropExpired(page, now)) {
                 dropped = true;
-                existing = BucketLayout.find(page, key); // the items moved (or the copy expired)
+                existing = BucketLayout.find(page, key, hash); // the items moved (or the copy expired)
             }
             if (room(page, key, existing) < need && !evict) {
                 if (dropped) {
@@ -187,7 +187,7 @@ final class BucketStore {
                 counters.evictions.increment();
                 dropped = true;
             }
-            int at = BucketLayout.append(page, key, value.size(), deadline);
+            int at = BucketLayout.append(page, key, hash, value.size(), deadline);
             try {
                 value.writeTo(page.asSlice(at, value.size()));
             } catch (RuntimeException | Error e) {
@@ -221,7 +221,7 @@ final class BucketStore {
 
     /** Bytes an item of {@code key} could take: the free end plus its current copy's (at {@code existing}). */
     private static int room(MemorySegment page, byte[] key, int existing) {
-        int own = existing < 0 ? 0 : BucketLayout.itemBytes(key.length, BucketLayout.valueLength(page, existing));
+        int own = existing < 0 ? 0 : BucketLayout.spaceFor(key.length, BucketLayout.valueLength(page, existing));
         return BucketLayout.free(page) + own;
     }
 
@@ -232,7 +232,7 @@ final class BucketStore {
             return false;
         }
         Boolean removed = mutate(bucket, page -> {
-            int item = BucketLayout.find(page, key);
+            int item = BucketLayout.find(page, key, hash);
             if (item < 0) {
                 return null; // nothing changed: the page stays clean
             }
@@ -251,7 +251,7 @@ final class BucketStore {
             return false;
         }
         Boolean set = mutate(bucket, page -> {
-            int item = BucketLayout.find(page, key);
+            int item = BucketLayout.find(page, key, hash);
             if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
                 return null;
             }

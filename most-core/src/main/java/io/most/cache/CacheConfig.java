@@ -290,7 +290,7 @@ public record CacheConfig(
                 throw new ConfigurationException("largeItemThreshold " + largeItemThreshold + " must be within 1.."
                         + smallMax + " (what fits a bucket page of " + pageSize + " bytes)");
             }
-            int valueLimit = (largeItemBytes > 0 ? regionSize - REGION_RESERVE : smallMax - BucketLayout.ITEM_HEADER_BYTES)
+            int valueLimit = (largeItemBytes > 0 ? regionSize - REGION_RESERVE : smallMax - BucketLayout.ITEM_HEADER_BYTES - BucketLayout.SLOT_BYTES)
                     - maxKeyBytes;
             if (valueLimit < 0) {
                 throw new ConfigurationException("maxKeyBytes " + maxKeyBytes + " leaves no room for a value in "

@@ -28,7 +28,7 @@ import java.util.UUID;
 record CacheSuperblock(UUID cacheId, int pageSize, long buckets, int regionSize, long regions, long minLiveSeq,
                        long smallEntries, boolean clean) {
     static final long MAGIC = 0x484341435453_4F4DL; // "MOSTCACH"
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2; // 2: bucket pages with a slot directory (BucketLayout)
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 

@@ -7,7 +7,8 @@ import io.most.PageStoreConfig;
 import io.most.device.BlockDevice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
-import java.lang.foreign.ValueLayout;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -203,21 +205,36 @@ final class HybridCache implements MostCache {
 
     @Override
     public byte[] get(byte[] key) {
-        return lookup(key, SegmentReaders.BYTES);
+        return lookup(key, SegmentReaders.BYTES, SegmentReaders.SAME);
     }
 
     @Override
     public <V> V get(byte[] key, ValueCodec<V> codec) {
         Objects.requireNonNull(codec, "codec");
-        return lookup(key, codec::decode);
+        return lookup(key, codec::decode, null);
     }
 
-    private <R> R lookup(byte[] key, RegionStore.ValueReader<R> reader) {
+    @Override
+    public ByteBuffer getView(byte[] key) {
+        return lookup(key, SegmentReaders.VIEW, SegmentReaders.READ_ONLY);
+    }
+
+    /**
+     * The value of {@code key} through {@code reader}. With {@code ofCopy}, a small item is copied out
+     * of its bucket by an optimistic read (no latch) and handed to {@code ofCopy}; without, it is read
+     * by {@code reader} under the page's shared latch (a codec may take its time).
+     */
+    private <R> R lookup(byte[] key, RegionStore.ValueReader<R> reader, Function<byte[], R> ofCopy) {
         checkKey(key);
         long h = KeyHash.of(key);
         long now = now();
-        R value = reader == SegmentReaders.BYTES ? castBytes(small.get(key, h, now))
-                : small.get(key, h, now, reader::read);
+        R value;
+        if (ofCopy != null) {
+            byte[] copy = small.get(key, h, now);
+            value = copy == null ? null : ofCopy.apply(copy);
+        } else {
+            value = small.get(key, h, now, reader::read);
+        }
         if (value != null) {
             counters.hits.increment();
             counters.smallItemHits.increment();
@@ -237,11 +254,6 @@ final class HybridCache implements MostCache {
         }
         counters.misses.increment();
         return null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <R> R castBytes(byte[] value) {
-        return (R) value;
     }
 
     @Override
@@ -639,9 +651,34 @@ final class HybridCache implements MostCache {
         }
     }
 
-    /** Reads of a value segment into a fresh array. */
+    /** Reads of a value segment into a fresh array, or into a read-only view. */
     private static final class SegmentReaders {
-        static final RegionStore.ValueReader<byte[]> BYTES = s -> s.toArray(ValueLayout.JAVA_BYTE);
+        /** A fresh array: the caller may change it (store by value). */
+        static final RegionStore.ValueReader<byte[]> BYTES = new RegionStore.ValueReader<>() {
+            @Override
+            public byte[] read(MemorySegment value) {
+                return SegmentBytes.copyOf(value);
+            }
+
+            @Override
+            public byte[] readShared(byte[] value) {
+                return value.clone();
+            }
+        };
+        /** A read-only view: of the front's own array on a front hit (no copy), else of a fresh copy. */
+        static final RegionStore.ValueReader<ByteBuffer> VIEW = new RegionStore.ValueReader<>() {
+            @Override
+            public ByteBuffer read(MemorySegment value) {
+                return ByteBuffer.wrap(SegmentBytes.copyOf(value)).asReadOnlyBuffer();
+            }
+
+            @Override
+            public ByteBuffer readShared(byte[] value) {
+                return ByteBuffer.wrap(value).asReadOnlyBuffer();
+            }
+        };
+        static final Function<byte[], byte[]> SAME = v -> v;
+        static final Function<byte[], ByteBuffer> READ_ONLY = v -> ByteBuffer.wrap(v).asReadOnlyBuffer();
     }
 
     /** Buckets one by one, then a snapshot of the large-item keys. */

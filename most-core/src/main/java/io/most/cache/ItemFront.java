@@ -41,6 +41,12 @@ final class ItemFront {
         final ByteKey key;
         final Object version;
         final byte[] value;
+        /**
+         * The key's hash and the entry's bytes, kept here because the victim sampling reads them for
+         * dozens of entries per admission: through the key and the value they were two more cache misses each.
+         */
+        final long hash;
+        final long bytes;
         /** Still in the map: a removed entry is skipped (and not counted again) when the queue's head reaches it. */
         boolean live = true; // guarded by the front's lock
 
@@ -48,10 +54,12 @@ final class ItemFront {
             this.key = key;
             this.version = version;
             this.value = value;
+            this.hash = key.hash;
+            this.bytes = (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
         }
 
         long bytes() {
-            return (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
+            return bytes;
         }
     }
 
@@ -136,7 +144,7 @@ final class ItemFront {
                 victims.add(victim);
                 freed += victim.bytes();
                 if (!victim.key.equals(key)) {
-                    victimReads += sketch.frequency(victim.key.hash);
+                    victimReads += sketch.frequency(victim.hash);
                 }
             }
             if (!victims.isEmpty() && (double) victimReads * need >= (double) frequency * freed) {
@@ -236,7 +244,7 @@ final class ItemFront {
                 continue; // removed earlier: its bytes were given back then
             }
             sampled++;
-            double rate = (double) sketch.frequency(head.key.hash) / head.bytes();
+            double rate = (double) sketch.frequency(head.hash) / head.bytes;
             if (rate < bestRate) {
                 if (best != null) {
                     queue.addLast(best);

@@ -86,6 +86,16 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
      */
     <V> V get(byte[] key, ValueCodec<V> codec);
 
+    /**
+     * A read-only view of the value of {@code key}, or null if it is absent or expired. A hit in the
+     * DRAM front of the large items copies nothing: the view shares the front's bytes, which never
+     * change (a later write of the key replaces the front's copy instead of changing it), so the view
+     * keeps the value it had at this get. Any other hit is a fresh copy. Writing through the view
+     * throws {@link java.nio.ReadOnlyBufferException}: a caller cannot change what the cache holds.
+     * This is {@link #get(byte[])} without its copy of a large value, for callers that only read it.
+     */
+    java.nio.ByteBuffer getView(byte[] key);
+
     /** Whether {@code key} has a live (unexpired) value; counts no hit or miss. */
     boolean containsKey(byte[] key);
 

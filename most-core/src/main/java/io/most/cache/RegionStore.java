@@ -88,6 +88,14 @@ final class RegionStore implements AutoCloseable {
     /** Reads a value out of region memory. */
     interface ValueReader<R> {
         R read(MemorySegment value);
+
+        /**
+         * Reads a value the DRAM front holds: {@code value} never changes and must not be changed. By
+         * default through a read-only segment over it, so that a reader cannot write into the front.
+         */
+        default R readShared(byte[] value) {
+            return read(MemorySegment.ofArray(value).asReadOnly());
+        }
     }
 
     private final BlockDevice device;
@@ -402,7 +410,7 @@ final class RegionStore implements AutoCloseable {
             R result;
             if (copy != null) {
                 counters.frontHits.increment();
-                result = reader.read(MemorySegment.ofArray(copy));
+                result = reader.readShared(copy);
             } else {
                 result = read(key, loc, reader, access);
             }
@@ -471,21 +479,31 @@ final class RegionStore implements AutoCloseable {
             return null;
         }
         if (front != null && access && loc.accessed) {
-            admit(key, loc, value);
+            byte[] admitted = admit(key, loc, value);
+            if (admitted != null) {
+                return reader.readShared(admitted); // the front's new copy: a view of it needs no copy of its own
+            }
         }
         return reader.read(value);
     }
 
     /**
-     * Copies a twice-read value into the front. The copy is of {@code loc}'s write only, so it is never
-     * returned for a newer one; if the index moved on meanwhile it is dropped again, to free its bytes.
+     * Copies a twice-read value into the front and returns the copy, or null if the front did not admit
+     * it. The copy is of {@code loc}'s write only, so it is never returned for a newer one; if the index
+     * moved on meanwhile it is dropped again, to free its bytes (and null is returned).
      */
-    private void admit(ByteKey key, Location loc, MemorySegment value) {
-        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> value.toArray(ValueLayout.JAVA_BYTE));
-        Location now = index.get(key);
-        if (token != null && (now == null || now.version != loc.version)) {
-            front.remove(key, token);
+    private byte[] admit(ByteKey key, Location loc, MemorySegment value) {
+        byte[][] copy = new byte[1][];
+        Object token = front.admit(key, loc.version, (int) value.byteSize(), () -> copy[0] = SegmentBytes.copyOf(value));
+        if (token == null) {
+            return null;
         }
+        Location now = index.get(key);
+        if (now == null || now.version != loc.version) {
+            front.remove(key, token);
+            return null;
+        }
+        return copy[0];
     }
 
     /** Drops the front's copy of {@code key}, if any (after its index entry changed). */

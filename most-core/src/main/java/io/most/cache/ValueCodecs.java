@@ -42,7 +42,7 @@ public final class ValueCodecs {
 
         @Override
         public byte[] decode(MemorySegment source) {
-            return source.toArray(ValueLayout.JAVA_BYTE);
+            return SegmentBytes.copyOf(source);
         }
     };
 

@@ -57,13 +57,15 @@ class CacheEvictionTest {
             for (int i = 0; i < 100; i++) {
                 assertArrayEquals(value(i, 190), cache.get(key(i)), "key " + i);
             }
-            // removing a bucket item makes room: an overflowed key rewritten moves back into the bucket
+            // removing bucket items makes room: an overflowed key rewritten moves back into the bucket. Two
+            // go, since key 99 is a byte longer than key 0 and the bucket may have no byte to spare
             assertTrue(cache.remove(key(0)));
+            assertTrue(cache.remove(key(1)));
             long largeBefore = cache.stats().largeItemEntries();
             cache.put(key(99), value(-99, 190));
             assertArrayEquals(value(-99, 190), cache.get(key(99)));
             assertEquals(largeBefore - 1, cache.stats().largeItemEntries(), "key 99 left the regions");
-            assertEquals(99, cache.size());
+            assertEquals(98, cache.size());
         }
     }
 

@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.ConfigurationException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -178,5 +182,106 @@ class CacheFrontTest {
         byte[] v = value(round * 1000L + k, LARGE);
         java.nio.ByteBuffer.wrap(v).putInt(k);
         return v;
+    }
+
+    @Test
+    void aViewOfAFrontHitSharesTheFrontsBytesAndCannotChangeThem() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE)); // copied into the front as it is written
+            pushOutOfTheOpenRegion(cache, 100);
+            long reads = cache.stats().regionDeviceReads();
+            ByteBuffer first = cache.getView(key(0));
+            ByteBuffer second = cache.getView(key(0));
+            assertEquals(reads, cache.stats().regionDeviceReads(), "both served from the front");
+            assertTrue(first.isReadOnly(), "a caller cannot write into the front");
+            assertThrows(ReadOnlyBufferException.class, () -> first.put(0, (byte) 1));
+            assertArrayEquals(value(0, LARGE), bytes(first));
+            assertArrayEquals(value(0, LARGE), bytes(second));
+            cache.put(key(0), value(1, LARGE));
+            assertArrayEquals(value(0, LARGE), bytes(first), "a later write replaces the front's copy, never changes it");
+            assertArrayEquals(value(1, LARGE), bytes(cache.getView(key(0))));
+            byte[] copy = cache.get(key(0));
+            copy[0] ^= 1;
+            assertArrayEquals(value(1, LARGE), cache.get(key(0)), "get returns a copy the caller may change");
+        }
+    }
+
+    @Test
+    void theReadThatAdmitsAValueHandsOutNothingThatCanChangeTheFrontsCopy() {
+        // a front of one item, full of another key's value: key 0 is admitted only by its second device read
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 8).largeItemFrontBytes(LARGE + 200).build())) {
+            cache.put(key(1), value(1, LARGE)); // copied as it is written: the front was empty
+            pushOutOfTheOpenRegion(cache, 100);
+            for (int i = 0; i < 3; i++) {
+                cache.get(key(1)); // read more than key 0 so far: key 0's write does not displace it
+            }
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 200);
+            pushOutOfTheOpenRegion(cache, 300); // nor in the region being sealed: read from the device
+            long frontHits = cache.stats().frontHits();
+            long deviceReads = cache.stats().regionDeviceReads();
+            for (int i = 0; i < 8; i++) {
+                byte[] copy = cache.get(key(0));
+                assertArrayEquals(value(0, LARGE), copy, "read " + i);
+                copy[0] ^= 1; // the caller's own array
+                ByteBuffer view = cache.getView(key(0));
+                assertTrue(view.isReadOnly(), "read " + i);
+                assertArrayEquals(value(0, LARGE), bytes(view), "read " + i);
+            }
+            assertTrue(cache.stats().regionDeviceReads() > deviceReads, "key 0 read from the device: " + cache.stats());
+            assertTrue(cache.stats().frontHits() > frontHits, "key 0 admitted by a device read: " + cache.stats());
+        }
+    }
+
+    @Test
+    void viewsOfSmallAndDeviceReadItemsAreReadOnlyCopiesAndMissesAreNull() {
+        try (MostCache cache = MostCache.open(CacheFixture.config(dir, 16, 8).build())) { // no front
+            cache.put(key(1), value(1, 100));
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            ByteBuffer small = cache.getView(key(1));
+            ByteBuffer large = cache.getView(key(0));
+            assertTrue(small.isReadOnly() && large.isReadOnly());
+            assertArrayEquals(value(1, 100), bytes(small));
+            assertArrayEquals(value(0, LARGE), bytes(large));
+            assertNull(cache.getView(key(2)));
+            assertEquals(2, cache.stats().hits(), cache.stats().toString());
+            assertEquals(1, cache.stats().misses(), cache.stats().toString());
+        }
+    }
+
+    @Test
+    void aCodecDecodingAFrontHitGetsAReadOnlySegment() {
+        try (MostCache cache = open(8)) {
+            cache.put(key(0), value(0, LARGE));
+            pushOutOfTheOpenRegion(cache, 100);
+            // ValueCodecs.BYTES, but faulty: its decode writes into what it reads
+            ValueCodec<byte[]> writing = new ValueCodec<>() {
+                @Override
+                public int encodedSize(byte[] value) {
+                    return ValueCodecs.BYTES.encodedSize(value);
+                }
+
+                @Override
+                public void encode(byte[] value, MemorySegment target) {
+                    ValueCodecs.BYTES.encode(value, target);
+                }
+
+                @Override
+                public byte[] decode(MemorySegment source) {
+                    source.set(ValueLayout.JAVA_BYTE, 0, (byte) 7);
+                    return ValueCodecs.BYTES.decode(source);
+                }
+            };
+            assertThrows(IllegalArgumentException.class, () -> cache.get(key(0), writing));
+            assertEquals(1, cache.stats().frontHits(), "the codec ran on the front's copy");
+            assertArrayEquals(value(0, LARGE), cache.get(key(0)), "the front's copy is unchanged");
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer view) {
+        byte[] out = new byte[view.remaining()];
+        view.duplicate().get(out);
+        return out;
     }
 }

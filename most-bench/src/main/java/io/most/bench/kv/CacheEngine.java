@@ -1,5 +1,6 @@
 package io.most.bench.kv;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -9,8 +10,18 @@ import java.util.Map;
  */
 public interface CacheEngine extends AutoCloseable {
 
-    /** The value of {@code key}, or null on a miss (never stored, evicted or deleted). */
-    byte[] get(String key);
+    /**
+     * A read-only view of the value of {@code key}, or null on a miss (never stored, evicted or
+     * deleted). Engines whose DRAM tier keeps values on the heap hand out a view of the stored array
+     * itself (no copy, as their own get would return it), others a view of what they read: the
+     * workload checks the same bytes for every engine, and cannot change what an engine stores.
+     */
+    ByteBuffer get(String key);
+
+    /** A read-only view of {@code value}, or null: what an engine that returns its stored arrays hands out. */
+    static ByteBuffer view(byte[] value) {
+        return value == null ? null : ByteBuffer.wrap(value).asReadOnlyBuffer();
+    }
 
     /** Stores {@code value} under {@code key}, replacing any; the engine may keep the array. */
     void set(String key, byte[] value);

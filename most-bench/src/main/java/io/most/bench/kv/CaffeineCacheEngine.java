@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.most.bench.ArtifactVersion;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,8 +35,8 @@ final class CaffeineCacheEngine implements CacheEngine {
     }
 
     @Override
-    public byte[] get(String key) {
-        return cache.getIfPresent(key);
+    public ByteBuffer get(String key) {
+        return CacheEngine.view(cache.getIfPresent(key)); // the stored array itself, read-only
     }
 
     @Override

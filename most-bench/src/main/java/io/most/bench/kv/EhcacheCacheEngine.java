@@ -1,6 +1,7 @@
 package io.most.bench.kv;
 
 import java.io.File;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.ehcache.Cache;
@@ -42,8 +43,8 @@ final class EhcacheCacheEngine implements CacheEngine {
     }
 
     @Override
-    public byte[] get(String key) {
-        return cache.get(key);
+    public ByteBuffer get(String key) {
+        return CacheEngine.view(cache.get(key)); // the stored array itself, read-only
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.most.device.BlockDevice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,8 +151,10 @@ final class MostCacheEngine implements CacheEngine {
     }
 
     @Override
-    public byte[] get(String key) {
-        return cache.get(bytes(key));
+    public ByteBuffer get(String key) {
+        // a read-only view: a hit in the large items' DRAM front hands out the front's copy without
+        // copying it again, as the other engines hand out their heap tier's arrays
+        return cache.getView(bytes(key));
     }
 
     @Override
@@ -200,6 +203,8 @@ final class MostCacheEngine implements CacheEngine {
         c.put("large_item_threshold", config.largeItemThreshold());
         c.put("flash_files", setup.directory().toString());
         c.put("file_io", "O_DIRECT (DirectFileDevice) for both the bucket pages and the regions");
+        c.put("get", "MostCache.getView: a read-only view; a hit in the large-item DRAM front is not copied, any"
+                + " other hit is copied out of its bucket page or region");
         c.put("outside_budget", "the large items' in-memory index, the bucket filters");
         c.put("key_space_bytes", setup.keySpaceBytes());
         c.put("flash_holds", Units.formatBytes(config.smallItemBytes() + config.largeItemBytes())

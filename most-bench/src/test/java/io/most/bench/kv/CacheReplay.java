@@ -185,7 +185,7 @@ final class CacheReplay {
         } else {
             dram.put(name, CacheValues.size(keynum));
         }
-        byte[] value = cache.get(key);
+        java.nio.ByteBuffer value = cache.getView(key); // as MostCacheEngine reads
         if (value != null) {
             if (!CacheValues.matches(keynum, value)) {
                 throw new IllegalStateException("get of " + name + " returned a value that is not its own");

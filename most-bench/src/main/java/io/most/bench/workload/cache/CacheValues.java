@@ -63,6 +63,22 @@ public final class CacheValues {
                 && v[v.length - 1] == tail(keynum, v.length);
     }
 
+    /** {@link #matches(long, byte[])} for the bytes from {@code v}'s position to its limit. */
+    public static boolean matches(long keynum, java.nio.ByteBuffer v) {
+        if (v == null) {
+            return false;
+        }
+        int at = v.position();
+        int length = v.remaining();
+        return length == size(keynum) && bigEndianLong(v, at) == keynum
+                && v.get(at + length - 1) == tail(keynum, length);
+    }
+
+    private static long bigEndianLong(java.nio.ByteBuffer v, int at) {
+        long x = v.getLong(at); // in the buffer's order, which is the caller's to keep
+        return v.order() == java.nio.ByteOrder.BIG_ENDIAN ? x : Long.reverseBytes(x);
+    }
+
     private static byte tail(long keynum, int length) {
         return (byte) (keynum * 31 + length);
     }

@@ -7,6 +7,7 @@ import io.most.bench.kv.CacheTarget;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.bench.workload.ycsb.YcsbKeys;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -132,16 +133,16 @@ public final class CacheZipfWorkload implements Workload<CacheTarget> {
                     c.deletes.increment();
                     return;
                 }
-                byte[] value = engine.get(key);
+                ByteBuffer value = engine.get(key);
                 c.gets.increment();
                 if (value != null) {
                     if (!CacheValues.matches(keynum, value)) {
                         throw new IllegalStateException("get of " + key + " in " + target.engineName()
-                                + " returned a value of " + value.length + " bytes that is not its value ("
+                                + " returned a value of " + value.remaining() + " bytes that is not its value ("
                                 + CacheValues.size(keynum) + " bytes)");
                     }
                     c.hits.increment();
-                    if (value.length >= CacheValues.LARGE_MIN) {
+                    if (value.remaining() >= CacheValues.LARGE_MIN) {
                         c.largeHits.increment();
                     }
                     return;
