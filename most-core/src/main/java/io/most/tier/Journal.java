@@ -39,8 +39,9 @@ final class Journal {
     private long liveStart;
     private long nextSeq = 1;
     private boolean poisoned;
-    private long batches;
-    private long bytes;
+    /** Written under the metadata log's lock, read without it (statistics must not wait for a checkpoint). */
+    private volatile long batches;
+    private volatile long bytes;
 
     Journal(BlockDevice device, long regionOffset, long regionBytes, long salt, Arena arena) {
         this.device = device;
@@ -137,8 +138,8 @@ final class Journal {
             head = start + length;
             nextSeq = seq + 1;
         }
-        batches++;
-        bytes += length;
+        batches = batches + 1; // one writer: the metadata log's lock
+        bytes = bytes + length;
         return seq;
     }
 

@@ -350,6 +350,7 @@ public final class TierWorkload implements Workload<TieredVolume> {
 
         @Override
         public void beginMeasurement() {
+            measureStart = System.nanoTime(); // with the resets: served_ops_s's window is the counters' window
             volume.stats().reset();
             volume.performanceDevice().stats().reset();
             volume.capacityDevice().stats().reset();
@@ -357,7 +358,6 @@ public final class TierWorkload implements Workload<TieredVolume> {
                 volume.devices().forEach(d -> d.stats().reset());
             }
             atStart = volume.tierStats();
-            measureStart = System.nanoTime();
         }
 
         @Override
