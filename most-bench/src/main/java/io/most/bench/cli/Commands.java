@@ -144,7 +144,7 @@ final class Commands {
         sub(line, "run", "run --workload W --hierarchy H [options]", RUN, null,
                 "run a workload on a hierarchy with one or more policies (or engines), each run in a JVM of its"
                         + " own, repeated; prints a table of medians and min-max, writes JSON");
-        sub(line, "reproduce", "reproduce <experiment|all> [options]", REPRODUCE, "<experiment|all>",
+        sub(line, "reproduce", "reproduce <experiment[,experiment...]|all> [options]", REPRODUCE, "<experiment[,experiment...]|all>",
                 "re-measure a paper's figure or table (see experiments below): writes DIR/<name>.json, .png"
                         + " (chart) and .md (our numbers beside the paper's)");
         sub(line, "demo", "demo [options]", DEMO, null, "a DRAM + PM + MOST tiered volume page store under"

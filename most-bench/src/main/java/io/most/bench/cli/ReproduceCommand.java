@@ -18,9 +18,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * {@code reproduce <experiment|all> [--out DIR] [--quick]}: runs each experiment's steps through the
- * {@code run} code path ({@link StepRunner}) and writes {@code DIR/<name>.json}, {@code .png} and
- * {@code .md} per experiment.
+ * {@code reproduce <experiment[,experiment...]|all> [--out DIR] [--quick]}: runs each experiment's steps
+ * through the {@code run} code path ({@link StepRunner}) and writes {@code DIR/<name>.json}, {@code .png}
+ * and {@code .md} per experiment. Experiments named together share the runs they have in common.
  */
 final class ReproduceCommand {
     private static final String DEFAULT_OUT = "repro-out";
@@ -35,14 +35,21 @@ final class ReproduceCommand {
         this.err = err;
     }
 
-    /** The experiments {@code name} stands for ({@code all}: every one, in registry order). */
-    static List<Experiment> select(String name) {
-        if (name.equals("all")) {
+    /**
+     * The experiments {@code names} stands for: {@code all} (every one, in registry order) or a
+     * comma-separated list, in the order given.
+     */
+    static List<Experiment> select(String names) {
+        if (names.equals("all")) {
             return List.copyOf(Experiments.registry().all());
         }
-        return List.of(Experiments.registry().find(name).orElseThrow(() -> new UsageException(
-                "unknown experiment '" + name + "'; valid experiments: all, "
-                        + String.join(", ", Experiments.registry().names()))));
+        List<Experiment> selected = new ArrayList<>();
+        for (String name : names.split(",", -1)) {
+            selected.add(Experiments.registry().find(name.strip()).orElseThrow(() -> new UsageException(
+                    "unknown experiment '" + name + "'; valid experiments: all, "
+                            + String.join(", ", Experiments.registry().names()))));
+        }
+        return List.copyOf(selected);
     }
 
     /** Runs the experiment {@code line} names with its options; returns the exit code. */

@@ -64,6 +64,8 @@ class CommandLineValidationTest {
                 Arguments.of("repeat not a number", base("--repeat", "many"), List.of("--repeat", "1 to 100")),
                 Arguments.of("load wait without unit", base("--load-wait", "60"), List.of("--load-wait", "ms, s, m")),
                 Arguments.of("demo repeat zero", List.of("demo", "--repeat", "0"), List.of("--repeat", "1 to 100")),
+                Arguments.of("reproduce list with unknown", List.of("reproduce", "most-fig4,most-fig9"),
+                        List.of("'most-fig9'", "valid experiments")),
                 Arguments.of("reproduce fork bad", List.of("reproduce", "most-fig4", "--fork", "x"), List.of("--fork")),
                 Arguments.of("burst closed loop", List.of("run", "--workload", "most-burst", "--hierarchy", "optane-nvme"),
                         List.of("'most-burst'", "--intensity")),
