@@ -4,7 +4,7 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.IntConsumer;
 import java.util.function.IntUnaryOperator;
 import java.util.zip.CRC32C;
@@ -65,10 +65,9 @@ final class CheckpointStore {
 
     /**
      * Writes a checkpoint of {@code table} into {@code slot}. The states are taken one lock stripe at
-     * a time, under the stripe's exclusive lock (so no request on those segments is in flight), and
-     * their dirty marks are cleared at that moment; the body therefore lists segments stripe by stripe
-     * ({@code s, s + stride, s + 2·stride, ...} for each stripe {@code s}), and the header records the
-     * stride. {@code beforeHeader} runs after the body is written and before the header (it forces the
+     * a time ({@link #snapshot}), and their dirty marks are cleared at that moment; the body therefore
+     * lists segments stripe by stripe ({@code s, s + stride, s + 2·stride, ...} for each stripe
+     * {@code s}), and the header records the stride. {@code beforeHeader} runs after the body is written and before the header (it forces the
      * data devices, so that all data the snapshot describes is durable before the checkpoint counts).
      *
      * @throws DeviceIOException if a write fails or the read-back does not match
@@ -81,18 +80,7 @@ final class CheckpointStore {
                     device.allocate(arena, Math.min(CHUNK, Codec.roundUp(slotBytes, blockSize))));
             MemorySegment states = arena.allocate((long) codec.maxStateBytes() * Math.ceilDiv(table.size(), stride));
             for (int stripe = 0; stripe < Math.min(stride, table.size()); stripe++) {
-                Lock lock = table.stripe(stripe).asWriteLock();
-                long length = 0;
-                lock.lock();
-                try {
-                    for (int s = stripe; s < table.size(); s += stride) {
-                        length = codec.putState(states, length, table.slot(s, Tier.PERFORMANCE),
-                                table.slot(s, Tier.CAPACITY), table.mirror(s));
-                        table.clearDirty(s);
-                    }
-                } finally {
-                    lock.unlock();
-                }
+                long length = snapshot(table, stripe, states);
                 body.append(states.asSlice(0, length));
             }
             appendHeat(body, table.size(), states);
@@ -121,6 +109,57 @@ final class CheckpointStore {
                         + device.name() + "' does not read back intact; the previous checkpoint stays in use");
             }
         }
+    }
+
+    /**
+     * Writes the states of stripe {@code stripe}'s segments to {@code states}; returns their length.
+     *
+     * <p>First without the lock, as a {@link StampedLock} optimistic read: foreground reads and writes
+     * hold the stripe shared while they wait for the devices, and on a saturated device an exclusive
+     * lock waited behind them for every stripe in turn, tens of seconds all told, with the metadata
+     * log's lock held and intents queued behind it (session 15). Map changes take the lock
+     * exclusively, so a stamp that validates saw none of them. Subpage bits change under the shared
+     * lock, as the commit path reads them: each dirty mark is cleared before its state is read, so a
+     * change the snapshot misses is marked again and reaches the journal. A write to a mirrored segment
+     * still in flight may have passed its intent check against the previous replay start (the new one
+     * is set before the snapshot); its divergence would then be covered by no replayed intent, so such
+     * a stripe, like one whose stamp fails, is taken under the exclusive lock as before, which waits
+     * for the write. A writer calls {@link MirrorState#beginWrite} before its intent check, so it
+     * either shows here as in flight or sees the new replay start and records a new intent.
+     */
+    private long snapshot(SegmentTable table, int stripe, MemorySegment states) {
+        StampedLock lock = table.stripe(stripe);
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0) {
+            long length = putStates(table, stripe, states, true);
+            if (length >= 0 && lock.validate(stamp)) {
+                return length;
+            }
+        }
+        long exclusive = lock.writeLock();
+        try {
+            return putStates(table, stripe, states, false);
+        } finally {
+            lock.unlockWrite(exclusive);
+        }
+    }
+
+    /**
+     * Clears the dirty mark and writes the state of each segment of {@code stripe}; returns the length
+     * written, or -1 if {@code optimistic} and a write to one of its mirrored segments is in flight.
+     */
+    private long putStates(SegmentTable table, int stripe, MemorySegment states, boolean optimistic) {
+        long length = 0;
+        for (int s = stripe; s < table.size(); s += table.stripeCount()) {
+            table.clearDirty(s);
+            MirrorState mirror = table.mirror(s);
+            if (optimistic && mirror != null && MirrorState.writesInFlight(mirror.stamp())) {
+                return -1;
+            }
+            length = codec.putState(states, length, table.slot(s, Tier.PERFORMANCE), table.slot(s, Tier.CAPACITY),
+                    mirror);
+        }
+        return length;
     }
 
     /**

@@ -217,10 +217,11 @@ final class VolumeIo {
                 return NEED_ROUTE;
             }
             MirrorState m = table.mirror(segment);
+            m.beginWrite(); // before the intent check: a checkpoint's lock-free snapshot then sees it (CheckpointStore)
             if (!log.intentCurrent(m)) {
+                m.endWrite();
                 return NEED_INTENT;
             }
-            m.beginWrite();
             try {
                 writeMirrored(segment, m, route, offset, source);
             } finally {

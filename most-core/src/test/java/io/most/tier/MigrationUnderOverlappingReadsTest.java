@@ -3,17 +3,12 @@ package io.most.tier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.device.AbstractBlockDevice;
 import io.most.device.MemoryDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,62 +30,10 @@ class MigrationUnderOverlappingReadsTest {
     private static final int MAX_HANDOVERS = 50;
     private static final String READER = "reader-";
 
-    /** A memory device whose reads by the test's readers wait, while gating is on, until the test releases them. */
-    private static final class GatedDevice extends AbstractBlockDevice {
-        private final MemoryDevice memory;
-        final Map<Thread, CountDownLatch> held = new ConcurrentHashMap<>();
-        volatile boolean gating;
-
-        GatedDevice(long capacity) {
-            super("gated", BLOCK, capacity);
-            this.memory = new MemoryDevice("gated-memory", BLOCK, capacity);
-        }
-
-        @Override
-        protected void doRead(long offset, MemorySegment destination) {
-            if (gating && Thread.currentThread().getName().startsWith(READER)) { // not the migration's copy
-                CountDownLatch gate = new CountDownLatch(1);
-                held.put(Thread.currentThread(), gate);
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            memory.read(offset, destination);
-        }
-
-        @Override
-        protected void doWrite(long offset, MemorySegment source) {
-            memory.write(offset, source);
-        }
-
-        @Override
-        protected void doForce() {
-            memory.force();
-        }
-
-        @Override
-        protected void doClose() {
-            memory.close();
-        }
-
-        void release(Thread reader) {
-            CountDownLatch gate = held.get(reader);
-            if (gate != null) {
-                gate.countDown();
-            }
-        }
-    }
-
-    private static boolean parkedOnStripe(Thread t) {
-        return LockSupport.getBlocker(t) instanceof StripeLock;
-    }
-
     @Test
     void aMigrationGetsItsStripeWhileReadsOfTheSegmentOverlapWithoutAGap() throws InterruptedException {
         ScriptedPolicy policy = new ScriptedPolicy();
-        GatedDevice capacity = new GatedDevice(16L << 20);
+        GatedDevice capacity = new GatedDevice(16L << 20, READER);
         try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
                 TierFixture.small().policy(() -> policy).build());
              Arena arena = Arena.ofShared()) {
@@ -104,23 +47,23 @@ class MigrationUnderOverlappingReadsTest {
 
             List<Thread> readers = new ArrayList<>();
             Thread previous = startReader(volume, hot, readers);
-            while (!capacity.held.containsKey(previous)) {
+            while (!capacity.holds(previous)) {
                 Thread.onSpinWait();
             }
             AtomicBoolean moved = new AtomicBoolean();
             Thread migration = Thread.ofPlatform().name("migration").start(
                     () -> moved.set(volume.context().move(hot, Tier.PERFORMANCE)));
-            while (!parkedOnStripe(migration)) {
+            while (!GatedDevice.parkedOnStripe(migration)) {
                 Thread.onSpinWait(); // waits for the read in the device
             }
             boolean movedWhileOverlapping = false;
             for (int i = 0; i < MAX_HANDOVERS && !movedWhileOverlapping; i++) {
                 Thread next = startReader(volume, hot, readers);
-                while (next.isAlive() && !capacity.held.containsKey(next) && !parkedOnStripe(next)) {
+                while (next.isAlive() && !capacity.holds(next) && !GatedDevice.parkedOnStripe(next)) {
                     Thread.onSpinWait(); // the next read has arrived: in the device, or queued on the stripe
                 }
                 capacity.release(previous);
-                while (migration.isAlive() && !capacity.held.containsKey(next)) {
+                while (migration.isAlive() && !capacity.holds(next)) {
                     Thread.onSpinWait(); // decided: the migration got the stripe and finishes, or the next read got in
                 }
                 previous = next;

@@ -58,6 +58,8 @@ public final class MostPolicy implements PlacementPolicy {
     /** New segments placed since open (I/O path), and the count the last {@link #tune} saw (control thread). */
     private final LongAdder placements = new LongAdder();
     private long placementsSeen;
+    /** Requests both devices had served at the previous {@link #tune}. */
+    private long servedSeen;
 
     /**
      * MOST's tuning knobs.
@@ -214,6 +216,9 @@ public final class MostPolicy implements PlacementPolicy {
             next = Migration.TO_PERFORMANCE;
         }
         if (controller != null) {
+            long served = context.requests(Tier.PERFORMANCE) + context.requests(Tier.CAPACITY);
+            controller.served(served - servedSeen);
+            servedSeen = served;
             offloadRatio = controller.update(lp, lc, max, context.config().latencyEwmaAlpha(),
                     queueIntervals(context, lp, lc));
         } else if (slowerPerformance || slowerCapacity) {

@@ -58,6 +58,10 @@ package io.most.tier.policy;
  *       (up to {@code maxStep}) after two more moves the same way (the operating point drifts as the
  *       backlog drains: 0.52 to 0.76 within one burst in the trace).</li>
  * </ul>
+ * A load step voids the bracket: when the requests served in an interval differ from the previous
+ * interval's by {@value #LOAD_STEP}x or more ({@link #served}), the operating point has moved far, so the
+ * bound returns to {@code maxStep} at once (session 16: after a drop from the peak, bounds bisected down
+ * to 0.02-0.04 at the peak took 1.4-2.0 s to bring the ratio from 0.7 to 0).
  * On the plant fitted to the trace ({@code BackloggedPlant}, {@code BurstSettlingTest}) the ratio is then
  * within ±0.1 of its operating point from 2 s after each change (worst 0.07; the session-14 law: 0.11-0.18),
  * with more requests served and half the mean latency. The Smith predictor and the lag floor stay, for
@@ -78,6 +82,8 @@ final class OffloadController {
     static final double MIN_QUEUE_INTERVALS = 3;
     /** Smallest bound on a step: bisection stops at the resolution the ±0.1 target needs. */
     private static final double MIN_BOUND = 0.02;
+    /** Change of the requests served per interval that counts as a load step (the bench's bursts: 4x). */
+    static final double LOAD_STEP = 2;
 
     private final double deadBand;
     private final double maxStep;
@@ -97,6 +103,8 @@ final class OffloadController {
     private double bound;
     private int lastDirection;
     private int run;
+    /** Requests served in the previous interval, 0 before the first or where nothing is counted. */
+    private long previousServed;
 
     /**
      * @param theta     relative latency difference treated as balanced
@@ -117,6 +125,21 @@ final class OffloadController {
         this.deadBand = Math.log1p(theta);
         this.maxStep = maxStep;
         this.plantGain = Math.clamp(deadBand / ratioStep, MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+    }
+
+    /**
+     * The requests both devices served in the interval about to be {@linkplain #update updated} (0: not
+     * counted). A change by {@value #LOAD_STEP}x or more from the previous interval's returns the bound
+     * on a step to {@code maxStep} (see the class comment).
+     */
+    void served(long requests) {
+        if (bisect && requests > 0 && previousServed > 0
+                && Math.max(requests, previousServed) >= LOAD_STEP * Math.min(requests, previousServed)) {
+            bound = maxStep;
+            lastDirection = 0;
+            run = 0;
+        }
+        previousServed = requests;
     }
 
     /**

@@ -46,6 +46,7 @@ final class BackloggedPlant {
     private double averageP = Double.NaN;
     private double averageC = Double.NaN;
     private double completed;
+    private double completedLastInterval;
     private double latencySum;
 
     BackloggedPlant(double noise) {
@@ -90,6 +91,7 @@ final class BackloggedPlant {
             queuedC -= c;
         }
         completed += doneP + doneC;
+        completedLastInterval = doneP + doneC;
         // requests waiting for a thread wait in the backlog too: the driver's latency counts it, the volume's does not
         latencySum += sumP + sumC + waiting;
         double meanP = (doneP > 0 ? sumP / doneP : perfService) * Math.exp(noise * random.nextGaussian());
@@ -111,6 +113,11 @@ final class BackloggedPlant {
     /** Requests waiting for a driver thread (the open loop's backlog). */
     double backlog() {
         return backlog;
+    }
+
+    /** Requests completed in the last interval. */
+    double completedLastInterval() {
+        return completedLastInterval;
     }
 
     /** Requests completed so far. */

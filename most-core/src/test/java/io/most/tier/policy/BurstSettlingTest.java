@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * offload_ratio_settling}): within ±0.1 of the operating ratio from 2 s (10 intervals) after the change.
  * At the peak the operating ratio is that of the backlogged plant, which is what the trace shows for the
  * whole burst; once the open loop's backlog has drained (the faster controller drains it within the
- * burst on this plant) the plant is another one, with a lower operating point, so the window ends there.
+ * burst on this plant) the plant is another one, with a lower operating point, so the window ends there,
+ * but not before 3 intervals past the 2 s target (with the load-step reset of session 16 the backlog
+ * drains 2.4 s into a burst, and a shorter window leaves nothing to judge).
  */
 class BurstSettlingTest {
     private static final double PEAK = 35_500;
@@ -53,7 +55,7 @@ class BurstSettlingTest {
                     plant.interval(ratio);
                     ratio = next(controller, plant);
                     ratios[i] = ratio;
-                    if (high && i >= TARGET && end == length && plant.backlog() == 0) {
+                    if (high && i >= TARGET + 3 && end == length && plant.backlog() == 0) {
                         end = i;
                     }
                 }
@@ -66,6 +68,7 @@ class BurstSettlingTest {
     private static double next(OffloadController controller, BackloggedPlant plant) {
         double lp = plant.lp();
         double lc = plant.lc();
+        controller.served(Math.round(plant.completedLastInterval()));
         // the volume passes the requests' latency over the 200 ms interval as the queues' time constant
         return controller.update(lp, lc, 1, BackloggedPlant.ALPHA, Math.max(lp, lc) / 2e8);
     }

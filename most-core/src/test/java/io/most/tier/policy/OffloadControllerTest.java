@@ -134,6 +134,26 @@ class OffloadControllerTest {
     }
 
     @Test
+    void aLoadStepReturnsTheBisectedBoundToTheLargestStep() {
+        OffloadController steady = new OffloadController(0.05, 0.02, 0.16);
+        OffloadController stepped = new OffloadController(0.05, 0.02, 0.16);
+        double ratio = 0;
+        for (int i = 0; i < 12; i++) { // the error's sign turns at every interval: each turn halves the bound
+            double lp = i % 2 == 0 ? 3000 : 1000;
+            steady.served(10_000);
+            stepped.served(10_000);
+            ratio = steady.update(lp, 4000 - lp, 1, 1, 0);
+            assertEquals(ratio, stepped.update(lp, 4000 - lp, 1, 1, 0), 1e-12);
+        }
+        steady.served(9_000); // noise: not a step
+        stepped.served(2_000); // the load fell 5x
+        double steadyStep = steady.update(1000, 3000, 1, 1, 0) - ratio;
+        double steppedStep = stepped.update(1000, 3000, 1, 1, 0) - ratio;
+        assertTrue(steadyStep < 0 && Math.abs(steadyStep) <= 0.02 + 1e-9, "bisected bound " + steadyStep);
+        assertTrue(steppedStep < steadyStep - 0.05, "after the step " + steppedStep + " vs " + steadyStep);
+    }
+
+    @Test
     void respectsTheCapAndTheDeadBand() {
         OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
         for (int i = 0; i < 20; i++) {

@@ -1,0 +1,112 @@
+package io.most.tier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.device.CrashableDevice;
+import io.most.device.MemoryDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A checkpoint's snapshot against requests held in a device (as on a saturated one, each holding its
+ * stripe shared): reads in flight must not hold it up (session 15: one checkpoint waited behind the
+ * reads of every stripe in turn, tens of seconds with the metadata log's lock held), and a write in
+ * flight on a mirrored segment must be waited for, because it may diverge the copies under an intent
+ * the checkpoint no longer replays. Ordered by where threads wait; no timings.
+ */
+class CheckpointUnderLoadTest {
+    private static final int BLOCK = TierFixture.BLOCK;
+    private static final int SEGMENT = TierFixture.SEGMENT;
+    private static final String REQUEST = "request-";
+
+    @Test
+    void aCheckpointDoesNotWaitForReadsInTheDevice() throws InterruptedException {
+        ScriptedPolicy policy = new ScriptedPolicy();
+        policy.place = Tier.CAPACITY;
+        GatedDevice capacity = new GatedDevice(16L << 20, REQUEST);
+        try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
+                TierFixture.small().policy(() -> policy).build());
+             Arena arena = Arena.ofShared()) {
+            int segment = 2;
+            MemorySegment data = arena.allocate(SEGMENT, BLOCK);
+            data.fill((byte) 7);
+            volume.write((long) segment * SEGMENT, data);
+            capacity.gating = true;
+            Thread reader = Thread.ofPlatform().name(REQUEST + "read").start(() -> {
+                try (Arena a = Arena.ofConfined()) {
+                    volume.read((long) segment * SEGMENT, a.allocate(BLOCK, BLOCK));
+                }
+            });
+            while (!capacity.holds(reader)) {
+                Thread.onSpinWait();
+            }
+            Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
+            while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
+                Thread.onSpinWait();
+            }
+            boolean waited = checkpoint.isAlive();
+            capacity.gating = false;
+            capacity.release(reader);
+            checkpoint.join();
+            reader.join();
+            assertFalse(waited, "the checkpoint waited for a read in the device");
+            MemorySegment block = arena.allocate(BLOCK, BLOCK);
+            volume.read((long) segment * SEGMENT, block);
+            assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void aCheckpointWaitsForAMirroredWriteInFlightAndRecordsItsDivergence() throws InterruptedException {
+        ScriptedPolicy policy = new ScriptedPolicy();
+        CrashableDevice.Image perfImage = new CrashableDevice.Image(4 << 20);
+        CrashableDevice.Image capImage = new CrashableDevice.Image(16 << 20);
+        int segment = 2;
+        long block0 = (long) segment * SEGMENT;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment data = arena.allocate(SEGMENT, BLOCK);
+            data.fill((byte) 7);
+            CrashableDevice.Crash crash = new CrashableDevice.Crash();
+            GatedDevice capacity = new GatedDevice(new CrashableDevice("cap", BLOCK, capImage, crash), REQUEST);
+            TieredVolume volume = TieredVolume.open(new CrashableDevice("perf", BLOCK, perfImage, crash), capacity,
+                    TierFixture.small().policy(() -> policy).build());
+            volume.write(block0, data);
+            assertTrue(volume.context().mirror(segment), "mirrored");
+            volume.force();
+            policy.write = MirroredWrite.CAPACITY; // one copy only: the copies diverge, under the shared lock
+            capacity.gating = true;
+            MemorySegment update = arena.allocate(BLOCK, BLOCK);
+            update.fill((byte) 9);
+            Thread writer = Thread.ofPlatform().name(REQUEST + "write").start(() -> volume.write(block0, update));
+            while (!capacity.holds(writer)) {
+                Thread.onSpinWait();
+            }
+            Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
+            while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
+                Thread.onSpinWait();
+            }
+            boolean waited = checkpoint.isAlive();
+            capacity.gating = false;
+            capacity.release(writer);
+            checkpoint.join();
+            writer.join();
+            assertTrue(waited, "the checkpoint waited for the mirrored write in the device");
+            volume.halt(); // the checkpoint is all that records the write: no force after it
+
+            CrashableDevice.Crash after = new CrashableDevice.Crash();
+            try (TieredVolume reopened = TieredVolume.open(new CrashableDevice("perf", BLOCK, perfImage, after),
+                    new CrashableDevice("cap", BLOCK, capImage, after), TierFixture.small().policy(() -> policy).build())) {
+                MemorySegment block = arena.allocate(BLOCK, BLOCK);
+                for (Tier route : Tier.values()) {
+                    policy.read = route;
+                    reopened.read(block0, block);
+                    assertEquals(9, block.get(ValueLayout.JAVA_BYTE, 0), "read routed to " + route);
+                }
+            }
+        }
+    }
+}
