@@ -41,8 +41,7 @@ final class MostFig4 implements Experiment {
                         : "128 MiB data set (paper: 750 GB), 96 threads, " + ExperimentArgs.TIER_WARMUP
                         + " warm-up + " + ExperimentArgs.TIER_DURATION + " measured per point (paper: steady"
                         + " state). Throughput is `served_ops_s`, what the volume completed per measured second."
-                        + " MOST mirrors nothing in its first ~10 s of overload (the offload ratio climbs 0.02 per"
-                        + " 200 ms before the class may grow), so at this warm-up it runs as classic tiering.");
+                        + " One run per point: differences within ~5% are within a run's noise.");
     }
 
     @Override

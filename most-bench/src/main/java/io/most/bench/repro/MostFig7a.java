@@ -43,8 +43,7 @@ final class MostFig7a implements Experiment {
                 + " load) with `--working-set` 25/50/75/95% of the volume's capacity (performance + capacity device;"
                 + " the devices are sized from --size, the data set from the share). "
                 + (quick ? "Quick: 16 MiB devices, 32 threads, 0.5 s." : "Devices for --size 128m (volume capacity"
-                + " ~200 MiB), 96 threads, " + WARMUP + " warm-up (MOST mirrors nothing in its first ~10 s of"
-                + " overload) + " + ExperimentArgs.TIER_DURATION + " measured.");
+                + " ~200 MiB), 96 threads, " + WARMUP + " warm-up + " + ExperimentArgs.TIER_DURATION + " measured.");
     }
 
     @Override
