@@ -67,8 +67,9 @@ final class CheckpointStore {
      * Writes a checkpoint of {@code table} into {@code slot}. The states are taken one lock stripe at
      * a time ({@link #snapshot}), and their dirty marks are cleared at that moment; the body therefore
      * lists segments stripe by stripe ({@code s, s + stride, s + 2·stride, ...} for each stripe
-     * {@code s}), and the header records the stride. {@code beforeHeader} runs after the body is written and before the header (it forces the
-     * data devices, so that all data the snapshot describes is durable before the checkpoint counts).
+     * {@code s}), and the header records the stride. {@code beforeHeader} runs after the body is
+     * written and before the header (it forces the data devices, so that all data the snapshot
+     * describes is durable before the checkpoint counts).
      *
      * @throws DeviceIOException if a write fails or the read-back does not match
      */

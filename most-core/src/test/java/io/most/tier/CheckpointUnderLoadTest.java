@@ -41,19 +41,7 @@ class CheckpointUnderLoadTest {
                     volume.read((long) segment * SEGMENT, a.allocate(BLOCK, BLOCK));
                 }
             });
-            while (!capacity.holds(reader)) {
-                Thread.onSpinWait();
-            }
-            Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
-            while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
-                Thread.onSpinWait();
-            }
-            boolean waited = checkpoint.isAlive();
-            capacity.gating = false;
-            capacity.release(reader);
-            checkpoint.join();
-            reader.join();
-            assertFalse(waited, "the checkpoint waited for a read in the device");
+            assertFalse(checkpointWaitsFor(volume, capacity, reader), "the checkpoint waited for a read in the device");
             MemorySegment block = arena.allocate(BLOCK, BLOCK);
             volume.read((long) segment * SEGMENT, block);
             assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
@@ -82,19 +70,7 @@ class CheckpointUnderLoadTest {
             MemorySegment update = arena.allocate(BLOCK, BLOCK);
             update.fill((byte) 9);
             Thread writer = Thread.ofPlatform().name(REQUEST + "write").start(() -> volume.write(block0, update));
-            while (!capacity.holds(writer)) {
-                Thread.onSpinWait();
-            }
-            Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
-            while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
-                Thread.onSpinWait();
-            }
-            boolean waited = checkpoint.isAlive();
-            capacity.gating = false;
-            capacity.release(writer);
-            checkpoint.join();
-            writer.join();
-            assertTrue(waited, "the checkpoint waited for the mirrored write in the device");
+            assertTrue(checkpointWaitsFor(volume, capacity, writer), "the checkpoint waited for the mirrored write in the device");
             volume.halt(); // the checkpoint is all that records the write: no force after it
 
             CrashableDevice.Crash after = new CrashableDevice.Crash();
@@ -108,5 +84,26 @@ class CheckpointUnderLoadTest {
                 }
             }
         }
+    }
+
+    /**
+     * Once {@code request} is held in {@code device}, takes a checkpoint and answers whether it waited
+     * on a stripe lock (rather than completing); then lets the request go and waits for both.
+     */
+    private static boolean checkpointWaitsFor(TieredVolume volume, GatedDevice device, Thread request)
+            throws InterruptedException {
+        while (!device.holds(request)) {
+            Thread.onSpinWait();
+        }
+        Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
+        while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
+            Thread.onSpinWait();
+        }
+        boolean waited = checkpoint.isAlive();
+        device.gating = false;
+        device.release(request);
+        checkpoint.join();
+        request.join();
+        return waited;
     }
 }
