@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the instructions of a PageReadBenchmark's hot loop, per C2 compile of its JMH stub.
 
-    most-bench/scripts/hit-instructions.py [--jar JAR] [--java JAVA] BENCHMARK...
+    most-bench/scripts/hit-instructions.py [--jar JAR] [--java JAVA] [--listing] BENCHMARK...
 
 For each benchmark it runs the JMH jar briefly with -XX:CompileCommand=print on the benchmark's
 stub (no hsdis needed: the JVM prints the machine code as hex), disassembles every C2 compile of the
@@ -133,6 +133,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--jar', default=os.path.join(HERE, '..', 'target', 'most-jmh.jar'))
     parser.add_argument('--java', default=os.environ.get('JAVA', '/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'))
+    parser.add_argument('--listing', action='store_true', help="also print each compile's hot cycle")
     parser.add_argument('benchmarks', nargs='+')
     args = parser.parse_args()
     for b in args.benchmarks:
@@ -149,6 +150,8 @@ def main():
             else:
                 work = sum(1 for t in loop if not is_move(t))
                 counts.append('%d/%d%s' % (len(loop), work, ' call' if calls else ''))
+                if args.listing:
+                    print('%s, compile %d:\n  %s' % (b, len(counts), '\n  '.join(loop)))
         print('%s: all/work per C2 compile: %s' % (b, ', '.join(counts) or 'none (see the JMH output)'))
         sys.stdout.flush()
 
