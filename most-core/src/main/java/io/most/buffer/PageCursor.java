@@ -120,8 +120,9 @@ public final class PageCursor extends FrameReader {
      */
     public boolean validate() {
         long[] records = inPm ? pmRecords : dramRecords; // loaded before the fence, not reloaded after it
+        long expected = word; // before the fence too: begin's store of it is reused, not reloaded
         long now = FramePool.latchWordAfterReads(records, record);
-        if (FramePool.unchanged(word, now)) {
+        if (FramePool.unchanged(expected, now)) {
             return true;
         }
         return onFailedValidation();
