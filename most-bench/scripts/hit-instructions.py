@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the instructions of a PageReadBenchmark's hot loop, per C2 compile of its JMH stub.
 
-    most-bench/scripts/hit-instructions.py [--jar JAR] [--java JAVA] [--listing] BENCHMARK...
+    most-bench/scripts/hit-instructions.py [--jar JAR] [--java JAVA] [--listing] [--jvm-args ARGS] BENCHMARK...
 
 For each benchmark it runs the JMH jar briefly with -XX:CompileCommand=print on the benchmark's
 stub (no hsdis needed: the JVM prints the machine code as hex), disassembles every C2 compile of the
@@ -134,13 +134,14 @@ def main():
     parser.add_argument('--jar', default=os.path.join(HERE, '..', 'target', 'most-jmh.jar'))
     parser.add_argument('--java', default=os.environ.get('JAVA', '/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'))
     parser.add_argument('--listing', action='store_true', help="also print each compile's hot cycle")
+    parser.add_argument('--jvm-args', default='', help='more JVM options for the benchmark JVM')
     parser.add_argument('benchmarks', nargs='+')
     args = parser.parse_args()
     for b in args.benchmarks:
         stub = '*PageReadBenchmark_%s_jmhTest::%s_avgt_jmhStub' % (b, b)
         run = subprocess.run([args.java, '-jar', args.jar, 'PageReadBenchmark.%s$' % b, '-f', '1', '-wi', '3', '-i', '1',
                               '-w', '1s', '-r', '1s', '-jvmArgsAppend',
-                              '-XX:+UnlockDiagnosticVMOptions -XX:CompileCommand=print,' + stub],
+                              ('-XX:+UnlockDiagnosticVMOptions -XX:CompileCommand=print,' + stub + ' ' + args.jvm_args).strip()],
                              capture_output=True, text=True)
         counts = []
         for base, code in compiles(run.stdout):
