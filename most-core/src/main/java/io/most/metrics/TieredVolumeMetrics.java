@@ -24,7 +24,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code most.tier.subpages} – subpages of mirrored segments, tag {@code state} = clean | invalid (gauge)</li>
  *   <li>{@code most.tier.cleaning.writes}, {@code most.tier.cleaning.bytes}, {@code most.tier.read.retries},
  *       {@code most.tier.write.retries}, {@code most.tier.journal.batches}, {@code most.tier.intents},
- *       {@code most.tier.checkpoints} (counters)</li>
+ *       {@code most.tier.checkpoints} (counters); {@code most.tier.checkpoint.time} – seconds spent taking
+ *       checkpoints, which hold the metadata log's lock (counter)</li>
  * </ul>
  * A scrape takes one snapshot (cached for 100 ms, since counting subpages walks the mirrored class).
  * The devices underneath are published by {@link DeviceMetrics}. A volume over more than two devices is a
@@ -77,6 +78,8 @@ public final class TieredVolumeMetrics implements MeterBinder {
         counter(registry, "most.tier.journal.batches", tags, TierStats::journalBatches);
         counter(registry, "most.tier.intents", tags, TierStats::intentRecords);
         counter(registry, "most.tier.checkpoints", tags, TierStats::checkpoints);
+        FunctionCounter.builder("most.tier.checkpoint.time", volume, v -> stats().checkpointNanos() / 1e9)
+                .baseUnit("seconds").tags(tags).register(registry);
     }
 
     private void counter(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<TierStats> value) {

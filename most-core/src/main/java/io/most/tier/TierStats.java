@@ -31,6 +31,9 @@ package io.most.tier;
  * @param journalBytes               metadata journal bytes written
  * @param intentRecords              mirrored-write intent records journaled
  * @param checkpoints                metadata checkpoints written
+ * @param checkpointNanos            time spent taking them (snapshot, forces, header, read-back), failed
+ *                                   ones included: the metadata log's lock is held that long, so intents
+ *                                   and commits wait
  * @param resyncedSubpages           subpages recovery found possibly different on the two copies and
  *                                   now serves from the performance copy only
  * @param backgroundErrors           failed optimizer steps (migration, cleaning, checkpoint)
@@ -61,6 +64,7 @@ public record TierStats(
         long journalBytes,
         long intentRecords,
         long checkpoints,
+        long checkpointNanos,
         long resyncedSubpages,
         long backgroundErrors) {
 

@@ -1,6 +1,7 @@
 package io.most.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.most.device.MemoryDevice;
@@ -30,6 +31,9 @@ class TieredVolumeMetricsTest {
             assertEquals(0.0, registry.get("most.tier.subpages").tags("state", "invalid").gauge().value());
             assertEquals(0.0, registry.get("most.tier.migrated").tags("tier", "capacity").functionCounter().count());
             assertEquals(1.0, registry.get("most.tier.checkpoints").functionCounter().count(), "the format's");
+            double seconds = registry.get("most.tier.checkpoint.time").functionCounter().count();
+            assertTrue(seconds > 0, "the format's checkpoint took time");
+            assertEquals(volume.tierStats().checkpointNanos() / 1e9, seconds, 1e-9);
         }
     }
 }

@@ -404,6 +404,8 @@ public final class TierWorkload implements Workload<TieredVolume> {
             devices(fields, ops * 1e9 / Math.max(1, System.nanoTime() - measureStart));
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
+            fields.put("checkpoints", end.checkpoints() - atStart.checkpoints());
+            fields.put("checkpoint_seconds", Units.round((end.checkpointNanos() - atStart.checkpointNanos()) / 1e9, 3));
             synchronized (intervals) {
                 fields.put(INTERVAL_TIMELINE, List.copyOf(intervals));
                 if (kind == Kind.BURST) {
