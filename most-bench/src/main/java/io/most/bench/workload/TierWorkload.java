@@ -211,6 +211,8 @@ public final class TierWorkload implements Workload<TieredVolume> {
         private volatile long scheduleStart;
         private volatile long scheduleNanos;
         private TierStats atStart;
+        /** Checkpoints and their time, summed over every level, at the measurement's start. */
+        private long[] checkpointsAtStart;
         private long measureStart = System.nanoTime();
 
         TierSession(TieredVolume volume, Setup setup) {
@@ -219,6 +221,7 @@ public final class TierWorkload implements Workload<TieredVolume> {
             this.blocks = setup.dataSize() / setup.blockSize();
             this.hotBlocks = Math.max(1, (long) (blocks * HOT_SET));
             this.atStart = volume.tierStats();
+            this.checkpointsAtStart = checkpointsOfAllLevels();
             this.sampler = Thread.ofPlatform().daemon().name("tier-sampler").start(this::sample);
         }
 
@@ -358,6 +361,18 @@ public final class TierWorkload implements Workload<TieredVolume> {
                 volume.devices().forEach(d -> d.stats().reset());
             }
             atStart = volume.tierStats();
+            checkpointsAtStart = checkpointsOfAllLevels();
+        }
+
+        /** Checkpoints taken and nanoseconds spent in them, summed over the volume's levels. */
+        private long[] checkpointsOfAllLevels() {
+            long[] sum = new long[2];
+            for (TieredVolume level : volume.levels()) {
+                TierStats s = level.tierStats();
+                sum[0] += s.checkpoints();
+                sum[1] += s.checkpointNanos();
+            }
+            return sum;
         }
 
         @Override
@@ -404,8 +419,9 @@ public final class TierWorkload implements Workload<TieredVolume> {
             devices(fields, ops * 1e9 / Math.max(1, System.nanoTime() - measureStart));
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
-            fields.put("checkpoints", end.checkpoints() - atStart.checkpoints());
-            fields.put("checkpoint_seconds", Units.round((end.checkpointNanos() - atStart.checkpointNanos()) / 1e9, 3));
+            long[] checkpoints = checkpointsOfAllLevels();
+            fields.put("checkpoints", checkpoints[0] - checkpointsAtStart[0]);
+            fields.put("checkpoint_seconds", Units.round((checkpoints[1] - checkpointsAtStart[1]) / 1e9, 3));
             synchronized (intervals) {
                 fields.put(INTERVAL_TIMELINE, List.copyOf(intervals));
                 if (kind == Kind.BURST) {
