@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * Makes the segment map and subpage bits crash-consistent: the commit protocol over the
@@ -15,8 +15,9 @@ import java.util.concurrent.locks.Lock;
  * checkpoints; nobody holds a segment lock while waiting for it.
  *
  * <p><b>Commit</b> ({@link #commit()}, the volume's {@code force()}): take the states of the segments
- * changed since the last commit (under each one's shared lock — changes are made only after the data
- * they describe is written), force both data devices, then append the states as one batch and force
+ * changed since the last commit (each read optimistically, or under its stripe's shared lock if a map
+ * change races the read — changes are made only after the data they describe is written), force both
+ * data devices, then append the states as one batch and force
  * again. A state therefore never becomes durable before the data it points to: no stale copy can be
  * served after a crash. Without changes a commit is just the two forces.
  *
@@ -214,24 +215,47 @@ final class MetadataLog {
         performance.force();
     }
 
+    /**
+     * Encodes {@code segment}'s state (its dirty mark is already cleared) into the batch. Read
+     * optimistically first, as a checkpoint's snapshot is: the map changes only under the stripe's
+     * exclusive lock, so a stamp that validates saw a whole state, and a shared lock would wait, while
+     * holding the log's lock, behind a migration queued for the stripe and the reads in flight before it.
+     * Subpage bits that change meanwhile are marked dirty again and go into the next batch.
+     */
     private void encodeSegment(int segment) {
         if (overflow) {
             return;
         }
-        Lock shared = table.lock(segment).asReadLock();
-        shared.lock();
-        try {
-            MirrorState m = table.mirror(segment);
-            if (encoded + 5 + codec.stateBytes(m != null) > journal.payloadCapacity()) {
-                overflow = true;
+        StampedLock lock = table.lock(segment);
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0) {
+            long encodedBefore = encoded;
+            int recordsBefore = records;
+            encodeState(segment);
+            if (lock.validate(stamp)) {
                 return;
             }
-            encoded = codec.putSegment(journal.payload(), encoded, segment, table.slot(segment, Tier.PERFORMANCE),
-                    table.slot(segment, Tier.CAPACITY), m);
-            records++;
-        } finally {
-            shared.unlock();
+            encoded = encodedBefore; // torn by a map change: encode it again under the lock
+            records = recordsBefore;
+            overflow = false;
         }
+        long shared = lock.readLock();
+        try {
+            encodeState(segment);
+        } finally {
+            lock.unlockRead(shared);
+        }
+    }
+
+    private void encodeState(int segment) {
+        MirrorState m = table.mirror(segment);
+        if (encoded + 5 + codec.stateBytes(m != null) > journal.payloadCapacity()) {
+            overflow = true;
+            return;
+        }
+        encoded = codec.putSegment(journal.payload(), encoded, segment, table.slot(segment, Tier.PERFORMANCE),
+                table.slot(segment, Tier.CAPACITY), m);
+        records++;
     }
 
     /** Marks the segments of the encoded but unwritten batch dirty again. */

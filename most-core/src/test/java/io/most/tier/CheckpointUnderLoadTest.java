@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * stripe shared): reads in flight must not hold it up (session 15: one checkpoint waited behind the
  * reads of every stripe in turn, tens of seconds with the metadata log's lock held), and a write in
  * flight on a mirrored segment must be waited for, because it may diverge the copies under an intent
- * the checkpoint no longer replays. Ordered by where threads wait; no timings.
+ * the checkpoint no longer replays. A commit, likewise, must not queue behind a migration that waits for
+ * reads. Ordered by where threads wait; no timings.
  */
 class CheckpointUnderLoadTest {
     private static final int BLOCK = TierFixture.BLOCK;
@@ -41,9 +42,50 @@ class CheckpointUnderLoadTest {
                     volume.read((long) segment * SEGMENT, a.allocate(BLOCK, BLOCK));
                 }
             });
-            assertFalse(checkpointWaitsFor(volume, capacity, reader), "the checkpoint waited for a read in the device");
+            assertFalse(waitsWhileHeld(capacity, reader, volume::checkpointNow), "the checkpoint waited for a read in the device");
             MemorySegment block = arena.allocate(BLOCK, BLOCK);
             volume.read((long) segment * SEGMENT, block);
+            assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    /**
+     * A commit encodes the segments changed since the last one. Under a shared lock it queued behind a
+     * migration waiting for the stripe, which waits for the reads in flight, all with the log's lock held.
+     */
+    @Test
+    void aCommitDoesNotQueueBehindAMigrationWaitingForReadsInTheDevice() throws InterruptedException {
+        ScriptedPolicy policy = new ScriptedPolicy();
+        policy.place = Tier.CAPACITY;
+        GatedDevice capacity = new GatedDevice(16L << 20, REQUEST);
+        try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
+                TierFixture.small().policy(() -> policy).build());
+             Arena arena = Arena.ofShared()) {
+            int hot = 2;
+            int changed = hot + SegmentTable.stripesFor(volume.tierStats().logicalSegments()); // same stripe
+            MemorySegment data = arena.allocate(SEGMENT, BLOCK);
+            data.fill((byte) 7);
+            volume.write((long) hot * SEGMENT, data);
+            volume.force();
+            volume.write((long) changed * SEGMENT, data); // allocated: its new mapping awaits the next commit
+            capacity.gating = true;
+            Thread reader = Thread.ofPlatform().name(REQUEST + "read").start(() -> {
+                try (Arena a = Arena.ofConfined()) {
+                    volume.read((long) hot * SEGMENT, a.allocate(BLOCK, BLOCK));
+                }
+            });
+            while (!capacity.holds(reader)) {
+                Thread.onSpinWait();
+            }
+            Thread migration = Thread.ofPlatform().name("migration").start(
+                    () -> volume.context().move(hot, Tier.PERFORMANCE));
+            while (!GatedDevice.parkedOnStripe(migration)) {
+                Thread.onSpinWait(); // waits for the read in the device
+            }
+            assertFalse(waitsWhileHeld(capacity, reader, volume::force), "the commit queued behind the migration");
+            migration.join();
+            MemorySegment block = arena.allocate(BLOCK, BLOCK);
+            volume.read((long) changed * SEGMENT, block);
             assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
         }
     }
@@ -70,7 +112,8 @@ class CheckpointUnderLoadTest {
             MemorySegment update = arena.allocate(BLOCK, BLOCK);
             update.fill((byte) 9);
             Thread writer = Thread.ofPlatform().name(REQUEST + "write").start(() -> volume.write(block0, update));
-            assertTrue(checkpointWaitsFor(volume, capacity, writer), "the checkpoint waited for the mirrored write in the device");
+            assertTrue(waitsWhileHeld(capacity, writer, volume::checkpointNow),
+                    "the checkpoint waited for the mirrored write in the device");
             volume.halt(); // the checkpoint is all that records the write: no force after it
 
             CrashableDevice.Crash after = new CrashableDevice.Crash();
@@ -87,22 +130,23 @@ class CheckpointUnderLoadTest {
     }
 
     /**
-     * Once {@code request} is held in {@code device}, takes a checkpoint and answers whether it waited
-     * on a stripe lock (rather than completing); then lets the request go and waits for both.
+     * Once {@code request} is held in {@code device}, runs {@code action} (a checkpoint, a commit) in a
+     * thread of its own and answers whether it waited on a stripe lock (rather than completing); then
+     * lets the request go and waits for both.
      */
-    private static boolean checkpointWaitsFor(TieredVolume volume, GatedDevice device, Thread request)
+    private static boolean waitsWhileHeld(GatedDevice device, Thread request, Runnable action)
             throws InterruptedException {
         while (!device.holds(request)) {
             Thread.onSpinWait();
         }
-        Thread checkpoint = Thread.ofPlatform().name("checkpoint").start(volume::checkpointNow);
-        while (checkpoint.isAlive() && !GatedDevice.parkedOnStripe(checkpoint)) {
+        Thread actor = Thread.ofPlatform().name("metadata").start(action);
+        while (actor.isAlive() && !GatedDevice.parkedOnStripe(actor)) {
             Thread.onSpinWait();
         }
-        boolean waited = checkpoint.isAlive();
+        boolean waited = actor.isAlive();
         device.gating = false;
         device.release(request);
-        checkpoint.join();
+        actor.join();
         request.join();
         return waited;
     }
