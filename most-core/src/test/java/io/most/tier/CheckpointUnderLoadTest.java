@@ -26,26 +26,16 @@ class CheckpointUnderLoadTest {
 
     @Test
     void aCheckpointDoesNotWaitForReadsInTheDevice() throws InterruptedException {
-        ScriptedPolicy policy = new ScriptedPolicy();
-        policy.place = Tier.CAPACITY;
         GatedDevice capacity = new GatedDevice(16L << 20, REQUEST);
-        try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
-                TierFixture.small().policy(() -> policy).build());
-             Arena arena = Arena.ofShared()) {
+        try (TieredVolume volume = openPlacingOnCapacity(capacity); Arena arena = Arena.ofShared()) {
             int segment = 2;
             MemorySegment data = arena.allocate(SEGMENT, BLOCK);
             data.fill((byte) 7);
             volume.write((long) segment * SEGMENT, data);
             capacity.gating = true;
-            Thread reader = Thread.ofPlatform().name(REQUEST + "read").start(() -> {
-                try (Arena a = Arena.ofConfined()) {
-                    volume.read((long) segment * SEGMENT, a.allocate(BLOCK, BLOCK));
-                }
-            });
+            Thread reader = startReader(volume, segment);
             assertFalse(waitsWhileHeld(capacity, reader, volume::checkpointNow), "the checkpoint waited for a read in the device");
-            MemorySegment block = arena.allocate(BLOCK, BLOCK);
-            volume.read((long) segment * SEGMENT, block);
-            assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(7, firstByte(volume, arena, segment));
         }
     }
 
@@ -55,12 +45,8 @@ class CheckpointUnderLoadTest {
      */
     @Test
     void aCommitDoesNotQueueBehindAMigrationWaitingForReadsInTheDevice() throws InterruptedException {
-        ScriptedPolicy policy = new ScriptedPolicy();
-        policy.place = Tier.CAPACITY;
         GatedDevice capacity = new GatedDevice(16L << 20, REQUEST);
-        try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
-                TierFixture.small().policy(() -> policy).build());
-             Arena arena = Arena.ofShared()) {
+        try (TieredVolume volume = openPlacingOnCapacity(capacity); Arena arena = Arena.ofShared()) {
             int hot = 2;
             int changed = hot + SegmentTable.stripesFor(volume.tierStats().logicalSegments()); // same stripe
             MemorySegment data = arena.allocate(SEGMENT, BLOCK);
@@ -69,11 +55,7 @@ class CheckpointUnderLoadTest {
             volume.force();
             volume.write((long) changed * SEGMENT, data); // allocated: its new mapping awaits the next commit
             capacity.gating = true;
-            Thread reader = Thread.ofPlatform().name(REQUEST + "read").start(() -> {
-                try (Arena a = Arena.ofConfined()) {
-                    volume.read((long) hot * SEGMENT, a.allocate(BLOCK, BLOCK));
-                }
-            });
+            Thread reader = startReader(volume, hot);
             while (!capacity.holds(reader)) {
                 Thread.onSpinWait();
             }
@@ -84,9 +66,7 @@ class CheckpointUnderLoadTest {
             }
             assertFalse(waitsWhileHeld(capacity, reader, volume::force), "the commit queued behind the migration");
             migration.join();
-            MemorySegment block = arena.allocate(BLOCK, BLOCK);
-            volume.read((long) changed * SEGMENT, block);
-            assertEquals(7, block.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(7, firstByte(volume, arena, changed));
         }
     }
 
@@ -127,6 +107,30 @@ class CheckpointUnderLoadTest {
                 }
             }
         }
+    }
+
+    /** A volume over a memory performance device and {@code capacity} that places every new segment there. */
+    private static TieredVolume openPlacingOnCapacity(GatedDevice capacity) {
+        ScriptedPolicy policy = new ScriptedPolicy();
+        policy.place = Tier.CAPACITY;
+        return TieredVolume.open(new MemoryDevice("perf", BLOCK, 4L << 20), capacity,
+                TierFixture.small().policy(() -> policy).build());
+    }
+
+    /** A reader of {@code segment}'s first block, named so that the gated device holds its read. */
+    private static Thread startReader(TieredVolume volume, int segment) {
+        return Thread.ofPlatform().name(REQUEST + "read").start(() -> {
+            try (Arena a = Arena.ofConfined()) {
+                volume.read((long) segment * SEGMENT, a.allocate(BLOCK, BLOCK));
+            }
+        });
+    }
+
+    /** The first byte of {@code segment}, read through the volume. */
+    private static byte firstByte(TieredVolume volume, Arena arena, int segment) {
+        MemorySegment block = arena.allocate(BLOCK, BLOCK);
+        volume.read((long) segment * SEGMENT, block);
+        return block.get(ValueLayout.JAVA_BYTE, 0);
     }
 
     /**
