@@ -164,9 +164,9 @@ final class MetadataLog {
     }
 
     /**
-     * Read without the log's lock: a checkpoint holds it while it takes every stripe's write lock, each
-     * after the reads in progress on it, which on a saturated device took the whole 25 s of a bench run
-     * (session 15, three devices at 1.25x), and {@code TieredVolume.tierStats} must not wait for that.
+     * Read without the log's lock: a checkpoint or commit holds it across device forces (and, before
+     * session 16, across stripe locks queued behind slow reads: a statistics call waited 25 s of a bench
+     * run), and {@code TieredVolume.tierStats} must not wait for them.
      */
     long journalBatches() {
         return journal.batches();

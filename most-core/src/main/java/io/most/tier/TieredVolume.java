@@ -584,7 +584,8 @@ public final class TieredVolume extends AbstractBlockDevice {
                 counters.migratedToCapacity.sum(), counters.migrations.sum(), mirrored * subpages - invalid, invalid,
                 counters.cleaningWrites.sum(), counters.cleaningBytes.sum(), counters.readRetries.sum(),
                 counters.writeRetries.sum(), counters.zeroedBytes.sum(), log.journalBatches(), log.journalBytes(),
-                log.intentRecords(), log.checkpoints(), log.checkpointNanos(), counters.resyncedSubpages, counters.backgroundErrors.sum());
+                log.intentRecords(), log.checkpoints(), log.checkpointNanos(), counters.resyncedSubpages,
+                counters.backgroundErrors.sum());
     }
 
     /** The in-memory metadata of this volume as it is now (see {@link MetadataFootprint}). */

@@ -57,6 +57,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }
 
+    /** Checkpoints taken and nanoseconds spent in them, over every level of a volume. */
+    private record Checkpoints(long count, long nanos) {
+    }
+
     static final double HOT_SET = 0.2;
     static final double HOT_SHARE = 0.9;
     /** The report field of the per-interval samples. */
@@ -212,7 +216,7 @@ public final class TierWorkload implements Workload<TieredVolume> {
         private volatile long scheduleNanos;
         private TierStats atStart;
         /** Checkpoints and their time, summed over every level, at the measurement's start. */
-        private long[] checkpointsAtStart;
+        private Checkpoints checkpointsAtStart;
         private long measureStart = System.nanoTime();
 
         TierSession(TieredVolume volume, Setup setup) {
@@ -364,15 +368,16 @@ public final class TierWorkload implements Workload<TieredVolume> {
             checkpointsAtStart = checkpointsOfAllLevels();
         }
 
-        /** Checkpoints taken and nanoseconds spent in them, summed over the volume's levels. */
-        private long[] checkpointsOfAllLevels() {
-            long[] sum = new long[2];
+        /** Checkpoints taken and time spent in them, summed over the volume's levels. */
+        private Checkpoints checkpointsOfAllLevels() {
+            long count = 0;
+            long nanos = 0;
             for (TieredVolume level : volume.levels()) {
                 TierStats s = level.tierStats();
-                sum[0] += s.checkpoints();
-                sum[1] += s.checkpointNanos();
+                count += s.checkpoints();
+                nanos += s.checkpointNanos();
             }
-            return sum;
+            return new Checkpoints(count, nanos);
         }
 
         @Override
@@ -419,9 +424,9 @@ public final class TierWorkload implements Workload<TieredVolume> {
             devices(fields, ops * 1e9 / Math.max(1, System.nanoTime() - measureStart));
             fields.put("cleaning_bytes", end.cleaningBytes() - atStart.cleaningBytes());
             fields.put("background_errors", end.backgroundErrors());
-            long[] checkpoints = checkpointsOfAllLevels();
-            fields.put("checkpoints", checkpoints[0] - checkpointsAtStart[0]);
-            fields.put("checkpoint_seconds", Units.round((checkpoints[1] - checkpointsAtStart[1]) / 1e9, 3));
+            Checkpoints checkpoints = checkpointsOfAllLevels();
+            fields.put("checkpoints", checkpoints.count() - checkpointsAtStart.count());
+            fields.put("checkpoint_seconds", Units.round((checkpoints.nanos() - checkpointsAtStart.nanos()) / 1e9, 3));
             synchronized (intervals) {
                 fields.put(INTERVAL_TIMELINE, List.copyOf(intervals));
                 if (kind == Kind.BURST) {
