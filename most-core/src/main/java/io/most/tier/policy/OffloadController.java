@@ -84,9 +84,12 @@ final class OffloadController {
     private static final double MIN_BOUND = 0.02;
     /** Change of the requests served per interval that counts as a load step (the bench's bursts: 4x). */
     static final double LOAD_STEP = 2;
+    /** Weight of the newest interval in a load level's served requests and operating ratio (~1 s at 200 ms). */
+    private static final double LEVEL_WEIGHT = 0.3;
 
     private final double deadBand;
     private final double maxStep;
+    private final double initialGain;
     private double plantGain;
     private double ratio;
     /** The ratio as the device queues carry it, and as the latency average shows it. */
@@ -103,8 +106,23 @@ final class OffloadController {
     private double bound;
     private int lastDirection;
     private int run;
-    /** Requests served in the previous interval, 0 before the first or where nothing is counted. */
-    private long previousServed;
+    /** The current load level: requests served per interval, averaged since the last load step (0: none yet). */
+    private double levelServed;
+    /** The ratio averaged over the current load level's intervals: its operating point so far. */
+    private double levelRatio;
+    /** Load levels seen before and their operating ratios, for a return to one of them ({@link #served}). */
+    private final LoadLevels levels = new LoadLevels();
+    /** Set by a jump to a known level's ratio: the coming update only observes (its measurement predates it). */
+    private boolean jumped;
+    /** Intervals since the current load level began (its first is the one that showed the step). */
+    private int levelIntervals;
+    /** The bound after a jump to a known level's ratio is maxStep over this: it starts near its operating point. */
+    private static final double JUMP_BOUND = 4;
+    /** Intervals a load level must last to be remembered (shorter ones are transients, e.g. a cold start). */
+    private static final int MIN_LEVEL_INTERVALS = 5;
+    private double previousError = Double.NaN;
+    /** Moves the same way after which the bound doubles even while the error shrinks (a far operating point). */
+    private static final int LONG_RUN = 4;
 
     /**
      * @param theta     relative latency difference treated as balanced
@@ -124,7 +142,8 @@ final class OffloadController {
         this.bound = maxStep;
         this.deadBand = Math.log1p(theta);
         this.maxStep = maxStep;
-        this.plantGain = Math.clamp(deadBand / ratioStep, MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+        this.initialGain = Math.clamp(deadBand / ratioStep, MIN_PLANT_GAIN, MAX_PLANT_GAIN);
+        this.plantGain = initialGain;
     }
 
     /**
@@ -133,13 +152,33 @@ final class OffloadController {
      * on a step to {@code maxStep} (see the class comment).
      */
     void served(long requests) {
-        if (bisect && requests > 0 && previousServed > 0
-                && Math.max(requests, previousServed) >= LOAD_STEP * Math.min(requests, previousServed)) {
-            bound = maxStep;
+        if (!bisect || requests <= 0) {
+            return;
+        }
+        if (levelServed > 0 && Math.max(requests, levelServed) >= LOAD_STEP * Math.min(requests, levelServed)) {
+            if (levelIntervals >= MIN_LEVEL_INTERVALS) {
+                levels.remember(new LoadLevels.Level(levelServed, levelRatio, plantGain));
+            }
             lastDirection = 0;
             run = 0;
+            LoadLevels.Level known = levels.afterStep(levelServed, requests);
+            if (known == null) {
+                bound = maxStep;
+                plantGain = initialGain;
+            } else {
+                ratio = known.ratio();
+                plantGain = known.gain();
+                bound = maxStep / JUMP_BOUND;
+                jumped = true;
+            }
+            referenceError = Double.NaN;
+            levelIntervals = 0;
+            levelServed = requests;
+            levelRatio = ratio;
+        } else {
+            levelServed = levelServed > 0 ? levelServed + LEVEL_WEIGHT * (requests - levelServed) : requests;
         }
-        previousServed = requests;
+        levelIntervals++;
     }
 
     /**
@@ -158,7 +197,19 @@ final class OffloadController {
         previousLp = lp;
         previousLc = lc;
         double error = Math.clamp(Math.log(mp / mc), -MAX_ERROR, MAX_ERROR);
+        if (jumped) {
+            // the measurement is of the interval before the jump; the next one shows the jumped ratio
+            jumped = false;
+            ratio = Math.min(ratio, max);
+            queued = ratio;
+            seen = ratio;
+            referenceError = Double.NaN;
+            levelRatio = ratio;
+            return ratio;
+        }
         estimatePlantGain(error, lc > 0);
+        double lastError = previousError;
+        previousError = error;
         double predicted = error - plantGain * (ratio - seen);
         if (Math.abs(predicted) > deadBand) {
             int direction = predicted > 0 ? 1 : -1;
@@ -166,7 +217,8 @@ final class OffloadController {
                 if (direction == -lastDirection) {
                     bound = Math.max(MIN_BOUND, bound / 2);
                     run = 0;
-                } else if (direction == lastDirection && ++run >= 2) {
+                } else if (direction == lastDirection
+                        && (++run >= LONG_RUN || run >= 2 && !(Math.abs(error) < Math.abs(lastError)))) {
                     bound = Math.min(maxStep, bound * 2);
                     run = 0;
                 }
@@ -180,6 +232,7 @@ final class OffloadController {
         // with their time constant, the average follows the queues with weight alpha
         queued += (1 - Math.exp(-1 / Math.max(queueIntervals, MIN_QUEUE_INTERVALS))) * (ratio - queued);
         seen += (bisect ? 1 : alpha) * (queued - seen);
+        levelRatio += LEVEL_WEIGHT * (ratio - levelRatio);
         return ratio;
     }
 
