@@ -1,10 +1,9 @@
 package io.most.tier.policy;
 
 /**
- * The load levels an {@link OffloadController} has run at, each with the ratio it settled at and the
- * plant gain it measured there, so that a return to a level starts from its operating point instead of
- * searching for it again: bursty load alternates between a few levels, and at each the ratio's
- * operating point and the latencies' response to it differ (gain scheduling, learned online).
+ * The load levels an {@link OffloadController} has run at, each with the ratio it operated at, so that a
+ * return to a level starts from its operating point instead of searching for it again: bursty load
+ * alternates between a few levels, each with its own operating point.
  *
  * <p>A level is the requests served per interval. The {@value #CAPACITY} most recently left levels are
  * kept; a level within a factor {@link OffloadController#LOAD_STEP} of a kept one replaces it. Not
@@ -18,9 +17,8 @@ final class LoadLevels {
      *
      * @param served requests served per interval at the level (averaged over it)
      * @param ratio  the offload ratio averaged over its last intervals
-     * @param gain   the plant gain estimated there
      */
-    record Level(double served, double ratio, double gain) {
+    record Level(double served, double ratio) {
     }
 
     private final Level[] levels = new Level[CAPACITY];
@@ -30,16 +28,11 @@ final class LoadLevels {
 
     /** Keeps {@code level}, replacing a kept level within the matching factor of it, or else the oldest. */
     void remember(Level level) {
-        int slot = -1;
-        for (int i = 0; i < CAPACITY && slot < 0; i++) {
-            if (levels[i] != null && distance(levels[i].served(), level.served()) < Math.log(OffloadController.LOAD_STEP)) {
-                slot = i;
-            }
-        }
+        int slot = nearest(level.served());
         if (slot < 0) {
             slot = 0;
             for (int i = 1; i < CAPACITY; i++) {
-                if (written[i] < written[slot]) {
+                if (written[i] < written[slot]) { // an empty slot was never written: the oldest
                     slot = i;
                 }
             }
@@ -48,32 +41,24 @@ final class LoadLevels {
         written[slot] = ++clock;
     }
 
-    /**
-     * The kept level to start from after the load stepped from level {@code from} to a first measurement
-     * of {@code to} (requests per interval), or null: the one nearest to {@code to} among those a factor
-     * {@link OffloadController#LOAD_STEP} or more beyond {@code from} in the step's direction, so that the
-     * level just left never matches however little of the new level the first measurement saw, and
-     * within that factor of {@code to}.
-     */
-    Level afterStep(double from, double to) {
-        Level best = null;
+    /** The kept level nearest to {@code served} requests per interval, if within the matching factor; else null. */
+    Level near(double served) {
+        int slot = nearest(served);
+        return slot < 0 ? null : levels[slot];
+    }
+
+    private int nearest(double served) {
+        int best = -1;
         double bestDistance = Math.log(OffloadController.LOAD_STEP);
-        for (Level level : levels) {
-            if (level == null) {
-                continue;
-            }
-            boolean beyond = to > from ? level.served() >= from * OffloadController.LOAD_STEP
-                    : level.served() <= from / OffloadController.LOAD_STEP;
-            double distance = distance(level.served(), to);
-            if (beyond && distance < bestDistance) {
-                best = level;
-                bestDistance = distance;
+        for (int i = 0; i < CAPACITY; i++) {
+            if (levels[i] != null) {
+                double distance = Math.abs(Math.log(levels[i].served() / served));
+                if (distance < bestDistance) {
+                    best = i;
+                    bestDistance = distance;
+                }
             }
         }
         return best;
-    }
-
-    private static double distance(double a, double b) {
-        return Math.abs(Math.log(a / b));
     }
 }

@@ -110,11 +110,6 @@ final class BackloggedPlant {
         return averageC * 1e9;
     }
 
-    /** Requests waiting for a driver thread (the open loop's backlog). */
-    double backlog() {
-        return backlog;
-    }
-
     /** Requests completed in the last interval. */
     double completedLastInterval() {
         return completedLastInterval;

@@ -153,6 +153,45 @@ class OffloadControllerTest {
         assertTrue(steppedStep < steadyStep - 0.05, "after the step " + steppedStep + " vs " + steadyStep);
     }
 
+    /** Runs {@code intervals} intervals with {@code served} requests each; returns the last ratio. */
+    private static double runAt(OffloadController controller, LaggedPlant plant, double ratio, long served,
+                                int intervals) {
+        for (int i = 0; i < intervals; i++) {
+            plant.interval(ratio);
+            controller.served(served);
+            ratio = controller.update(plant.lp(), plant.lc(), 1, ALPHA, 0);
+        }
+        return ratio;
+    }
+
+    @Test
+    void aReturnToAKnownLoadLevelStartsFromItsOperatingRatio() {
+        OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
+        LaggedPlant plant = new LaggedPlant(5, 0.01, 0.05, 0.6);
+        double ratio = runAt(controller, plant, 0, 10_000, 20);
+        assertEquals(0.6, ratio, 0.1, "settled at the peak");
+        plant.operatingPoint = 0;
+        ratio = runAt(controller, plant, ratio, 2_500, 20);
+        assertEquals(0, ratio, 0.05, "settled at the low level");
+        plant.operatingPoint = 0.6;
+        // the first interval back at the peak was run at the low level's ratio; the controller jumps anyway
+        assertEquals(0.6, runAt(controller, plant, ratio, 10_000, 1), 0.1);
+        plant.operatingPoint = 0;
+        assertEquals(0, runAt(controller, plant, 0.6, 2_500, 1), 0.05, "and back down");
+    }
+
+    @Test
+    void aLevelTooShortToSettleIsNotRemembered() {
+        OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
+        LaggedPlant plant = new LaggedPlant(5, 0.01, 0.05, 0.9);
+        double ratio = runAt(controller, plant, 0, 40_000, 3); // a transient, e.g. a cold start
+        plant.operatingPoint = 0;
+        ratio = runAt(controller, plant, ratio, 2_500, 20);
+        plant.operatingPoint = 0.9;
+        double first = runAt(controller, plant, ratio, 40_000, 1);
+        assertTrue(first - ratio <= 0.16 + 1e-9, "no jump: one bounded step, " + ratio + " -> " + first);
+    }
+
     @Test
     void respectsTheCapAndTheDeadBand() {
         OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
