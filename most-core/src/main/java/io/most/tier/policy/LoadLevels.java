@@ -17,8 +17,9 @@ final class LoadLevels {
      *
      * @param served requests served per interval at the level (averaged over it)
      * @param ratio  the offload ratio averaged over its last intervals
+     * @param gain   the plant gain estimated there
      */
-    record Level(double served, double ratio) {
+    record Level(double served, double ratio, double gain) {
     }
 
     private final Level[] levels = new Level[CAPACITY];

@@ -137,7 +137,7 @@ final class OffloadController {
     private static final int MIN_LEVEL_INTERVALS = 5;
     private double previousError = Double.NaN;
     /** Moves the same way after which the bound doubles even while the error shrinks (a far operating point). */
-    private static final int LONG_RUN = 3;
+    private static final int LONG_RUN = 5;
 
     /**
      * @param theta     relative latency difference treated as balanced
@@ -172,7 +172,7 @@ final class OffloadController {
         }
         if (levelServed > 0 && Math.max(requests, levelServed) >= LOAD_STEP * Math.min(requests, levelServed)) {
             if (levelIntervals >= MIN_LEVEL_INTERVALS) {
-                levels.remember(new LoadLevels.Level(levelServed, levelRatio));
+                levels.remember(new LoadLevels.Level(levelServed, levelRatio, plantGain));
             }
             lastDirection = 0;
             run = 0;
@@ -181,6 +181,7 @@ final class OffloadController {
             bound = maxStep;
             if (known != null) {
                 ratio = known.ratio();
+                plantGain = known.gain();
                 bound = maxStep / JUMP_BOUND;
                 jumped = true;
             }
