@@ -1,9 +1,10 @@
 package io.most.tier.policy;
 
 /**
- * The load levels an {@link OffloadController} has run at, each with the ratio it operated at, so that a
- * return to a level starts from its operating point instead of searching for it again: bursty load
- * alternates between a few levels, each with its own operating point.
+ * The load levels an {@link OffloadController} has run at, each with the ratio it operated at and the
+ * plant gain it measured there, so that a return to a level starts from its operating point instead of
+ * searching for it again: bursty load alternates between a few levels, and at each the operating point
+ * and the latencies' response to the ratio differ (gain scheduling, learned online).
  *
  * <p>A level is the requests served per interval. The {@value #CAPACITY} most recently left levels are
  * kept; a level within a factor {@link OffloadController#LOAD_STEP} of a kept one replaces it. Not

@@ -69,13 +69,16 @@ package io.most.tier.policy;
  * the plant gain to its initial value (the gain depends on the load).
  *
  * <p><b>Load levels are remembered</b> (session 17, {@link LoadLevels}): bursty load returns to the same
- * few levels, each with its own operating ratio. A level that lasted {@value #MIN_LEVEL_INTERVALS} intervals
- * or more (shorter ones are transients, such as a cold start) is kept with its ratio, averaged over its last
- * second. A step to a kept level sets the ratio to it at once and the bound to a quarter of {@code maxStep};
- * the update in that interval only observes, as its measurement predates the jump. The gain is not kept:
- * restoring it made a burst that started below its operating point crawl up by 0.02-0.04 an interval
- * (the gain of the long peak before, 15-17, did not fit a burst's start). On {@code most-burst} this turns a drop into one interval and starts a
- * burst at the previous burst's operating point, where the search took five intervals and built a backlog.
+ * few levels, each with its own operating ratio and plant gain. A level that lasted
+ * {@value #MIN_LEVEL_INTERVALS} intervals or more (shorter ones are transients, such as a cold start) is
+ * kept with its ratio, averaged over its last second, and its gain. A step to a kept level sets both at once
+ * and the bound to a quarter of {@code maxStep}; the update in that interval only observes, as its
+ * measurement predates the jump. A step to a new level starts from the initial gain. On {@code most-burst}
+ * a drop now takes one interval, and a burst starts at the previous burst's operating point where the
+ * search took five intervals and built a backlog. The kept gain matters on the emulated pair: without it
+ * the ratio swung by ±0.12-0.15 after the jump (2 of 9 rises within ±0.1 from 2 s on, against 4 of 9). It
+ * costs the first burst after a long peak: that level's ratio (0.1-0.3, the backlog drained) is far below a
+ * burst's, and its high gain (15-17) makes the climb from there take 1.5 s.
  *
  * <p>On the plant fitted to the trace ({@code BackloggedPlant}, {@code BurstSettlingTest}) the ratio is
  * within ±0.1 of its operating point from 2 s after each change, with more requests served and a lower mean
@@ -129,6 +132,8 @@ final class OffloadController {
     private final LoadLevels levels = new LoadLevels();
     /** Set by a jump to a known level's ratio: the coming update only observes (its measurement predates it). */
     private boolean jumped;
+    /** Whether the plant gain is a kept level's, not yet confirmed by a crossing of the operating point. */
+    private boolean recalled;
     /** Intervals since the current load level began (its first is the one that showed the step). */
     private int levelIntervals;
     /** The bound after a jump to a known level's ratio is maxStep over this: it starts near its operating point. */
@@ -182,6 +187,7 @@ final class OffloadController {
             if (known != null) {
                 ratio = known.ratio();
                 plantGain = known.gain();
+                recalled = true;
                 bound = maxStep / JUMP_BOUND;
                 jumped = true;
             }
@@ -231,8 +237,15 @@ final class OffloadController {
                 if (direction == -lastDirection) {
                     bound = Math.max(MIN_BOUND, bound / 2);
                     run = 0;
-                } else if (direction == lastDirection
-                        && (++run >= LONG_RUN || run >= 2 && !(Math.abs(error) < Math.abs(lastError)))) {
+                    recalled = false;
+                } else if (direction == lastDirection && ++run >= 2 && !(Math.abs(error) < Math.abs(lastError))) {
+                    bound = Math.min(maxStep, bound * 2);
+                    run = 0;
+                    if (recalled) { // the kept level did not fit: its gain would keep the steps small
+                        plantGain = Math.min(plantGain, initialGain);
+                        recalled = false;
+                    }
+                } else if (run >= LONG_RUN) {
                     bound = Math.min(maxStep, bound * 2);
                     run = 0;
                 }
