@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -87,6 +89,9 @@ public class PageReadBenchmark {
     static final int SEQUENCE = 1 << 20;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final long OFFSET_MASK = 0xFFFF_FFFFL;
+    /** Longs per frame record of {@link HitPathReplica#records}: one cache line, as the pools lay them out. */
+    private static final int RECORD_LONGS = 8;
+    private static final VarHandle VERSIONS = MethodHandles.arrayElementVarHandle(long[].class);
 
     /** The data set's shape and the key sequence, shared by every state. */
     @State(Scope.Benchmark)
@@ -329,6 +334,9 @@ public class PageReadBenchmark {
         LongAdder hits;
         MemorySegment[] payloads;
         volatile boolean closed;
+        /** The cursor's layout: a plain mapping array and a version word per 64-byte frame record. */
+        int[] frames;
+        long[] records;
 
         @Setup(Level.Trial)
         public void setup(Data data, PlainMemory memory) {
@@ -341,7 +349,10 @@ public class PageReadBenchmark {
             referenced = new byte[n];
             hits = new LongAdder();
             payloads = new MemorySegment[n];
+            frames = new int[n];
+            records = new long[n * RECORD_LONGS];
             for (int f = 0; f < n; f++) {
+                frames[f] = f;
                 frameOf.set(f, f);
                 pageOf.set(f, f);
                 long bit = 1L << f;
@@ -525,6 +536,25 @@ public class PageReadBenchmark {
         r.latchShared(f);
         long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
         r.latch.decrementAndGet(f);
+        return value;
+    }
+
+    /**
+     * The floor of a latch-free optimistic read on the JVM: the mapping lookup, the frame's version read
+     * with acquire, the payload read in the baseline's one segment, a load fence and the version read
+     * again ({@code PageCursor}'s protocol and layout), with no checks, hit counter or reference bit.
+     */
+    @Benchmark
+    public long hitPathVersionOnly(HitPathReplica r, PlainMemory m, Cursor c) {
+        long key = c.next();
+        int f = r.frames[(int) (key >>> 32)];
+        int record = f * RECORD_LONGS;
+        long version = (long) VERSIONS.getAcquire(r.records, record);
+        long value = m.memory.get(LONG, (long) f * PAGE_SIZE + m.headerSize + (key & OFFSET_MASK));
+        VarHandle.loadLoadFence();
+        if ((long) VERSIONS.getVolatile(r.records, record) != version) {
+            throw new IllegalStateException("no writer runs here");
+        }
         return value;
     }
 
