@@ -104,6 +104,12 @@ final class OffloadController {
     static final double LOAD_STEP = 2;
     /** Weight of the newest interval in a load level's served requests and operating ratio (~1 s at 200 ms). */
     private static final double LEVEL_WEIGHT = 0.3;
+    /** Intervals a load level must last to be remembered (shorter ones are transients, e.g. a cold start). */
+    private static final int MIN_LEVEL_INTERVALS = 5;
+    /** The bound after a jump to a kept level's ratio is {@code maxStep} over this: it starts near its operating point. */
+    private static final double JUMP_BOUND = 4;
+    /** Moves the same way after which the bound doubles even while the error shrinks (a far operating point). */
+    private static final int LONG_RUN = 5;
 
     private final double deadBand;
     private final double maxStep;
@@ -136,13 +142,8 @@ final class OffloadController {
     private boolean recalled;
     /** Intervals since the current load level began (its first is the one that showed the step). */
     private int levelIntervals;
-    /** The bound after a jump to a known level's ratio is maxStep over this: it starts near its operating point. */
-    private static final double JUMP_BOUND = 4;
-    /** Intervals a load level must last to be remembered (shorter ones are transients, e.g. a cold start). */
-    private static final int MIN_LEVEL_INTERVALS = 5;
+    /** The error of the previous interval (NaN before the first), to tell whether the moves close in. */
     private double previousError = Double.NaN;
-    /** Moves the same way after which the bound doubles even while the error shrinks (a far operating point). */
-    private static final int LONG_RUN = 5;
 
     /**
      * @param theta     relative latency difference treated as balanced
@@ -168,37 +169,42 @@ final class OffloadController {
 
     /**
      * The requests both devices served in the interval about to be {@linkplain #update updated} (0: not
-     * counted). A change by {@value #LOAD_STEP}x or more from the previous interval's returns the bound
-     * on a step to {@code maxStep} (see the class comment).
+     * counted). A change by {@value #LOAD_STEP}x or more from the current load level's is a load step
+     * ({@link #startLevel}); see the class comment.
      */
     void served(long requests) {
         if (!bisect || requests <= 0) {
             return;
         }
         if (levelServed > 0 && Math.max(requests, levelServed) >= LOAD_STEP * Math.min(requests, levelServed)) {
-            if (levelIntervals >= MIN_LEVEL_INTERVALS) {
-                levels.remember(new LoadLevels.Level(levelServed, levelRatio, plantGain));
-            }
-            lastDirection = 0;
-            run = 0;
-            LoadLevels.Level known = levels.near(requests);
-            plantGain = initialGain;
-            bound = maxStep;
-            if (known != null) {
-                ratio = known.ratio();
-                plantGain = known.gain();
-                recalled = true;
-                bound = maxStep / JUMP_BOUND;
-                jumped = true;
-            }
-            referenceError = Double.NaN;
-            levelIntervals = 0;
-            levelServed = requests;
-            levelRatio = ratio;
+            startLevel(requests);
         } else {
             levelServed = levelServed > 0 ? levelServed + LEVEL_WEIGHT * (requests - levelServed) : requests;
         }
         levelIntervals++;
+    }
+
+    /**
+     * A load step to {@code requests} per interval: the level left is kept if it lasted; the bracket is void;
+     * a kept level near the new one lends its ratio and gain at once (a jump), else the bound and the gain
+     * start afresh.
+     */
+    private void startLevel(long requests) {
+        if (levelIntervals >= MIN_LEVEL_INTERVALS) {
+            levels.remember(new LoadLevels.Level(levelServed, levelRatio, plantGain));
+        }
+        LoadLevels.Level known = levels.near(requests);
+        jumped = known != null;
+        recalled = jumped;
+        ratio = jumped ? known.ratio() : ratio;
+        plantGain = jumped ? known.gain() : initialGain;
+        bound = jumped ? maxStep / JUMP_BOUND : maxStep;
+        lastDirection = 0;
+        run = 0;
+        referenceError = Double.NaN;
+        levelIntervals = 0;
+        levelServed = requests;
+        levelRatio = ratio;
     }
 
     /**
@@ -223,7 +229,6 @@ final class OffloadController {
             ratio = Math.min(ratio, max);
             queued = ratio;
             seen = ratio;
-            referenceError = Double.NaN;
             levelRatio = ratio;
             return ratio;
         }
