@@ -78,12 +78,16 @@ public final class TieredVolumeMetrics implements MeterBinder {
         counter(registry, "most.tier.journal.batches", tags, TierStats::journalBatches);
         counter(registry, "most.tier.intents", tags, TierStats::intentRecords);
         counter(registry, "most.tier.checkpoints", tags, TierStats::checkpoints);
-        FunctionCounter.builder("most.tier.checkpoint.time", volume, v -> stats().checkpointNanos() / 1e9)
-                .baseUnit("seconds").tags(tags).register(registry);
+        counterBuilder("most.tier.checkpoint.time", tags, s -> s.checkpointNanos() / 1e9).baseUnit("seconds")
+                .register(registry);
     }
 
     private void counter(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<TierStats> value) {
-        FunctionCounter.builder(name, volume, v -> value.applyAsDouble(stats())).tags(meterTags).register(registry);
+        counterBuilder(name, meterTags, value).register(registry);
+    }
+
+    private FunctionCounter.Builder<TieredVolume> counterBuilder(String name, Tags meterTags, ToDoubleFunction<TierStats> value) {
+        return FunctionCounter.builder(name, volume, v -> value.applyAsDouble(stats())).tags(meterTags);
     }
 
     private void gauge(MeterRegistry registry, String name, Tags meterTags, ToDoubleFunction<TierStats> value) {
