@@ -196,7 +196,9 @@ final class OffloadController {
         LoadLevels.Level known = levels.near(requests);
         jumped = known != null;
         recalled = jumped;
-        ratio = jumped ? known.ratio() : ratio;
+        if (jumped) {
+            ratio = known.ratio();
+        }
         plantGain = jumped ? known.gain() : initialGain;
         bound = jumped ? maxStep / JUMP_BOUND : maxStep;
         lastDirection = 0;
@@ -243,16 +245,16 @@ final class OffloadController {
                     bound = Math.max(MIN_BOUND, bound / 2);
                     run = 0;
                     recalled = false;
-                } else if (direction == lastDirection && ++run >= 2 && !(Math.abs(error) < Math.abs(lastError))) {
-                    bound = Math.min(maxStep, bound * 2);
-                    run = 0;
-                    if (recalled) { // the kept level did not fit: its gain would keep the steps small
+                } else if (direction == lastDirection && ++run >= 2) {
+                    boolean closingIn = Math.abs(error) < Math.abs(lastError);
+                    if (!closingIn || run >= LONG_RUN) {
+                        bound = Math.min(maxStep, bound * 2);
+                        run = 0;
+                    }
+                    if (!closingIn && recalled) { // the kept level did not fit: its gain would keep the steps small
                         plantGain = Math.min(plantGain, initialGain);
                         recalled = false;
                     }
-                } else if (run >= LONG_RUN) {
-                    bound = Math.min(maxStep, bound * 2);
-                    run = 0;
                 }
             }
             lastDirection = direction;
