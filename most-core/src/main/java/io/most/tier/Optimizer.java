@@ -8,8 +8,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <ul>
  *   <li><b>control</b>, every interval: samples device latency and lets the policy
- *       {@linkplain PlacementPolicy#tune tune} its routing. It never does I/O, so routing follows a load
- *       change within an interval even while a migration waits behind a saturated device;</li>
+ *       {@linkplain PlacementPolicy#tune tune} its routing, and {@linkplain PlacementPolicy#watch watch}
+ *       the load three times in between. It never does I/O, so routing follows a load change within an
+ *       interval even while a migration waits behind a saturated device;</li>
  *   <li><b>migration</b>, woken after each control step: lets the policy
  *       {@linkplain PlacementPolicy#optimize migrate}, runs the cleaner, and takes a checkpoint when the
  *       journal is half full. Wake-ups that arrive while it is busy coalesce into one, so it always
@@ -22,6 +23,11 @@ import java.util.concurrent.locks.LockSupport;
 final class Optimizer {
     private static final System.Logger LOG = System.getLogger(Optimizer.class.getName());
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+    /**
+     * Control-thread wake-ups per interval: one {@link PlacementPolicy#tune}, the others
+     * {@link PlacementPolicy#watch}es, so that a policy sees a load step within a quarter of an interval.
+     */
+    static final int WATCHES_PER_INTERVAL = 4;
 
     private final String name;
     private final long intervalNanos;
@@ -108,17 +114,34 @@ final class Optimizer {
     }
 
     private void controlLoop() {
-        long next = System.nanoTime() + intervalNanos;
+        long watchNanos = intervalNanos / WATCHES_PER_INTERVAL;
+        long last = System.nanoTime();
+        long next = last + intervalNanos;
+        long nextWatch = last + watchNanos;
         while (!stopping) {
-            long wait = next - System.nanoTime();
-            if (wait > 0) {
-                LockSupport.parkNanos(this, wait);
+            long now = System.nanoTime();
+            if (now - nextWatch < 0 && now - next < 0) {
+                LockSupport.parkNanos(this, Math.min(next, nextWatch) - now);
+                continue;
+            }
+            if (now - next < 0) { // a watch between two intervals
+                double elapsed = (double) (now - last) / intervalNanos;
+                guarded(() -> watch(elapsed));
+                nextWatch += watchNanos;
                 continue;
             }
             guarded(this::control);
             migrationDue = true;
             LockSupport.unpark(migration);
-            next = Math.max(next + intervalNanos, System.nanoTime());
+            last = System.nanoTime();
+            next = Math.max(next + intervalNanos, last);
+            nextWatch = last + watchNanos;
+        }
+    }
+
+    private void watch(double elapsed) {
+        synchronized (controlLock) {
+            policy.watch(context, elapsed);
         }
     }
 

@@ -45,6 +45,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class MostPolicy implements PlacementPolicy {
     private static final double EPSILON = 1e-9;
+    /** Requests a {@link #watch} needs to see before it takes their rate for a load step (noise ~10% at 100). */
+    private static final long MIN_WATCHED_REQUESTS = 100;
 
     /** What the latest {@link #tune} asks migration to do. */
     private enum Migration { NONE, TO_CAPACITY, TO_PERFORMANCE }
@@ -225,6 +227,26 @@ public final class MostPolicy implements PlacementPolicy {
             offloadRatio = Math.clamp(ratio + (slowerPerformance ? 1 : -1) * settings.ratioStep(), 0, max);
         }
         migration = next;
+    }
+
+    /**
+     * A load rise within the interval: when the requests served since the last {@link #tune}, taken over the
+     * whole interval, are a load step up to a level the controller has run at, the ratio jumps to that
+     * level's at once ({@link OffloadController#rise}). Until the next {@code tune} the new load meets the
+     * old ratio: at a burst's start that is 0, the performance device takes it all, and what it cannot
+     * serve is a backlog that the burst must drain at its ceiling (session 19: the ratio then climbed to its
+     * maximum and the mirrored class grew mid-burst). Drops wait for {@code tune}: the old ratio at a lower
+     * load costs latency for an interval, not a backlog.
+     */
+    @Override
+    public void watch(PolicyContext context, double elapsed) {
+        if (controller == null) {
+            return;
+        }
+        long served = context.requests(Tier.PERFORMANCE) + context.requests(Tier.CAPACITY) - servedSeen;
+        if (served >= MIN_WATCHED_REQUESTS && controller.rise(served / elapsed)) {
+            offloadRatio = Math.min(controller.ratio(), settings.maxOffloadRatio());
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.most.tier.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -178,6 +179,56 @@ class OffloadControllerTest {
         assertEquals(0.6, runAt(controller, plant, ratio, 10_000, 1), 0.1);
         plant.operatingPoint = 0;
         assertEquals(0, runAt(controller, plant, 0.6, 2_500, 1), 0.05, "and back down");
+    }
+
+    @Test
+    void aRiseToAKnownLevelSeenWithinTheIntervalJumpsAtOnce() {
+        OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
+        LaggedPlant plant = new LaggedPlant(5, 0.01, 0.05, 0.6);
+        double peak = runAt(controller, plant, 0, 10_000, 20);
+        plant.operatingPoint = 0;
+        double low = runAt(controller, plant, peak, 2_500, 20);
+        assertFalse(controller.rise(4_000), "less than a step");
+        assertFalse(controller.rise(1_000), "a drop waits for the interval's end");
+        assertFalse(controller.rise(40_000), "a step to a level never seen: nothing to jump to");
+        assertEquals(low, controller.ratio());
+        assertTrue(controller.rise(9_000), "a quarter of the way into a burst, 2,250 served");
+        assertEquals(peak, controller.ratio(), 0.1, "the peak's ratio");
+        // the interval's own count is the same level, and its update only observes: its latencies predate the jump
+        plant.operatingPoint = 0.6;
+        double jumped = controller.ratio();
+        assertEquals(jumped, runAt(controller, plant, jumped, 8_000, 1), 1e-12);
+        assertEquals(0.6, runAt(controller, plant, jumped, 10_000, 10), 0.1, "and it settles there");
+    }
+
+    @Test
+    void mostPolicyAnswersARiseWithinTheInterval() {
+        MostPolicy policy = new MostPolicy();
+        ScriptedContext ctx = new ScriptedContext(4);
+        LaggedPlant plant = new LaggedPlant(5, 0.01, 0.05, 0.6);
+        runPolicy(policy, ctx, plant, 10_000, 20);
+        double peak = policy.offloadRatio();
+        plant.operatingPoint = 0;
+        runPolicy(policy, ctx, plant, 2_500, 20);
+        assertEquals(0, policy.offloadRatio(), 0.05);
+        ctx.requests += 60;
+        policy.watch(ctx, 0.02); // 3,000 an interval, but too few requests to tell
+        assertEquals(0, policy.offloadRatio(), 0.05);
+        ctx.requests += 2_940;
+        policy.watch(ctx, 0.25);
+        assertEquals(peak, policy.offloadRatio(), 0.05, "the peak's ratio (its last second's average) within the interval");
+    }
+
+    /** Runs {@code intervals} intervals of {@code policy} with {@code served} requests each. */
+    private static void runPolicy(MostPolicy policy, ScriptedContext ctx, LaggedPlant plant, long served,
+                                  int intervals) {
+        for (int i = 0; i < intervals; i++) {
+            plant.interval(policy.offloadRatio());
+            ctx.lp = plant.lp();
+            ctx.lc = plant.lc();
+            ctx.requests += served;
+            MostPolicyTest.interval(policy, ctx);
+        }
     }
 
     @Test

@@ -18,6 +18,8 @@ final class ScriptedContext implements PolicyContext {
     final int[] writes;
     double lp = Double.NaN;
     double lc = Double.NaN;
+    /** Requests served so far, all counted on the performance device. */
+    long requests;
     int perfSlots = 10;
     int capSlots = 40;
     long budget = Long.MAX_VALUE;
@@ -50,6 +52,7 @@ final class ScriptedContext implements PolicyContext {
     @Override public int invalidSubpages(int s) { return 0; }
     @Override public Tier preferredCopy(int s) { return Tier.PERFORMANCE; }
     @Override public double latencyNanos(Tier t) { return t == Tier.PERFORMANCE ? lp : lc; }
+    @Override public long requests(Tier t) { return t == Tier.PERFORMANCE ? requests : 0; }
     @Override public int slots(Tier t) { return t == Tier.PERFORMANCE ? perfSlots : capSlots; }
     @Override public int freeSlots(Tier t) { return slots(t) - used(t); }
     @Override public int mirroredSegments() { return (int) Arrays.stream(classes).filter(c -> c == SegmentClass.MIRRORED).count(); }
