@@ -54,8 +54,8 @@ public interface PlacementPolicy {
     }
 
     /**
-     * A look between two {@link #tune}s: the volume's control thread calls it {@value Optimizer#WATCHES_PER_INTERVAL}
-     * - 1 times an interval, {@code elapsed} being the share of the interval since the last {@code tune}
+     * A look between two {@link #tune}s: the volume's control thread calls it three times an interval,
+     * {@code elapsed} being the share of the interval since the last {@code tune}
      * (within (0, 1)). For a policy that can tell a load step from the requests served so far
      * ({@link PolicyContext#requests}) and answer it before the interval ends: a rise that waits for the end
      * of the interval builds a backlog for all of it. Same rules as {@code tune}: no migration, no
