@@ -1,5 +1,6 @@
 package io.most.tier;
 
+import static io.most.tier.TierFixture.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.DeviceProfiles;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +29,6 @@ class OptimizerBehaviourTest {
     private static final int DATA_SEGMENTS = 48;
     private static final int HOT_SEGMENTS = 4;
     private static final int OVERLOAD_THREADS = 12;
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private volatile int active;
     private volatile boolean stop;
@@ -109,15 +108,5 @@ class OptimizerBehaviourTest {
         long before = volume.tierStats().migratedBytes() + volume.tierStats().migrations();
         LockSupport.parkNanos(intervals * volume.config().optimizerInterval().toNanos());
         return volume.tierStats().migratedBytes() + volume.tierStats().migrations() == before;
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE + ": " + what);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
     }
 }

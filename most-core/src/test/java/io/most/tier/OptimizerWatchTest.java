@@ -6,7 +6,6 @@ import io.most.device.MemoryDevice;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,8 +14,6 @@ import org.junit.jupiter.api.Test;
  * {@link Optimizer#WATCHES_PER_INTERVAL} - 1.
  */
 class OptimizerWatchTest {
-    private static final long PATIENCE_NANOS = Duration.ofSeconds(30).toNanos();
-
     /** A policy that keeps everything on the performance device and records the control thread's calls. */
     private static final class RecordingPolicy implements PlacementPolicy {
         /** NaN for a tune, else a watch's elapsed share; written by the control thread only. */
@@ -39,7 +36,7 @@ class OptimizerWatchTest {
 
         @Override
         public MirroredWrite routeMirroredWrite(int segment) {
-            return MirroredWrite.to(Tier.PERFORMANCE);
+            return MirroredWrite.PERFORMANCE;
         }
 
         @Override
@@ -75,11 +72,7 @@ class OptimizerWatchTest {
         TierConfig config = TierFixture.small().optimizerInterval(Duration.ofMillis(40)).policy(() -> policy).build();
         try (TieredVolume volume = TieredVolume.open(new MemoryDevice("perf", TierFixture.BLOCK, 1 << 20),
                 new MemoryDevice("cap", TierFixture.BLOCK, 4 << 20), config)) {
-            long deadline = System.nanoTime() + PATIENCE_NANOS;
-            while (policy.calls().stream().filter(c -> Double.isNaN(c)).count() < 6) {
-                assertTrue(System.nanoTime() < deadline, "six tunes within 30 s: " + policy.calls());
-                LockSupport.parkNanos(10_000_000);
-            }
+            TierFixture.await("six tunes", () -> policy.calls().stream().filter(c -> Double.isNaN(c)).count() >= 6);
         }
         List<Double> calls = policy.calls();
         int watches = 0;

@@ -4,11 +4,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /** Small volumes and self-checking block contents for the tier tests. */
 final class TierFixture {
     static final int BLOCK = 4096;
     static final int SEGMENT = 64 * 1024;
+    /** How long {@link #await} waits for a background thread's effect: generous, the tests assert no timing. */
+    static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private TierFixture() {
     }
@@ -53,5 +57,16 @@ final class TierFixture {
             }
         }
         return version;
+    }
+
+    /** Waits until {@code condition} holds, polling every 20 ms; fails after {@link #PATIENCE}. */
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + PATIENCE + ": " + what);
+            }
+            LockSupport.parkNanos(20_000_000);
+        }
     }
 }
