@@ -67,8 +67,13 @@ final class PlacementMoves {
      * @return how many were promoted
      */
     int promote(PolicyContext context, int[] candidates, boolean hotOnly) {
+        return promote(context, candidates, hotOnly, segment -> context.move(segment, Tier.PERFORMANCE));
+    }
+
+    /** {@link #promote(PolicyContext, int[], boolean)} with {@code place} putting each candidate up. */
+    int promote(PolicyContext context, int[] candidates, boolean hotOnly, IntPredicate place) {
         return displace(context, candidates, hotOnly, hotOnly, SegmentClass.TIERED_PERFORMANCE, Tier.PERFORMANCE,
-                victim -> context.move(victim, Tier.CAPACITY), segment -> context.move(segment, Tier.PERFORMANCE));
+                victim -> context.move(victim, Tier.CAPACITY), place);
     }
 
     /**

@@ -95,7 +95,30 @@ class MostPolicyTest {
         assertEquals(0, policy.offloadRatio());
         assertTrue(ctx.actions.isEmpty(), "no migration while the ratio still moves");
         optimize(1);
-        assertEquals(List.of("move 3 to PERFORMANCE"), ctx.actions);
+        assertEquals(List.of("mirror 3"), ctx.actions, "promoted by a copy that keeps the capacity one");
+    }
+
+    @Test
+    void promotionMirrorsWhileTheClassHasRoomAndMovesOnceItIsFull() {
+        ctx.capSlots = 10; // 20 slots: the class holds at most 4
+        ctx.lp = 500;
+        ctx.lc = 1000; // ratio 0: promote
+        for (int s = 0; s < 10; s++) { // the performance device is full of cold segments
+            ctx.classes[s] = SegmentClass.TIERED_PERFORMANCE;
+        }
+        ctx.classes[10] = SegmentClass.TIERED_CAPACITY;
+        ctx.heat[10] = 40;
+        interval(policy, ctx);
+        assertEquals(List.of("move 0 to CAPACITY", "mirror 10"), ctx.actions,
+                "a swap's two copies, with the hot segment's capacity copy kept");
+        ctx.actions.clear();
+        for (int s = 1; s < 4; s++) { // the class at its maximum
+            ctx.classes[s] = SegmentClass.MIRRORED;
+        }
+        ctx.classes[14] = SegmentClass.TIERED_CAPACITY;
+        ctx.heat[14] = 40;
+        interval(policy, ctx);
+        assertEquals(List.of("move 4 to CAPACITY", "move 14 to PERFORMANCE"), ctx.actions);
     }
 
     @Test
@@ -269,7 +292,7 @@ class MostPolicyTest {
         ctx.heat[3] = 9;
         ctx.lp = 500; // no new data any more, nothing mirrored: the ratio moves nothing
         interval(policy, ctx);
-        assertEquals(List.of("move 3 to PERFORMANCE"), ctx.actions);
+        assertEquals(List.of("mirror 3"), ctx.actions);
     }
 
     @Test
