@@ -154,6 +154,31 @@ class OffloadControllerTest {
         assertTrue(steppedStep < steadyStep - 0.05, "after the step " + steppedStep + " vs " + steadyStep);
     }
 
+    @Test
+    void pastACrossingAGrowingErrorDoesNotDoubleTheStep() {
+        // the Optane's queue at its knee: once the ratio has crossed the operating point the queue drains
+        // for several intervals, and the error keeps growing the other way; that is lag, not a far operating
+        // point, and a doubled step would overshoot it
+        OffloadController controller = new OffloadController(0.05, 0.02, 0.16);
+        double ratio = 0;
+        for (int i = 0; i < 6; i++) { // the performance device slower: the ratio climbs
+            controller.served(10_000);
+            ratio = controller.update(2000, 1000, 1, 1, 0);
+        }
+        double largest = 0;
+        for (int i = 1; i <= 4; i++) { // crossed: the error grows the other way, interval after interval
+            controller.served(10_000);
+            double next = controller.update(1000 - 150 * i, 1000, 1, 1, 0);
+            double step = ratio - next;
+            assertTrue(step > 0, "moves down, interval " + i);
+            if (i == 1) {
+                largest = step;
+            }
+            assertTrue(step <= largest + 1e-9, "interval " + i + ": step " + step + " after " + largest);
+            ratio = next;
+        }
+    }
+
     /** Runs {@code intervals} intervals with {@code served} requests each; returns the last ratio. */
     private static double runAt(OffloadController controller, LaggedPlant plant, double ratio, long served,
                                 int intervals) {
