@@ -60,13 +60,13 @@ package io.most.tier.policy;
  *       one burst in the trace). Session 17: doubling after any two moves kept a limit cycle of ±0.08 on the
  *       fitted plant and of ±0.15-0.2 on the emulated pair, because the moves made while an earlier one was
  *       still on its way count as "the same way"; an error that shrinks says the operating point is being
- *       approached, where a larger step only overshoots it. Session 20: once the error has changed sign within
- *       the current load level, only {@value #LONG_RUN} moves the same way double the bound. Past a crossing, an error that
- *       keeps growing is the Optane's queue at its knee still filling or draining (it integrates the excess
- *       load and shows the crossing several intervals late), not an operating point far away; doubling there
- *       made the ratio swing by ±0.1-0.2 around it. On {@code most-burst} at 1.3x (8 runs each, interleaved,
- *       docs/RESULTS.md) 21 of 24 rises settled within 2 s, against 19 of 24 without the rule: within the
- *       runs' noise, kept because it removes the overshoot the timelines show.</li>
+ *       approached, where a larger step only overshoots it. Session 20: once the error has changed sign
+ *       within the current load level, only {@value #LONG_RUN} moves the same way double the bound. Past a
+ *       crossing, an error that keeps growing is the Optane's queue at its knee still filling or draining (it
+ *       integrates the excess load and shows the crossing several intervals late), not an operating point far
+ *       away; doubling there made the ratio swing by ±0.1-0.2 around it. On {@code most-burst} at 1.3x (8
+ *       runs each, interleaved, docs/RESULTS.md) 21 of 24 rises settled within 2 s, against 19 of 24 without
+ *       the rule: within the runs' noise, kept because it removes the overshoot the timelines show.</li>
  * </ul>
  * A load step voids the bracket: when the requests served in an interval differ by {@value #LOAD_STEP}x or
  * more from the current load level's (their average since the last step; {@link #served}), the operating
