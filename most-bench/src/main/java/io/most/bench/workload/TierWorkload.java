@@ -52,7 +52,8 @@ import java.util.concurrent.atomic.LongAdder;
  * ratio, mirrored segments and both devices' latency EWMAs (over three or more devices also
  * {@code lower_levels}: the same per level below the top one). Runs with load changes
  * ({@code most-burst}) add {@code offload_ratio_settling}: per change {@code [s, load before, load
- * after, reach s, settle s, operating ratio]} ({@link RatioSettling}).
+ * after, reach s, settle s, operating ratio, seen s]} ({@link RatioSettling}; seen: when the served
+ * operations showed the change).
  */
 public final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }
@@ -440,12 +441,14 @@ public final class TierWorkload implements Workload<TieredVolume> {
             double[] seconds = new double[n];
             double[] factors = new double[n];
             double[] ratios = new double[n];
+            double[] served = new double[n];
             for (int i = 0; i < n; i++) {
                 seconds[i] = (Double) intervals.get(i).get("t_s");
                 factors[i] = (Double) intervals.get(i).get("load_factor");
                 ratios[i] = (Double) intervals.get(i).get("offload_ratio");
+                served[i] = ((Number) intervals.get(i).get("ops_s")).doubleValue();
             }
-            return RatioSettling.changes(seconds, factors, ratios).stream().map(RatioSettling.Change::row).toList();
+            return RatioSettling.changes(seconds, factors, ratios, served).stream().map(RatioSettling.Change::row).toList();
         }
 
         /**

@@ -47,7 +47,8 @@ class TierBenchTest {
                     List.copyOf(MiniJson.object(timeline.getFirst()).keySet()));
             if (workload.equals("most-burst")) {
                 for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
-                    assertEquals(6, MiniJson.array(change).size(), "[s, from, to, reach s, settle s, operating ratio]");
+                    assertEquals(7, MiniJson.array(change).size(),
+                            "[s, from, to, reach s, settle s, operating ratio, seen s]");
                 }
             }
             assertTrue((Double) run.get("performance_bytes") < (Double) run.get("size_bytes"),
