@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class RatioSettlingTest {
     private static final double[] SECONDS = {0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2};
+
     /** Served operations per second that follow the intended load at once. */
     private static double[] following(double[] factors) {
         double[] served = new double[factors.length];
@@ -59,7 +60,7 @@ class RatioSettlingTest {
         double[] ratios = {0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.05, 0, 0, 0, 0, 0};
         RatioSettling.Change change = RatioSettling.changes(SECONDS, factors, ratios, served).getFirst();
         assertEquals(0.4, change.atSeconds());
-        assertEquals(0.8, change.seenSeconds(), 1e-9, "10,000 at 1.2 s is nearer 9,050 than 38,500");
+        assertEquals(0.8, change.seenSeconds(), 1e-9, "10,000 at 1.2 s is nearer the low phase's 9,000 than the peak's 39,000");
         assertEquals(0.8, change.settleSeconds(), 1e-9, "the ratio follows in the same sample");
     }
 }
