@@ -103,8 +103,14 @@ public final class Units {
         return round(nanos / 1e9, 3);
     }
 
-    /** {@code value} rounded to {@code decimals} places (reports carry no false precision). */
+    /**
+     * {@code value} rounded to {@code decimals} places (reports carry no false precision). A missing value
+     * (NaN) stays missing: {@link Math#round(double)} would turn it into 0, a measurement nobody made.
+     */
     public static double round(double value, int decimals) {
+        if (!Double.isFinite(value)) {
+            return value;
+        }
         double scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
     }

@@ -50,4 +50,11 @@ class UnitsTest {
     void formatsBytes(long bytes, String text) {
         assertEquals(text, Units.formatBytes(bytes));
     }
+
+    @org.junit.jupiter.api.Test
+    void roundingKeepsAMissingValueMissing() {
+        assertEquals(1.24, Units.round(1.2351, 2));
+        assertTrue(Double.isNaN(Units.round(Double.NaN, 1)), "a missing latency must not read as 0 us");
+        assertEquals(Double.POSITIVE_INFINITY, Units.round(Double.POSITIVE_INFINITY, 1));
+    }
 }

@@ -68,7 +68,7 @@ final class Commands {
                     + " tier) keep what the budget gives them, not what a large heap lets them keep; otherwise this"
                     + " JVM's heap)"),
             new Opt("threads", "N", "driver threads, 1..1024 (default 1; an open loop defaults to the threads its"
-                    + " rate needs at the model's latency, by Little's law)"),
+                    + " rate needs at the latency of the slowest device a request can reach, by Little's law)"),
             new Opt("duration", "D", "measured time per run: 500ms, 20s, 2m (default 10s)"),
             new Opt("warmup", "D", "unmeasured time before it, may be 0s (default 2s)"),
             new Opt("intensity", "X", "open loop at X times the model's max IOPS, split over the threads; latency"

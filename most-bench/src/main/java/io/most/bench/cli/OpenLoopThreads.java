@@ -8,6 +8,17 @@ import java.util.Locale;
  * each keep a synchronous thread busy for the service time S plus the wake-up W keeps R x (S + W)
  * threads busy on average. With fewer, the schedule falls behind, latency measures the generator's
  * backlog instead of the device, and nothing intended after the warm-up completes (0 ops/s).
+ *
+ * <p>S is the unqueued service time of the slowest device a request can reach
+ * ({@link io.most.bench.hierarchy.Hierarchy#slowestModel()}), not the fastest's, although the rate is
+ * a multiple of the fastest device's IOPS: above 1.0x a policy sends requests to the slower devices
+ * (that is what is measured), and a pool sized for the fastest device's latency (27 threads for
+ * {@code most-rand-read} at 2.0x on {@code optane-nvme}, against 143 for the NVMe's) runs out of
+ * threads as soon as it does, so the pool and not the policy sets the throughput. The pool is sized
+ * once, before the run, rather than grown when the schedule falls behind: an overloaded open loop
+ * always falls behind (that backlog is the overload's latency), so growth would have no bound but
+ * {@code --threads}' limit, and threads started mid-run change what the run measures while it measures.
+ * Whether the pool was too small anyway is judged after the run ({@link io.most.bench.driver.DriverLimit}).
  */
 final class OpenLoopThreads {
     /**
@@ -41,8 +52,8 @@ final class OpenLoopThreads {
         double busy = busy(rate, serviceNanos);
         int recommended = recommended(rate, serviceNanos);
         if (recommended > max && (given == 0 || given < Math.ceil(busy))) {
-            throw new UsageException(String.format(Locale.ROOT, "--intensity: %,.0f ops/s at the model's %.0f us per"
-                    + " operation (+ ~%d us wake-up) keeps %.0f threads busy (Little's law), more than the %d"
+            throw new UsageException(String.format(Locale.ROOT, "--intensity: %,.0f ops/s at the slowest device's"
+                    + " %.0f us per operation (+ ~%d us wake-up) keeps %.0f threads busy (Little's law), more than the %d"
                     + " --threads allows; lower --intensity", rate, serviceNanos / 1e3,
                     WAKEUP_ALLOWANCE_NANOS / 1000, busy, max));
         }
@@ -50,10 +61,10 @@ final class OpenLoopThreads {
             return recommended;
         }
         if (given < Math.ceil(busy)) {
-            throw new UsageException(String.format(Locale.ROOT, "--threads %d cannot offer %,.0f ops/s: at the model's"
-                    + " %.0f us per operation (+ ~%d us wake-up) that rate keeps %.1f threads busy (Little's law);"
-                    + " use --threads %d or more, or leave --threads out to get %d", given, rate, serviceNanos / 1e3,
-                    WAKEUP_ALLOWANCE_NANOS / 1000, busy, (int) Math.ceil(busy), recommended));
+            throw new UsageException(String.format(Locale.ROOT, "--threads %d cannot offer %,.0f ops/s: at the slowest"
+                    + " device's %.0f us per operation (+ ~%d us wake-up) that rate keeps %.1f threads busy"
+                    + " (Little's law); use --threads %d or more, or leave --threads out to get %d", given,
+                    rate, serviceNanos / 1e3, WAKEUP_ALLOWANCE_NANOS / 1000, busy, (int) Math.ceil(busy), recommended));
         }
         return given;
     }

@@ -3,6 +3,7 @@ package io.most.bench.cli;
 import io.most.bench.Layer;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
+import io.most.bench.driver.DriverLimit;
 import io.most.bench.driver.LoadDriver;
 import io.most.bench.driver.LoadShape;
 import io.most.bench.driver.Measurement;
@@ -73,8 +74,9 @@ public final class RunCommand {
         }
         noteShortAnnealing(spec);
         if (spec.threadsChosen()) {
-            err.printf(Locale.ROOT, "open loop: %d driver threads, chosen by Little's law (rate x (model service time"
-                    + " + wake-up) x %.1f headroom); --threads sets another count%n", spec.threads(),
+            err.printf(Locale.ROOT, "open loop: %d driver threads, chosen by Little's law (rate x (the slowest"
+                    + " reachable device's model service time + wake-up) x %.1f headroom); --threads sets another"
+                    + " count%n", spec.threads(),
                     OpenLoopThreads.HEADROOM);
         }
         List<RunResult> results = measure(spec);
@@ -252,8 +254,8 @@ public final class RunCommand {
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);
-                    RunResult result = RunResult.of(policyName, workload.name(), spec.hierarchy().name(), shape,
-                            spec.intensity().orElse(Double.NaN), spec.seed(), m, session);
+                    RunResult result = paced(RunResult.of(policyName, workload.name(), spec.hierarchy().name(),
+                            shape, spec.intensity().orElse(Double.NaN), spec.seed(), m, session), spec, shape, m);
                     if (spec.tierRestartNanos().isPresent()) {
                         result = restart(result, spec, policyName, target, open, settings, shape, progress, label);
                     }
@@ -266,6 +268,29 @@ public final class RunCommand {
             }
         }
         return results;
+    }
+
+    /**
+     * An open loop's row with {@link DriverLimit}'s verdict; a warning when the driver's threads, not the
+     * devices, set the pace, since the row's throughput and latencies then describe the pool.
+     */
+    private RunResult paced(RunResult result, RunSpec spec, LoadShape shape, Measurement m) {
+        OptionalDouble service = spec.workload().meanServiceNanos(spec.hierarchy(), spec.blockSize());
+        if (!shape.openLoop() || service.isEmpty()) {
+            return result;
+        }
+        DriverLimit.Verdict verdict = DriverLimit.judge(shape.threads(), m.pacing(),
+                service.getAsDouble() + OpenLoopThreads.WAKEUP_ALLOWANCE_NANOS);
+        Map<String, Object> fields = new LinkedHashMap<>(result.fields());
+        verdict.report(fields);
+        if (verdict.driverLimited()) {
+            err.printf(Locale.ROOT, "warning: %s: the driver limited this run, not the devices: all %d threads were"
+                    + " busy (%.0f%% of their time), %.0f%% of the operations were issued over %d ms late, and an"
+                    + " operation spent %.0f us in the volume, less than one unqueued operation of the slowest"
+                    + " device; raise --threads%n", result.text("policy"), shape.threads(), verdict.poolBusy() * 100,
+                    verdict.lateShare() * 100, DriverLimit.LATE_NANOS / 1_000_000, verdict.inServiceNanos() / 1e3);
+        }
+        return RunResult.ofFields(fields);
     }
 
     /** {@code --restart-window} of a tier workload: {@code steady} with the warm restart and the cold start. */
@@ -339,8 +364,10 @@ public final class RunCommand {
         // and of the operations intended after warm-up few or none complete (on-schedule/s, the
         // throughput_ops of the JSON, drops towards 0); what the volume served (served_ops_s) is the
         // throughput it sustained, so it is the main column whenever a workload reports it
+        // driver: "limited" when the threads, not the devices, set the pace (DriverLimit), with the share of
+        // operations issued late; the row's latencies then describe the driver's backlog
         TextTable table = new TextTable("policy", "workload", "hierarchy", "threads", "loop", "ops/s",
-                "on-schedule/s", "mean us", "p50 us", "p99 us", "errors", "model IOPS", "ops/model");
+                "on-schedule/s", "mean us", "p50 us", "p99 us", "errors", "model IOPS", "ops/model", "driver");
         for (RunResult r : results) {
             double model = r.number("profile_max_iops");
             double served = servedOps(r);
@@ -349,9 +376,18 @@ public final class RunCommand {
                     RunResult.cell(r.number("mean_us"), 1),
                     RunResult.cell(r.number("p50_us"), 1), RunResult.cell(r.number("p99_us"), 1),
                     r.fields().containsKey("errors") ? r.text("errors") : "-",
-                    RunResult.cell(model, 0), RunResult.cell(served / model, 3));
+                    RunResult.cell(model, 0), RunResult.cell(served / model, 3), driverCell(r));
         }
         return table.toString();
+    }
+
+    /** The table's driver cell: "limited, N% late" for a driver-limited run, "ok" for an open loop, else "-". */
+    static String driverCell(RunResult r) {
+        Object limited = r.fields().get("driver_limited");
+        if (!(limited instanceof Boolean b)) {
+            return "-";
+        }
+        return b ? String.format(Locale.ROOT, "limited, %.0f%% late", r.number("late_issue_share") * 100) : "ok";
     }
 
     /** Operations served per measured second: {@code served_ops_s} where the workload reports it. */

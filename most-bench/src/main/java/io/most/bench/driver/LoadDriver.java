@@ -123,8 +123,13 @@ public final class LoadDriver {
         long lastDone = timeline.measureFrom;
         RuntimeException firstError = null;
         Throwable fatal = null;
+        Measurement.Pacing pacing = Measurement.Pacing.NONE;
         for (Worker w : workers) {
             latency.add(w.latency);
+            if (shape.openLoop()) {
+                pacing = pacing.plus(new Measurement.Pacing(w.issuedInWindow, w.lateInWindow, w.inServiceNanos,
+                        w.occupiedNanos, timeline.endAt - timeline.measureFrom));
+            }
             ops += w.measuredOps;
             errors += w.measuredErrors;
             lastDone = Math.max(lastDone, w.lastDone);
@@ -138,7 +143,8 @@ public final class LoadDriver {
         if (fatal != null) {
             throw new BenchException("driver thread failed: " + fatal.getMessage(), fatal);
         }
-        return new Measurement(ops, errors, lastDone - timeline.measureFrom, latency, Optional.ofNullable(firstError));
+        return new Measurement(ops, errors, lastDone - timeline.measureFrom, latency, Optional.ofNullable(firstError),
+                pacing);
     }
 
     /** Start and end instants, written once by the coordinator before {@code go} opens. */
@@ -166,6 +172,12 @@ public final class LoadDriver {
         RuntimeException firstError;
         volatile Throwable fatal;
         private int consecutiveErrors;
+        /** Open loop: operations issued in the measured window, and of those issued late (see {@link Measurement.Pacing}). */
+        long issuedInWindow;
+        long lateInWindow;
+        /** Open loop: summed issue-to-completion time of those operations, and its part inside the window. */
+        long inServiceNanos;
+        long occupiedNanos;
         /** How late a park returns on this thread, learned as a moving average (open loop). */
         private long parkOvershoot = 50_000;
 
@@ -244,6 +256,7 @@ public final class LoadDriver {
                 boolean ok = execute(client);
                 long done = System.nanoTime();
                 record(Math.min(intended, issued), done, ok, measureFrom);
+                pace(intended, issued, done, measureFrom, endAt);
             }
         }
 
@@ -274,6 +287,22 @@ public final class LoadDriver {
                 lastDone = done;
             }
             completed++; // single writer; volatile only so the progress line sees it
+        }
+
+        /** Counts an open-loop operation issued in the measured window for {@link DriverLimit}. */
+        private void pace(long intended, long issued, long done, long measureFrom, long endAt) {
+            if (issued < measureFrom) {
+                if (done > measureFrom) {
+                    occupiedNanos += Math.min(done, endAt) - measureFrom; // busy into the window
+                }
+                return;
+            }
+            issuedInWindow++;
+            if (issued - intended > DriverLimit.LATE_NANOS) {
+                lateInWindow++;
+            }
+            inServiceNanos += done - issued;
+            occupiedNanos += Math.min(done, endAt) - issued;
         }
 
         /** Parks until shortly before {@code deadline}, never spinning; may return up to one overshoot early. */

@@ -40,10 +40,13 @@ public final class RunResult {
         }
         f.put("seed", seed);
         f.put("throughput_ops", Units.round(m.throughput(), 1));
-        f.put("mean_us", Units.round(m.latency().meanNanos() / 1e3, 1));
-        f.put("p50_us", Units.round(m.latency().percentileNanos(0.50) / 1e3, 1));
-        f.put("p99_us", Units.round(m.latency().percentileNanos(0.99) / 1e3, 1));
-        f.put("p999_us", Units.round(m.latency().percentileNanos(0.999) / 1e3, 1));
+        // no operation measured (an open loop so far behind that none intended in the window was issued
+        // in it): no latency, which the JSON writes as null and the table as "-", never as 0 us
+        boolean measured = m.ops() > 0;
+        f.put("mean_us", measured ? Units.round(m.latency().meanNanos() / 1e3, 1) : Double.NaN);
+        f.put("p50_us", measured ? Units.round(m.latency().percentileNanos(0.50) / 1e3, 1) : Double.NaN);
+        f.put("p99_us", measured ? Units.round(m.latency().percentileNanos(0.99) / 1e3, 1) : Double.NaN);
+        f.put("p999_us", measured ? Units.round(m.latency().percentileNanos(0.999) / 1e3, 1) : Double.NaN);
         f.put("measured_ops", m.ops());
         f.put("measured_errors", m.errors());
         // this machine has two cores and may be shared: a load average well above the driver's threads

@@ -27,6 +27,7 @@ record Repetition(int round, long pid, Instant start, LoadGate.Outcome gate, dou
         f.put("round", round);
         f.put("pid", pid);
         f.put("start", start.toString());
+        f.put("other_cpu_busy", Units.round(gate.otherCpuBusy(), 3));
         f.put("load_average_1m_start", Units.round(gate.loadAtStart(), 2));
         f.put("load_average_1m_end", Units.round(loadAtEnd, 2));
         f.put("load_wait_s", Units.round(gate.waitedNanos() / 1e9, 1));

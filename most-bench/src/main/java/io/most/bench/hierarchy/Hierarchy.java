@@ -35,6 +35,15 @@ public interface Hierarchy extends Named {
      */
     Optional<DeviceProfile> model();
 
+    /**
+     * The service model of the slowest device a request can reach, if emulated: the open loop's default
+     * thread count is sized for it, because a policy may send any request there (offloading, caching,
+     * striping). The same as {@link #model()} where there is one device.
+     */
+    default Optional<DeviceProfile> slowestModel() {
+        return model();
+    }
+
     /** Data set size when {@code --size} is not given. */
     long defaultSize();
 

@@ -108,6 +108,11 @@ public final class TierHierarchy implements Hierarchy {
     }
 
     @Override
+    public Optional<DeviceProfile> slowestModel() {
+        return Optional.of(profiles.getLast());
+    }
+
+    @Override
     public long defaultSize() {
         return DEFAULT_SIZE;
     }

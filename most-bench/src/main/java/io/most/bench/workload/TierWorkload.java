@@ -116,7 +116,7 @@ public final class TierWorkload implements Workload<TieredVolume> {
 
     @Override
     public OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
-        return hierarchy.model().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
+        return hierarchy.slowestModel().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
                 blockSize))).orElse(OptionalDouble.empty());
     }
 

@@ -31,9 +31,10 @@ public interface Workload<T> extends Named {
     OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize);
 
     /**
-     * The model's mean service time of one operation on {@code hierarchy} (no queueing), which with the
-     * open loop's rate says by Little's law how many driver threads are busy at once; empty when the
-     * hierarchy has no model or the workload runs closed loop only.
+     * The mean service time of one operation (no queueing) on the slowest device of {@code hierarchy} a
+     * request can reach ({@link Hierarchy#slowestModel()}), which with the open loop's rate says by
+     * Little's law how many driver threads are busy at once when every request pays that device's
+     * latency; empty when the hierarchy has no model or the workload runs closed loop only.
      */
     default OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
         return OptionalDouble.empty();

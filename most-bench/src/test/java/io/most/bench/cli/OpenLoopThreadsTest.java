@@ -57,4 +57,16 @@ class OpenLoopThreadsTest {
         assertEquals(2, refused.exitCode());
         assertTrue(refused.err().contains("use --threads"), refused.err());
     }
+
+    @Test
+    void theDefaultPoolIsSizedForTheSlowestDeviceARequestCanReach() {
+        // most-rand-read at 2.0x on optane-nvme: 54,545 ops/s (2x the Optane's 27,273 at x20). At the Optane's
+        // 220 us that was 27 threads, which ran out once MOST offloaded to the NVMe; at the NVMe's 1,640 us
+        // (+ 100 us wake-up) 94.9 threads are busy, x 1.5 headroom = 143
+        RunSpec spec = RunSpec.parse(Options.ofRun(List.of("--workload", "most-rand-read", "--hierarchy",
+                "optane-nvme", "--intensity", "2.0")));
+        assertEquals(1_640_000, spec.workload().meanServiceNanos(spec.hierarchy(), spec.blockSize()).orElseThrow(),
+                1e-6);
+        assertEquals(143, spec.threads());
+    }
 }

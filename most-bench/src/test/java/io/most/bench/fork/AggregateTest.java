@@ -21,7 +21,7 @@ class AggregateTest {
         f.put("policy_final", finalPolicy);
         f.put("timeline", List.of(Map.of("t", 1.0, "ops", ops)));
         return new Repetition(round, pid, Instant.parse("2026-01-01T00:00:0" + round + "Z"),
-                new LoadGate.Outcome(0.5 * round, 0, false), 0.25, RunResult.ofFields(f));
+                new LoadGate.Outcome(0.5 * round, Double.NaN, 0, false), 0.25, RunResult.ofFields(f));
     }
 
     @Test
