@@ -9,7 +9,7 @@ import java.util.Locale;
  * threads busy on average. With fewer, the schedule falls behind, latency measures the generator's
  * backlog instead of the device, and nothing intended after the warm-up completes (0 ops/s).
  *
- * <p>S is the unqueued service time of the slowest device a request can reach
+ * <p>The default count takes for S the unqueued service time of the slowest device a request can reach
  * ({@link io.most.bench.hierarchy.Hierarchy#slowestModel()}), not the fastest's, although the rate is
  * a multiple of the fastest device's IOPS: above 1.0x a policy sends requests to the slower devices
  * (that is what is measured), and a pool sized for the fastest device's latency (27 threads for
@@ -43,28 +43,34 @@ final class OpenLoopThreads {
     }
 
     /**
-     * The threads for {@code --threads} ({@code given}, or 0 when it was not given) at {@code rate}.
+     * The threads for {@code --threads} ({@code given}, or 0 when it was not given) at {@code rate}. A
+     * given count is refused only when it cannot offer the rate even at the fastest device's latency
+     * (the schedule would fall behind before any request reached a slower device); a count that runs
+     * short once requests go to slower devices shows in the run's {@code driver_limited}. The default
+     * is sized for the slowest device, at most {@code max}.
      *
+     * @param fastestNanos service time of one operation on the fastest device
+     * @param slowestNanos service time of one operation on the slowest device a request can reach
      * @throws UsageException if the given threads cannot offer the rate, or the rate needs more than
-     *                        {@code max}; the message names the count needed
+     *                        {@code max} at the fastest device's latency; the message names the count needed
      */
-    static int choose(int given, double rate, double serviceNanos, int max) {
-        double busy = busy(rate, serviceNanos);
-        int recommended = recommended(rate, serviceNanos);
-        if (recommended > max && (given == 0 || given < Math.ceil(busy))) {
-            throw new UsageException(String.format(Locale.ROOT, "--intensity: %,.0f ops/s at the slowest device's"
-                    + " %.0f us per operation (+ ~%d us wake-up) keeps %.0f threads busy (Little's law), more than the %d"
-                    + " --threads allows; lower --intensity", rate, serviceNanos / 1e3,
+    static int choose(int given, double rate, double fastestNanos, double slowestNanos, int max) {
+        double busy = busy(rate, fastestNanos);
+        if (Math.ceil(busy) > max) {
+            throw new UsageException(String.format(Locale.ROOT, "--intensity: %,.0f ops/s at the fastest device's"
+                    + " %.0f us per operation (+ ~%d us wake-up) keeps %.0f threads busy (Little's law), more than the"
+                    + " %d --threads allows; lower --intensity", rate, fastestNanos / 1e3,
                     WAKEUP_ALLOWANCE_NANOS / 1000, busy, max));
         }
+        int recommended = Math.min(max, Math.max(recommended(rate, fastestNanos), recommended(rate, slowestNanos)));
         if (given == 0) {
             return recommended;
         }
         if (given < Math.ceil(busy)) {
-            throw new UsageException(String.format(Locale.ROOT, "--threads %d cannot offer %,.0f ops/s: at the slowest"
+            throw new UsageException(String.format(Locale.ROOT, "--threads %d cannot offer %,.0f ops/s: at the fastest"
                     + " device's %.0f us per operation (+ ~%d us wake-up) that rate keeps %.1f threads busy"
                     + " (Little's law); use --threads %d or more, or leave --threads out to get %d", given,
-                    rate, serviceNanos / 1e3, WAKEUP_ALLOWANCE_NANOS / 1000, busy, (int) Math.ceil(busy), recommended));
+                    rate, fastestNanos / 1e3, WAKEUP_ALLOWANCE_NANOS / 1000, busy, (int) Math.ceil(busy), recommended));
         }
         return given;
     }

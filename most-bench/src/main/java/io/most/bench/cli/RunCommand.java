@@ -275,7 +275,7 @@ public final class RunCommand {
      * devices, set the pace, since the row's throughput and latencies then describe the pool.
      */
     private RunResult paced(RunResult result, RunSpec spec, LoadShape shape, Measurement m) {
-        OptionalDouble service = spec.workload().meanServiceNanos(spec.hierarchy(), spec.blockSize());
+        OptionalDouble service = spec.workload().slowestServiceNanos(spec.hierarchy(), spec.blockSize());
         if (!shape.openLoop() || service.isEmpty()) {
             return result;
         }

@@ -129,7 +129,8 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         if (intensity.isPresent() && service.isPresent()) {
             double rate = intensity.getAsDouble() * workload.saturationRate(hierarchy, blockSize).orElseThrow();
             int given = line.value("threads").map(RunSpec::parseThreads).orElse(0);
-            threads = OpenLoopThreads.choose(given, rate, service.getAsDouble(), MAX_THREADS);
+            threads = OpenLoopThreads.choose(given, rate, service.getAsDouble(),
+                    workload.slowestServiceNanos(hierarchy, blockSize).orElseThrow(), MAX_THREADS);
             threadsChosen = given == 0;
         } else {
             threads = parseThreads(line.value("threads").orElse("1"));

@@ -52,6 +52,12 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
 
     @Override
     public OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
+        return hierarchy.model().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
+                blockSize))).orElse(OptionalDouble.empty());
+    }
+
+    @Override
+    public OptionalDouble slowestServiceNanos(Hierarchy hierarchy, int blockSize) {
         return hierarchy.slowestModel().map(p -> OptionalDouble.of(ModelExpectation.meanServiceNanos(p, writeFraction,
                 blockSize))).orElse(OptionalDouble.empty());
     }

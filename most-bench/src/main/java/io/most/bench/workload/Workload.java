@@ -31,13 +31,21 @@ public interface Workload<T> extends Named {
     OptionalDouble saturationRate(Hierarchy hierarchy, int blockSize);
 
     /**
-     * The mean service time of one operation (no queueing) on the slowest device of {@code hierarchy} a
-     * request can reach ({@link Hierarchy#slowestModel()}), which with the open loop's rate says by
-     * Little's law how many driver threads are busy at once when every request pays that device's
-     * latency; empty when the hierarchy has no model or the workload runs closed loop only.
+     * The model's mean service time of one operation on {@code hierarchy}'s fastest device (no
+     * queueing), which with the open loop's rate says by Little's law how many driver threads are busy
+     * at once at the least; empty when the hierarchy has no model or the workload runs closed loop only.
      */
     default OptionalDouble meanServiceNanos(Hierarchy hierarchy, int blockSize) {
         return OptionalDouble.empty();
+    }
+
+    /**
+     * As {@link #meanServiceNanos}, on the slowest device a request can reach
+     * ({@link Hierarchy#slowestModel()}): the threads busy when every request pays that device's latency,
+     * which is what the open loop's default thread count is sized for.
+     */
+    default OptionalDouble slowestServiceNanos(Hierarchy hierarchy, int blockSize) {
+        return meanServiceNanos(hierarchy, blockSize);
     }
 
     /**

@@ -20,18 +20,18 @@ class OpenLoopThreadsTest {
 
     @Test
     void withoutThreadsTheRecommendedCountIsChosen() {
-        assertEquals(8, OpenLoopThreads.choose(0, 10_000, 400_000, 1024));
+        assertEquals(8, OpenLoopThreads.choose(0, 10_000, 400_000, 400_000, 1024));
     }
 
     @Test
     void enoughGivenThreadsAreKept() {
-        assertEquals(5, OpenLoopThreads.choose(5, 10_000, 400_000, 1024));
-        assertEquals(64, OpenLoopThreads.choose(64, 10_000, 400_000, 1024));
+        assertEquals(5, OpenLoopThreads.choose(5, 10_000, 400_000, 400_000, 1024));
+        assertEquals(64, OpenLoopThreads.choose(64, 10_000, 400_000, 400_000, 1024));
     }
 
     @Test
     void tooFewGivenThreadsAreRefusedNamingTheNumberNeeded() {
-        UsageException e = assertThrows(UsageException.class, () -> OpenLoopThreads.choose(1, 10_000, 400_000, 1024));
+        UsageException e = assertThrows(UsageException.class, () -> OpenLoopThreads.choose(1, 10_000, 400_000, 400_000, 1024));
         assertTrue(e.getMessage().contains("--threads 1 cannot offer 10,000 ops/s"), e.getMessage());
         assertTrue(e.getMessage().contains("use --threads 5 or more"), e.getMessage());
         assertTrue(e.getMessage().contains("leave --threads out to get 8"), e.getMessage());
@@ -39,7 +39,7 @@ class OpenLoopThreadsTest {
 
     @Test
     void aRateBeyondTheThreadLimitIsRefused() {
-        UsageException e = assertThrows(UsageException.class, () -> OpenLoopThreads.choose(0, 1e7, 400_000, 1024));
+        UsageException e = assertThrows(UsageException.class, () -> OpenLoopThreads.choose(0, 1e7, 400_000, 400_000, 1024));
         assertTrue(e.getMessage().contains("lower --intensity"), e.getMessage());
     }
 
@@ -65,8 +65,22 @@ class OpenLoopThreadsTest {
         // (+ 100 us wake-up) 94.9 threads are busy, x 1.5 headroom = 143
         RunSpec spec = RunSpec.parse(Options.ofRun(List.of("--workload", "most-rand-read", "--hierarchy",
                 "optane-nvme", "--intensity", "2.0")));
-        assertEquals(1_640_000, spec.workload().meanServiceNanos(spec.hierarchy(), spec.blockSize()).orElseThrow(),
+        assertEquals(1_640_000, spec.workload().slowestServiceNanos(spec.hierarchy(), spec.blockSize())
+                .orElseThrow(), 1e-6);
+        assertEquals(220_000, spec.workload().meanServiceNanos(spec.hierarchy(), spec.blockSize()).orElseThrow(),
                 1e-6);
         assertEquals(143, spec.threads());
+    }
+
+    @Test
+    void aGivenCountIsRefusedOnlyBelowWhatTheFastestDeviceNeeds() {
+        // 10,000 ops/s: 5 threads busy at 400 us, 20 at 1,900 us; the default is sized for the slower device
+        assertEquals(30, OpenLoopThreads.choose(0, 10_000, 400_000, 1_900_000, 1024));
+        assertEquals(6, OpenLoopThreads.choose(6, 10_000, 400_000, 1_900_000, 1024), "kept: the run's driver_limited"
+                + " says whether it ran short");
+        UsageException e = assertThrows(UsageException.class,
+                () -> OpenLoopThreads.choose(4, 10_000, 400_000, 1_900_000, 1024));
+        assertTrue(e.getMessage().contains("use --threads 5 or more, or leave --threads out to get 30"), e.getMessage());
+        assertEquals(1024, OpenLoopThreads.choose(0, 100_000, 400_000, 19_900_000, 1024), "capped at the limit");
     }
 }
