@@ -118,7 +118,7 @@ final class CheckpointStore {
      * <p>First without the lock, as a {@link StampedLock} optimistic read: foreground reads and writes
      * hold the stripe shared while they wait for the devices, and on a saturated device an exclusive
      * lock waited behind them for every stripe in turn, tens of seconds all told, with the metadata
-     * log's lock held and intents queued behind it (session 15). Map changes take the lock
+     * log's lock held and intents queued behind it. Map changes take the lock
      * exclusively, so a stamp that validates saw none of them. Subpage bits change under the shared
      * lock, as the commit path reads them: each dirty mark is cleared before its state is read, so a
      * change the snapshot misses is marked again and reaches the journal. A write to a mirrored segment

@@ -164,8 +164,8 @@ final class MetadataLog {
     }
 
     /**
-     * Read without the log's lock: a checkpoint or commit holds it across device forces (and, before
-     * session 16, across stripe locks queued behind slow reads: a statistics call waited 25 s of a bench
+     * Read without the log's lock: a checkpoint or commit holds it across device forces (and a checkpoint
+     * that took stripe locks queued behind slow reads once made a statistics call wait 25 s of a bench
      * run), and {@code TieredVolume.tierStats} must not wait for them.
      */
     long journalBatches() {

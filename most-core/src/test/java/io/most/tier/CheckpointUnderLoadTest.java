@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A checkpoint's snapshot against requests held in a device (as on a saturated one, each holding its
- * stripe shared): reads in flight must not hold it up (session 15: one checkpoint waited behind the
+ * stripe shared): reads in flight must not hold it up (taking each stripe exclusively, a checkpoint waited behind the
  * reads of every stripe in turn, tens of seconds with the metadata log's lock held), and a write in
  * flight on a mirrored segment must be waited for, because it may diverge the copies under an intent
  * the checkpoint no longer replays. A commit, likewise, must not queue behind a migration that waits for

@@ -65,7 +65,7 @@ final class H2MostEngines {
     /**
      * The page store's DRAM pool as a share of the budget when H2 runs on it; H2's cache has the
      * rest. H2 caches deserialized pages itself, so DRAM is worth more in its cache than as a second
-     * copy of the same pages' bytes below it (session 12: H2 at a quarter of the budget over a pool of
+     * copy of the same pages' bytes below it (measured 2026-11-24: H2 at a quarter of the budget over a pool of
      * the rest served 0.53x H2 alone on the bare SSD); the pool only stages writes and misses on their
      * way to PM.
      */

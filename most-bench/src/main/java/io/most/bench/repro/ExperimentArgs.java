@@ -51,7 +51,7 @@ final class ExperimentArgs {
 
     /**
      * {@code intensity} as given, at least one decimal ("1.0", "1.25"). With one decimal always, 1.25 and
-     * 1.75 ran as 1.3 and 1.8 under their own labels (most-three-tiers, session 11).
+     * 1.75 ran as 1.3 and 1.8 under their own labels ({@code reproduce most-three-tiers}, 2026-11-24).
      */
     static String intensity(double intensity) {
         BigDecimal d = BigDecimal.valueOf(intensity).stripTrailingZeros();

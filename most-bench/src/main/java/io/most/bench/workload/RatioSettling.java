@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>An open loop that is behind keeps sending the old load after the intended one changed: after a
  * drop it still drains its backlog at the old rate (up to 4.2 s after {@code most-burst}'s warm-up in
- * session 21). So each change also says when the volume <em>saw</em> it: the first sample whose served
+ * the runs of 2026-11-27). So each change also says when the volume <em>saw</em> it: the first sample whose served
  * operations are nearer (in ratio) to the new phase's level than to the old one's, each phase's level
  * being the median of its second half. No controller can answer a change before that.
  */

@@ -193,7 +193,7 @@ public final class MostPolicy implements PlacementPolicy {
      * mirrored segments, and where new segments go. With no mirrored segment read (none, or none with
      * heat) and no segment placed since the last interval the ratio moves no request at all, so waiting
      * for it to reach its end only delays the migration that is the one remedy: here it migrates at once. This is the lower level of a stack
-     * (session 14, {@code most-three-tiers} at 2.0x): its only client, the level above, allocates nothing
+     * ({@code reproduce most-three-tiers} at 2.0x, 2026-11-24): its only client, the level above, allocates nothing
      * after the fill, its ratio wandered on noisy latencies (0.65 after 25 s) and it mirrored nothing,
      * leaving the slowest device idle while the middle one was saturated.
      */
@@ -235,7 +235,7 @@ public final class MostPolicy implements PlacementPolicy {
      * whole interval, are a load step up to a level the controller has run at, the ratio jumps to that
      * level's at once ({@link OffloadController#rise}). Until the next {@code tune} the new load meets the
      * old ratio: at a burst's start that is 0, the performance device takes it all, and what it cannot
-     * serve is a backlog that the burst must drain at its ceiling (session 19: the ratio then climbed to its
+     * serve is a backlog that the burst must drain at its ceiling (on {@code most-burst} the ratio then climbed to its
      * maximum and the mirrored class grew mid-burst). Drops wait for {@code tune}: the old ratio at a lower
      * load costs latency for an interval, not a backlog.
      */
@@ -350,8 +350,8 @@ public final class MostPolicy implements PlacementPolicy {
      * low load (the ratio at 0, so every read of it still goes to the performance device), and the hot
      * data it pulls up are what the next burst must offload: moved, they had to be mirrored again
      * mid-burst once the ratio reached its maximum, and the operating point fell by 0.4-0.6 while the
-     * class grew (session 19). Kept, the next burst offloads them at once. On {@code most-burst} at 1.3x
-     * (session 20, docs/RESULTS.md) the first burst's ratio settled within 2 s in 3 of 4 runs against 0
+     * class grew. Kept, the next burst offloads them at once. On {@code most-burst} at 1.3x
+     * (2026-11-25) the first burst's ratio settled within 2 s in 3 of 4 runs against 0
      * of 4 interleaved with them (0 of 8 before in all), and every run's median latency was below every
      * run's before (0.77-0.84 ms against 1.15-1.67 ms).
      */

@@ -9,9 +9,9 @@ package io.most.tier.policy;
  * {@code G} (log latency ratio per unit of ratio) that depends on the load. A new ratio is seen only
  * after a known lag: it applies to the next interval's requests, the device queues follow it with a
  * time constant of queue depth / service rate (by Little's law, the requests' own latency), and the
- * volume smooths each interval's latency with an EWMA of weight {@code α}. The earlier controller
- * (steps doubling while the ratio kept moving) ignored this lag: it kept stepping while its earlier
- * steps were still on their way, overshot, and swung by ±0.15 for seconds after a load change.
+ * volume smooths each interval's latency with an EWMA of weight {@code α}. A controller that ignores
+ * this lag keeps stepping while its earlier steps are still on their way and overshoots: steps doubling
+ * while the ratio kept moving swung by ±0.15 for seconds after a load change.
  *
  * <p><b>The control law</b> is a Smith predictor. The controller runs the known lag on its own ratio
  * to know the ratio the current measurement reflects ({@code seen}); the change not yet seen,
@@ -24,14 +24,14 @@ package io.most.tier.policy;
  * {@code e} over the change of the seen ratio, geometrically averaged with the old value, within
  * [0.5, 20]; a response of the wrong sign (the load changed meanwhile) is ignored, and no response at
  * all (within the dead band: nothing is mirrored yet, so the ratio moves nothing) halves it, so that the
- * ratio crosses to its maximum, where mirroring starts, in about as many intervals as before the lag
- * floor below.
+ * ratio crosses to its maximum, where mirroring starts, in about as many intervals as it would without
+ * the lag floor below.
  *
  * <p><b>The lag is taken long.</b> The queue time constant the volume passes, the requests' latency over
- * the interval, is a few hundredths of an interval, but on the emulated devices the latencies followed
- * the ratio more slowly than that: the ratio reached its level in 1.2-2.2 s and stayed within ±0.1 only
- * after 3.4-4.4 s, i.e. the predictor counted steps as shown that were still on their way and
- * overshot. The lag model therefore assumes a queue time constant of at least
+ * the interval, is a few hundredths of an interval, but on the emulated devices the latencies follow
+ * the ratio more slowly than that: with that time constant alone, on {@code most-burst} at 1.3x, the ratio
+ * reached its level in 1.2-2.2 s and stayed within ±0.1 only after 3.4-4.4 s, i.e. the predictor counted
+ * steps as shown that were still on their way and overshot. The lag model therefore assumes a queue time constant of at least
  * {@value #MIN_QUEUE_INTERVALS} intervals. The error is lopsided, which is why a floor rather than a
  * fit: on the simulated plant of {@code OffloadControllerTest} a lag taken longer than the plant's only
  * slows the approach (an actual lag of 0.01 intervals taken as 3 still comes within 0.07 of the
@@ -42,8 +42,9 @@ package io.most.tier.policy;
  * error's response, by a bank of lag models, picked wrong lags within the 10 intervals it has after a
  * load change, and then the gain estimate went wrong with it.)
  *
- * <p><b>The step is bisected at each crossing</b> (session 15). The session-14 {@code most-burst} trace,
- * with each EWMA turned back into its interval's mean, shows another plant than the linear lagged one
+ * <p><b>The step is bisected at each crossing.</b> The {@code interval_timeline} of {@code run --workload
+ * most-burst --hierarchy optane-nvme --policies most,most-paper --intensity 1.3 --size 256m --threads 96
+ * --warmup 30s --duration 60s --seed 42} (2026-11-24), with each EWMA turned back into its interval's mean, shows another plant than the linear lagged one
  * above: at the peak the open loop is behind, all driver threads are queued, and the latencies do not
  * move at all while the capacity device has room (ratio 0 to ~0.6: 3.4 ms against its unloaded
  * 1.65 ms); just past the operating point the whole queue moves to the capacity device within one
@@ -57,46 +58,46 @@ package io.most.tier.policy;
  *       (the operating point lies within that move: bisection, down to {@value #MIN_BOUND}), and doubles
  *       (up to {@code maxStep}) after two more moves the same way that did not shrink the error, or after
  *       {@value #LONG_RUN} that did (the operating point drifts as the backlog drains: 0.52 to 0.76 within
- *       one burst in the trace). Session 17: doubling after any two moves kept a limit cycle of ±0.08 on the
+ *       one burst in the trace). Doubling after any two moves kept a limit cycle of ±0.08 on the
  *       fitted plant and of ±0.15-0.2 on the emulated pair, because the moves made while an earlier one was
  *       still on its way count as "the same way"; an error that shrinks says the operating point is being
- *       approached, where a larger step only overshoots it. Session 20: once the error has changed sign
+ *       approached, where a larger step only overshoots it. Once the error has changed sign
  *       within the current load level, only {@value #LONG_RUN} moves the same way double the bound. Past a
  *       crossing, an error that keeps growing is the Optane's queue at its knee still filling or draining (it
  *       integrates the excess load and shows the crossing several intervals late), not an operating point far
  *       away; doubling there made the ratio swing by ±0.1-0.2 around it. On {@code most-burst} at 1.3x (8
- *       runs each, interleaved, docs/RESULTS.md) 21 of 24 rises settled within 2 s, against 19 of 24 without
+ *       runs each, interleaved, 2026-11-25) 21 of 24 rises settled within 2 s, against 19 of 24 without
  *       the rule: within the runs' noise, kept because it removes the overshoot the timelines show.</li>
  * </ul>
  * A load step voids the bracket: when the requests served in an interval differ by {@value #LOAD_STEP}x or
  * more from the current load level's (their average since the last step; {@link #served}), the operating
- * point has moved far, so the bound returns to {@code maxStep} at once (session 16: after a drop from the
+ * point has moved far, so the bound returns to {@code maxStep} at once (without it, after a drop from the
  * peak, bounds bisected down to 0.02-0.04 at the peak took 1.4-2.0 s to bring the ratio from 0.7 to 0), and
  * the plant gain to its initial value (the gain depends on the load).
  *
- * <p><b>Load levels are remembered</b> (session 17, {@link LoadLevels}): bursty load returns to the same
+ * <p><b>Load levels are remembered</b> ({@link LoadLevels}): bursty load returns to the same
  * few levels, each with its own operating ratio and plant gain. A level that lasted
  * {@value #MIN_LEVEL_INTERVALS} intervals or more (shorter ones are transients, such as a cold start) is
  * kept with its ratio, averaged over its last second, and its gain. A step to a kept level sets both at once
  * and the bound to a quarter of {@code maxStep}; the update in that interval only observes, as its
  * measurement predates the jump. A step to a new level starts from the initial gain. On {@code most-burst}
- * a drop now takes one interval, and a burst starts at the previous burst's operating point where the
- * search took five intervals and built a backlog. The kept gain matters on the emulated pair: without it
+ * a drop takes one interval, and a burst starts at the previous burst's operating point, where a search
+ * takes five intervals and builds a backlog. The kept gain matters on the emulated pair: without it
  * the ratio swung by ±0.12-0.15 after the jump (2 of 9 rises within ±0.1 from 2 s on, against 4 of 9). It
  * costs the first burst after a long peak: that level's ratio (0.1-0.3, the backlog drained) is far below a
  * burst's, and its high gain (15-17) makes the climb from there take 1.5 s.
  *
- * <p><b>A rise is answered within the interval</b> (session 19, {@link #rise}): the control thread looks at
- * the requests served three times between two updates, and a rate that is a load step up to a kept level
- * starts that level at once. Before, a burst met the low phase's ratio (0) for 200-400 ms, and the
- * performance device's overflow became a backlog that the burst drained at the pair's ceiling. On
- * {@code most-burst} at 1.3x (five runs each, docs/RESULTS.md) the median of the runs' mean latencies fell
+ * <p><b>A rise is answered within the interval</b> ({@link #rise}): the control thread looks at the
+ * requests served three times between two updates, and a rate that is a load step up to a kept level
+ * starts that level at once. Otherwise a burst meets the low phase's ratio (0) for 200-400 ms, and the
+ * performance device's overflow becomes a backlog that the burst drains at the pair's ceiling. On
+ * {@code most-burst} at 1.3x (five runs with and five without, interleaved, 2026-11-25) the median of the runs' mean latencies fell
  * from 92 to 28 ms, of their p50s from 1.21 to 0.97 ms and of their p99s from 1.1 to 0.23 s; the rises
  * settled no sooner (7 of 15 within 2 s, against 9 of 15).
  *
  * <p>On the plant fitted to the trace ({@code BackloggedPlant}, {@code BurstSettlingTest}) the ratio is
  * within ±0.1 of its operating point from 2 s after each change, with more requests served and a lower mean
- * latency than the session-14 law. The Smith predictor and the lag floor stay, for the linear lagged plants
+ * latency than the same law without bisection. The Smith predictor and the lag floor stay, for the linear lagged plants
  * of {@code OffloadControllerTest}.
  *
  * <p>Not thread-safe: it runs on the volume's control thread ({@code tune}) only.
@@ -171,7 +172,7 @@ final class OffloadController {
     }
 
     /**
-     * @param bisect false: the session-14 law (the Smith predictor on the volume's averages, the step bounded
+     * @param bisect false: the Smith predictor alone (on the volume's averages, the step bounded
      *               by {@code maxStep} only), kept as the control of {@code BurstSettlingTest}
      */
     OffloadController(double theta, double ratioStep, double maxStep, boolean bisect) {

@@ -4,7 +4,10 @@ import java.util.SplittableRandom;
 
 /**
  * A fluid model of the emulated {@code optane-nvme} pair under {@code most-burst}, fitted to the
- * session-14 trace (/work/m14/burst.json, {@code interval_timeline}, 1.3x peak, 96 threads). Deterministic:
+ * {@code interval_timeline} of {@code java -jar most-bench/target/most-bench.jar run --workload most-burst
+ * --hierarchy optane-nvme --policies most,most-paper --intensity 1.3 --size 256m --threads 96 --warmup 30s
+ * --duration 60s --seed 42 --repeat 1}, run on 2026-11-24 (MOST's run, with the controller of that day, which
+ * did not yet bisect its step). Deterministic:
  * it advances in 1 ms steps of simulated time and draws its noise from a seeded generator.
  *
  * <p>What the trace shows, once each 200 ms EWMA ({@code α = 0.3}) is turned back into the interval's own

@@ -8,13 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code most-burst} on the plant fitted to the session-14 trace ({@link BackloggedPlant}): 30 s at the
+ * {@code most-burst} on the plant fitted to a {@code most-burst} run ({@link BackloggedPlant}): 30 s at the
  * peak, then cycles of 13.4 s at a quarter of it and 4.6 s at the peak (the trace's phases), 200 ms
  * intervals of simulated time, no clocks. Settling as the bench measures it ({@code
  * offload_ratio_settling}): within ±0.1 of the operating ratio from 2 s (10 intervals) after the change.
  * The whole burst is judged, as the bench does: the operating point moves once the open loop's backlog
- * has drained (sessions 15-16 ended the window there; the session-17 controller stays within the band
- * across it).
+ * has drained, and the controller must stay within the band across that move too.
  */
 class BurstSettlingTest {
     private static final double PEAK = 35_500;
@@ -81,12 +80,12 @@ class BurstSettlingTest {
     }
 
     @Test
-    void theSessionFourteenLawSwingsOnTheFittedPlantAsInTheTrace() {
+    void theLawWithoutBisectionSwingsOnTheFittedPlantAsInTheTrace() {
         // the Smith predictor alone, on the volume's averages: overshoots past the operating point, where the
         // queue moves to the capacity device within one interval, and swings (trace: within ±0.1 only after
         // 3.4-4.2 s)
         Run run = run(new OffloadController(0.05, 0.02, 0.16, false));
-        assertTrue(run.worstUp().stream().anyMatch(w -> w > 0.1), "session-14 law " + run);
+        assertTrue(run.worstUp().stream().anyMatch(w -> w > 0.1), "the law without bisection " + run);
     }
 
     @Test
@@ -96,7 +95,7 @@ class BurstSettlingTest {
     }
 
     @Test
-    void throughputAndMeanLatencyAreNoWorseThanTheSessionFourteenLaw() {
+    void throughputAndMeanLatencyAreNoWorseThanWithoutBisection() {
         Run before = run(new OffloadController(0.05, 0.02, 0.16, false));
         Run after = run(new OffloadController(0.05, 0.02, 0.16));
         assertTrue(after.completed() >= before.completed(), "completed " + after.completed() + " < " + before.completed());

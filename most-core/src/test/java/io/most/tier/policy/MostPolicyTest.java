@@ -225,7 +225,7 @@ class MostPolicyTest {
     }
 
     /**
-     * The lower level of a stack at 2.0x (session 14, {@code most-three-tiers}): its performance device is
+     * The lower level of a stack at 2.0x ({@code reproduce most-three-tiers}, 2026-11-24): its performance device is
      * saturated and its capacity device idle, nothing is mirrored, and its only client (the level above)
      * allocates nothing. The interval means of {@code L_P} alternate around a level 15% above {@code L_C}
      * (noise), so the controller's bound is bisected at every turn and the ratio wanders far below 1. Under
