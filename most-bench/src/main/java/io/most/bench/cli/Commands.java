@@ -48,8 +48,10 @@ final class Commands {
     private static final Opt FORK = new Opt("fork", "N", "1 (default): each run in a JVM of its own (this JVM's java,"
             + " flags, heap and class path); 0: all in this JVM (debugging; the JIT's profiles of one engine then"
             + " bias the next)");
-    private static final Opt LOAD_WAIT = new Opt("load-wait", "D", "before each repetition, wait up to D while the"
-            + " 1-minute load average exceeds the core count (default 60s; 0s = never wait, only record it)");
+    private static final Opt LOAD_WAIT = new Opt("load-wait", "D", "before each repetition, wait up to D while"
+            + " processes other than the bench's keep more than half a core busy (read from /proc over 2 s; without"
+            + " /proc, while the 1-minute load average exceeds the core count) (default 60s; 0s = never wait, only"
+            + " record the load average)");
 
     private static final List<Opt> RUN = List.of(
             new Opt("workload", "W", "what to run (required, see workloads below)"),

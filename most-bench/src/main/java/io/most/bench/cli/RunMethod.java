@@ -11,12 +11,13 @@ import java.util.OptionalLong;
  *
  * @param fork          whether each run gets a JVM of its own
  * @param repeat        rounds, 1..{@value #MAX_REPEAT}
- * @param loadWaitNanos the longest wait for the load average to fall below the core count; 0 = never wait
+ * @param loadWaitNanos the longest wait for the machine to be quiet ({@link io.most.bench.fork.LoadGate});
+ *                      0 = never wait
  * @param heapBytes     each forked run's maximum heap; empty = the command's default
  */
 record RunMethod(boolean fork, int repeat, long loadWaitNanos, OptionalLong heapBytes) {
     static final int MAX_REPEAT = 100;
-    /** The wait of a measurement ({@code run}, {@code reproduce}): a minute lets a finished build's load decay. */
+    /** The wait of a measurement ({@code run}, {@code reproduce}): a minute outlasts a compile or a test class. */
     static final long DEFAULT_LOAD_WAIT_NANOS = 60_000_000_000L;
     /** What a forked child runs with: itself, once, without waiting (its parent waited). */
     static final RunMethod CHILD = new RunMethod(false, 1, 0, OptionalLong.empty());
