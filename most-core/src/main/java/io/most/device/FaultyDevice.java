@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@link #failNext(IoOp, int)} – the next operations of a kind throw {@link DeviceIOException};</li>
  *   <li>{@link #failRange(IoOp, long, long)} – every operation of a kind touching a byte range throws,
  *       like a bad region of media;</li>
- *   <li>{@link #tearNextWrite(int)} – the next write persists only its first bytes (a torn write, as at
- *       power loss) and then reports failure, or success if {@code silent};</li>
+ *   <li>{@link #tearNextWrite(int, boolean)} – the next write persists only its first bytes (a torn
+ *       write, as at power loss) and then reports failure, or success if {@code silent};</li>
  *   <li>{@link #delayNext(int, long)} – latency spikes;</li>
  *   <li>{@link #fullAfter(long)} – writes fail with {@link DeviceFullException} once a byte budget
  *       is spent.</li>

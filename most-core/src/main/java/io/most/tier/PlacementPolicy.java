@@ -4,9 +4,10 @@ package io.most.tier;
  * Decides where a {@link TieredVolume}'s data lives and which copy serves each request. The volume
  * owns the mechanisms every policy shares — segment map, per-segment hotness with cooling, measured
  * per-device latency, a rate-limited and byte-counting migrator, the subpage cleaner and crash
- * consistency — and asks its policy only for decisions, so that MOST ({@link MostPolicy}) and the
- * baselines it is compared with (striping, HeMem hotness tiering, BATMAN fixed ratio, Colloid
- * latency-equalising migration, Orthus non-hierarchical caching) differ in nothing but this class.
+ * consistency — and asks its policy only for decisions, so that MOST
+ * ({@link io.most.tier.policy.MostPolicy}) and the baselines it is compared with (striping, HeMem
+ * hotness tiering, BATMAN fixed ratio, Colloid latency-equalising migration, Orthus non-hierarchical
+ * caching) differ in nothing but this class.
  *
  * <p><b>Threads.</b> {@link #placeNewSegment}, {@link #routeMirroredRead} and
  * {@link #routeMirroredWrite} run on the I/O path of any caller thread, concurrently: they must be
