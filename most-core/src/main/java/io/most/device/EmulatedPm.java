@@ -197,6 +197,21 @@ public final class EmulatedPm {
                 : profile.costPicos(op, granules * profile.granularity());
     }
 
+    /**
+     * How long an access arriving now would wait for the media behind the accesses already reserved,
+     * in nanoseconds (0 when the media is idle): the device's backlog, by which a caller can tell PM
+     * is saturated (Orthus-style load admission sends reads elsewhere then).
+     */
+    public long backlogNanos() {
+        if (free) {
+            return 0;
+        }
+        long nowPicos = (clock.getAsLong() - epochNanos) * 1000;
+        synchronized (lock) {
+            return Math.max(0, (mediaFreeAtPicos - nowPicos + 999) / 1000);
+        }
+    }
+
     /** Cost units (picoseconds of the device) charged by every access so far, by every user. */
     public long consumedPicos() {
         synchronized (lock) {

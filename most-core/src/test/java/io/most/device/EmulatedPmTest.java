@@ -231,12 +231,28 @@ class EmulatedPmTest {
     }
 
     @Test
+    void backlogShowsSaturation() {
+        EmulatedPm pm = device(optane);
+        assertEquals(0, pm.backlogNanos());
+        for (int i = 0; i < 100; i++) {
+            pm.reserve(IoOp.WRITE, 0, 4096);
+        }
+        long media = 100 * optane.mediaPicos(IoOp.WRITE, 16) / 1000;
+        assertEquals(media, pm.backlogNanos(), 1);
+        clock.addAndGet(media / 2);
+        assertEquals(media - media / 2, pm.backlogNanos(), 1);
+        clock.addAndGet(media);
+        assertEquals(0, pm.backlogNanos());
+    }
+
+    @Test
     void freeProfileNeverQueues() {
         EmulatedPm none = device(PmProfiles.get("none"));
         for (int i = 0; i < 1000; i++) {
             assertEquals(T0, none.reserve(IoOp.WRITE, 0, 4096));
         }
         assertEquals(0, none.consumedPicos());
+        assertEquals(0, none.backlogNanos());
     }
 
     @Test
