@@ -1,6 +1,5 @@
 package io.most.device;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -154,12 +153,7 @@ public final class EmulatedPm {
             if (op == IoOp.READ && profile.writeInterference() > 0) {
                 service += (long) (service * profile.writeInterference() * writeShare(nowPicos));
             }
-            int channel = 0;
-            for (int c = 1; c < channelFreeAtPicos.length; c++) {
-                if (channelFreeAtPicos[c] < channelFreeAtPicos[channel]) {
-                    channel = c;
-                }
-            }
+            int channel = Channels.earliestFree(channelFreeAtPicos);
             long start = Math.max(nowPicos, channelFreeAtPicos[channel]);
             channelFreeAtPicos[channel] = start + service;
             mediaFreeAtPicos = Math.max(mediaFreeAtPicos, start) + media;
