@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
  *   <li>it holds the first free of {@link PmProfile#channels()} slots for its latency, so latency grows
  *       once more accesses are in flight than the device serves in parallel;</li>
  *   <li>it holds the media for its granules over the read or write bandwidth; reads and writes share
- *       the media, so a write (a fifth of the read bandwidth on Optane) delays reads behind it for
- *       five times longer than a read of the same size would;</li>
+ *       the media, so a write (a third to a fifth of the read bandwidth on Optane) delays reads behind
+ *       it three to five times longer than a read of the same size would;</li>
  *   <li>a read's latency further grows by {@link PmProfile#writeInterference()} times the share of the
  *       last {@link #INTERFERENCE_WINDOW_LATENCIES} one-granule read latencies that the media spent
  *       writing (thesis Fig. 5.1a: writes interfere with reads far beyond their bandwidth).</li>
@@ -42,7 +42,7 @@ public final class EmulatedPm {
     private final boolean free;
     /** Clock reading that virtual time (picoseconds) counts from, so picosecond instants fit a long. */
     private final long epochNanos;
-    /** Service nanoseconds and media picoseconds of accesses up to 4 KiB, by [op][granules]. */
+    /** Service nanoseconds, media picoseconds and cost units of accesses up to 4 KiB, by [op][granules]. */
     private final long[][] serviceNanos;
     private final long[][] mediaPicos;
     private final long[][] costPicos;
