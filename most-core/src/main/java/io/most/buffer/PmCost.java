@@ -1,42 +1,39 @@
 package io.most.buffer;
 
 import io.most.device.DeviceProfile;
+import io.most.device.EmulatedPm;
+import io.most.device.PmProfiles;
 
 /**
- * Emulated persistent-memory access costs: the extra CPU stall, beyond a DRAM copy, of loading or
- * storing bytes in PM, from a profile such as {@code DeviceProfiles.get("pmem")}. It spins, because
- * a core stalled on PM loads is busy too; with no profile it costs nothing (real PM, or a plain file).
+ * Emulated persistent-memory access costs for the buffer manager's PM tier: each load and store of
+ * the PM frames pays through the {@link EmulatedPm} of the configured profile (such as
+ * {@code DeviceProfiles.get("pmem")}, which is {@code optane-pm} at the same scale), the one device of
+ * that profile in the JVM, so PM has a bandwidth that every store, thread and tenant shares, writes
+ * cost more than reads, and 64 B costs a 256 B XPLine. With no profile it costs nothing (real PM, or a
+ * plain file).
  */
 final class PmCost {
-    static final PmCost NONE = new PmCost(0, 0);
+    static final PmCost NONE = new PmCost(null);
 
-    private final long loadPer4KiB;
-    private final long storePer4KiB;
+    private final EmulatedPm pm;
 
-    private PmCost(long loadPer4KiB, long storePer4KiB) {
-        this.loadPer4KiB = loadPer4KiB;
-        this.storePer4KiB = storePer4KiB;
+    private PmCost(EmulatedPm pm) {
+        this.pm = pm;
     }
 
     static PmCost of(DeviceProfile profile) {
-        return profile == null ? NONE : new PmCost(profile.pmLoadNanosPer4KiB(), profile.pmStoreNanosPer4KiB());
+        return profile == null ? NONE : new PmCost(EmulatedPm.shared(PmProfiles.forDeviceProfile(profile)));
     }
 
     void load(long bytes) {
-        spin(loadPer4KiB * bytes / 4096);
+        if (pm != null) {
+            pm.read(bytes);
+        }
     }
 
     void store(long bytes) {
-        spin(storePer4KiB * bytes / 4096);
-    }
-
-    private static void spin(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        long deadline = System.nanoTime() + nanos;
-        while (System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+        if (pm != null) {
+            pm.write(bytes);
         }
     }
 }

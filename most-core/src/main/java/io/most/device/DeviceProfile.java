@@ -13,7 +13,8 @@ package io.most.device;
  *
  * <p>{@link #pmLoadNanosPer4KiB()} and {@link #pmStoreNanosPer4KiB()} are non-zero only for
  * byte-addressable memory: the extra CPU stall, beyond a DRAM copy, of loading or storing (and
- * persisting) 4 KiB, which a buffer manager's PM pool charges on each access.
+ * persisting) 4 KiB. The buffer manager no longer charges them: a profile that carries them names the
+ * PM device whose shared model ({@link PmProfiles#forDeviceProfile}, {@link EmulatedPm}) its PM tier pays.
  *
  * @param name                name used on the command line and in reports
  * @param source              where the numbers come from (paper table, datasheet)

@@ -89,12 +89,7 @@ public final class EmulatedDevice extends AbstractBlockDevice {
             if (op == IoOp.READ) {
                 service += (long) (service * profile.writeInterference() * writeShare);
             }
-            int channel = 0;
-            for (int i = 1; i < channelFreeAt.length; i++) {
-                if (channelFreeAt[i] < channelFreeAt[channel]) {
-                    channel = i;
-                }
-            }
+            int channel = Channels.earliestFree(channelFreeAt);
             long start = Math.max(now, channelFreeAt[channel]);
             channelFreeAt[channel] = start + service;
             busFreeAt = Math.max(busFreeAt, start) + transfer;

@@ -25,6 +25,11 @@ import jdk.nio.mapmode.ExtendedMapMode;
  * <p>It is also a {@link BlockDevice} (block reads and writes copy to and from the mapping, and
  * {@link #force()} persists everything), so block-level layers can use a PM file like any device.
  * The file is preallocated, so a full file system fails at open instead of faulting on a store.
+ *
+ * <p>Where no real PM exists the device's speed is emulated by an {@link EmulatedPm} ({@link #pm()}):
+ * block reads and writes pay through it, and so must code that loads and stores on {@link #segment()}
+ * directly (the buffer manager's PM tier does). A device opened without one costs what the mapping
+ * costs.
  * The device holds an exclusive {@link StoreFileLock} on the file until {@link #close()}.
  */
 public final class PmemDevice extends AbstractBlockDevice {
@@ -36,10 +41,12 @@ public final class PmemDevice extends AbstractBlockDevice {
     private final MemorySegment mapping;
     private final boolean syncMapped;
     private final StoreFileLock lock;
+    private final EmulatedPm pm;
 
     private PmemDevice(String name, Path path, Arena arena, MemorySegment mapping, boolean syncMapped, int blockSize,
-                       StoreFileLock lock) {
+                       StoreFileLock lock, EmulatedPm pm) {
         super(name, blockSize, mapping.byteSize());
+        this.pm = pm;
         this.path = path;
         this.arena = arena;
         this.mapping = mapping;
@@ -62,13 +69,25 @@ public final class PmemDevice extends AbstractBlockDevice {
      * @throws io.most.FileInUseException if another device has the file open
      */
     public static PmemDevice open(Path path, long capacity, int blockSize) {
+        return open(path, capacity, blockSize, EmulatedPm.shared(PmProfiles.get("none")));
+    }
+
+    /**
+     * As {@link #open(Path, long, int)}, with block reads and writes paying the speed of {@code pm},
+     * which other devices and tenants may share (see {@link EmulatedPm#shared}).
+     */
+    public static PmemDevice open(Path path, long capacity, int blockSize, EmulatedPm pm) {
+        if (pm == null) {
+            throw new IllegalArgumentException("PM model of '" + path + "' must not be null; use PmProfiles 'none'"
+                    + " for no emulated cost");
+        }
         DeviceFiles.checkCreatable(path, capacity, blockSize, "PM");
         boolean created = !Files.exists(path);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             StoreFileLock lock = StoreFileLock.acquire(path, "PM file");
             try {
-                return map(path, channel, capacity, blockSize, created, lock);
+                return map(path, channel, capacity, blockSize, created, lock, pm);
             } catch (IOException | RuntimeException e) {
                 lock.close();
                 throw e;
@@ -79,7 +98,7 @@ public final class PmemDevice extends AbstractBlockDevice {
     }
 
     private static PmemDevice map(Path path, FileChannel channel, long capacity, int blockSize, boolean created,
-                                  StoreFileLock lock) throws IOException {
+                                  StoreFileLock lock, EmulatedPm pm) throws IOException {
         preallocate(path, channel, capacity);
         if (created) {
             NativeIO.get().ifPresent(io -> DeviceFiles.syncParent(io, path));
@@ -100,7 +119,7 @@ public final class PmemDevice extends AbstractBlockDevice {
                         ? "PM file {0} mapped with MAP_SYNC (DAX): persist = cache-line write-back"
                         : "PM file {0} is not on DAX: mapped READ_WRITE, persist = msync of the range", path);
             }
-            return new PmemDevice(DeviceFiles.nameOf(path), path, arena, mapping, sync, blockSize, lock);
+            return new PmemDevice(DeviceFiles.nameOf(path), path, arena, mapping, sync, blockSize, lock, pm);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -140,6 +159,11 @@ public final class PmemDevice extends AbstractBlockDevice {
         return mapping;
     }
 
+    /** The model whose time every access to this PM pays, shared with its other users. */
+    public EmulatedPm pm() {
+        return pm;
+    }
+
     /** The file under this device. */
     public Path path() {
         return path;
@@ -167,12 +191,16 @@ public final class PmemDevice extends AbstractBlockDevice {
 
     @Override
     protected void doRead(long offset, MemorySegment destination) {
+        long done = pm.reserve(IoOp.READ, offset, destination.byteSize());
         MemorySegment.copy(mapping, offset, destination, 0, destination.byteSize());
+        pm.awaitCompletion(done); // the copy overlaps the modelled time, as a backing device's does
     }
 
     @Override
     protected void doWrite(long offset, MemorySegment source) {
+        long done = pm.reserve(IoOp.WRITE, offset, source.byteSize());
         MemorySegment.copy(source, 0, mapping, offset, source.byteSize());
+        pm.awaitCompletion(done);
     }
 
     @Override

@@ -71,4 +71,26 @@ class PmemDeviceTest {
         long tooBig = (Files.getFileStore(dir).getUsableSpace() / 4096 + (1 << 18)) * 4096;
         assertThrows(DeviceFullException.class, () -> PmemDevice.open(dir.resolve("big.dat"), tooBig));
     }
+
+    @Test
+    void blockAccessesPayThroughTheSharedPmModel() {
+        java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+        PmProfile optane = PmProfiles.get("optane-pm", 1);
+        EmulatedPm model = new EmulatedPm(optane, clock::get);
+        try (PmemDevice pm = PmemDevice.open(dir.resolve("pm.dat"), 1 << 20, 4096, model)) {
+            assertTrue(pm.pm() == model);
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment page = arena.allocate(4096, 4096);
+                page.set(ValueLayout.JAVA_LONG, 0, 42);
+                pm.write(8192, page);
+                page.fill((byte) 0);
+                pm.read(8192, page);
+                assertEquals(42, page.get(ValueLayout.JAVA_LONG, 0));
+            }
+        }
+        assertEquals(1, model.accesses(IoOp.WRITE));
+        assertEquals(1, model.accesses(IoOp.READ));
+        assertEquals(optane.costPicos(IoOp.WRITE, 4096) + optane.costPicos(IoOp.READ, 4096), model.consumedPicos());
+        assertThrows(IllegalArgumentException.class, () -> PmemDevice.open(dir.resolve("x.dat"), 1 << 20, 4096, null));
+    }
 }
