@@ -25,8 +25,10 @@ final class NativeIO {
     static final int O_CLOEXEC = 0x80000;
     static final int LOCK_EX = 2;
     static final int LOCK_NB = 4;
+    static final int EPERM = 1;
     static final int EINTR = 4;
     static final int EWOULDBLOCK = 11;
+    static final int ENOMEM = 12;
     static final int EINVAL = 22;
     static final int ENOSPC = 28;
     static final int EOPNOTSUPP = 95;
