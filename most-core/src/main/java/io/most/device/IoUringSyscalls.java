@@ -55,7 +55,7 @@ final class IoUringSyscalls {
         ValueLayout p = ValueLayout.ADDRESS;
         MemorySegment sys = libc.find("syscall").orElseThrow(() -> new UnsupportedOperationException("no syscall"));
         syscall3 = linker.downcallHandle(sys, FunctionDescriptor.of(l, l, l, l), errno, Linker.Option.firstVariadicArg(1));
-        syscall4 = linker.downcallHandle(sys, FunctionDescriptor.of(l, l, l, l, l), errno,
+        syscall4 = linker.downcallHandle(sys, FunctionDescriptor.of(l, l, l, l, l, l), errno,
                 Linker.Option.firstVariadicArg(1));
         syscall6 = linker.downcallHandle(sys, FunctionDescriptor.of(l, l, l, l, l, l, l, l), errno,
                 Linker.Option.firstVariadicArg(1));
