@@ -1,0 +1,199 @@
+package io.most.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.ConfigurationException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Failure paths of the io_uring engine under a {@link DirectFileDevice}: completions that fail or fall short, close with I/O in flight. */
+class IoUringDeviceTest {
+    private static final int BLOCK = 4096;
+    private static final long CAPACITY = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    private DirectFileDevice openUring(Path file) {
+        return DirectFileDevice.open(file, CAPACITY, DirectFileDevice.Options.defaults().withEngine(IoEngine.IO_URING));
+    }
+
+    @Test
+    void shortThenEmptyCompletionAtEndOfATruncatedFileFailsThatRequestOnly() throws IOException {
+        Path file = dir.resolve("d.dat");
+        try (DirectFileDevice device = openUring(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment data = device.allocate(arena, CAPACITY);
+            BlockDeviceContractTest.fill(data, 21);
+            device.write(0, data);
+            device.force();
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                raf.setLength(CAPACITY - 2 * BLOCK); // behind the device's back
+            }
+            MemorySegment first = device.allocate(arena, BLOCK);
+            MemorySegment tail = device.allocate(arena, 4 * BLOCK);
+            MemorySegment second = device.allocate(arena, BLOCK);
+            List<IoRequest> batch = List.of(IoRequest.read(0, first), IoRequest.read(CAPACITY - 4 * BLOCK, tail),
+                    IoRequest.read(BLOCK, second));
+            BatchIOException e = assertThrows(BatchIOException.class, () -> device.transferAll(batch));
+            assertEquals(List.of(1), List.copyOf(e.failures().keySet()));
+            assertEquals(3, e.batchSize());
+            // the kernel returned the two blocks before the end of the file, then 0 bytes
+            assertTrue(e.getMessage().contains("end of file after 8192 bytes")
+                    && e.getMessage().contains("offset " + (CAPACITY - 4 * BLOCK)), e.getMessage());
+            assertEquals(-1, first.mismatch(data.asSlice(0, BLOCK)), "the other requests completed");
+            assertEquals(-1, second.mismatch(data.asSlice(BLOCK, BLOCK)));
+            assertEquals(-1, tail.asSlice(0, 2 * BLOCK).mismatch(data.asSlice(CAPACITY - 4 * BLOCK, 2 * BLOCK)),
+                    "the short completion's bytes landed where they belong");
+
+            DeviceIOException single = assertThrows(DeviceIOException.class,
+                    () -> device.read(CAPACITY - BLOCK, first));
+            assertFalse(single instanceof BatchIOException, "a single read fails with its own error");
+            assertTrue(single.getMessage().contains("end of file"), single.getMessage());
+            assertEquals(2, device.stats().errors(IoOp.READ));
+            device.read(0, first); // the device survives failed completions
+        }
+    }
+
+    @Test
+    void failedCompletionOfABadDescriptorIsANamedDeviceError() throws Exception {
+        // a descriptor no process has: the ring cannot register it, and every SQE completes with EBADF
+        try (IoUringEngine engine = IoUringEngine.open(1 << 20, "nowhere", BLOCK, true, 8,
+                IoUringEngine.DEFAULT_MAX_SQE_BYTES); Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(BLOCK, BLOCK);
+            DeviceIOException e = assertThrows(DeviceIOException.class, () -> engine.read(0, buf));
+            assertTrue(e.getMessage().contains("device 'nowhere'") && e.getMessage().contains("errno 9"),
+                    e.getMessage());
+            BatchIOException batch = assertThrows(BatchIOException.class, () -> engine.transferAll(
+                    List.of(IoRequest.write(0, buf), IoRequest.read(BLOCK, buf))));
+            assertEquals(2, batch.failures().size());
+            DeviceIOException force = assertThrows(DeviceIOException.class, engine::fdatasync);
+            assertTrue(force.getMessage().contains("errno 9"), force.getMessage());
+            assertEquals(1, engine.rings(), "failed completions leave the ring usable");
+        }
+    }
+
+    @Test
+    void closeWithBatchesInFlightLetsThemFinishOrFailClearlyAndReleasesEveryRing() throws Exception {
+        DirectFileDevice device = openUring(dir.resolve("d.dat"));
+        int threads = 3;
+        CountDownLatch running = new CountDownLatch(threads);
+        AtomicReference<Throwable> unexpected = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Thread w = new Thread(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment buf = device.allocate(arena, 64L * BLOCK);
+                    List<IoRequest> batch = new ArrayList<>();
+                    for (int b = 0; b < 64; b++) {
+                        batch.add(IoRequest.read((long) b * BLOCK * 3, buf.asSlice((long) b * BLOCK, BLOCK)));
+                    }
+                    boolean first = true;
+                    while (true) {
+                        device.transferAll(batch);
+                        if (first) {
+                            running.countDown();
+                            first = false;
+                        }
+                    }
+                } catch (IllegalStateException e) {
+                    if (!e.getMessage().contains("is closed")) {
+                        unexpected.set(e);
+                    }
+                } catch (Throwable e) {
+                    unexpected.set(e);
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        running.await();
+        device.close();
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (unexpected.get() != null) {
+            throw new AssertionError("a batch in flight at close must finish or see 'is closed'", unexpected.get());
+        }
+        assertEquals(0, device.rings(), "close unmaps every ring");
+        assertEquals(0, device.stats().inFlight());
+        assertFalse(device.isOpen());
+    }
+
+    @Test
+    void batchOverTheRingIsSplitAndTheRingKeepsItsSize() {
+        try (DirectFileDevice device = DirectFileDevice.open(dir.resolve("d.dat"), CAPACITY,
+                DirectFileDevice.Options.defaults().withEngine(IoEngine.IO_URING).withQueueDepth(8));
+             Arena arena = Arena.ofConfined()) {
+            int blocks = (int) (CAPACITY / BLOCK);
+            MemorySegment out = device.allocate(arena, CAPACITY);
+            BlockDeviceContractTest.fill(out, 5);
+            List<IoRequest> writes = new ArrayList<>();
+            for (int b = 0; b < blocks; b++) {
+                writes.add(IoRequest.write((long) b * BLOCK, out.asSlice((long) b * BLOCK, BLOCK)));
+            }
+            device.transferAll(writes);
+            MemorySegment in = device.allocate(arena, CAPACITY);
+            device.read(0, in);
+            assertEquals(-1, out.mismatch(in), blocks + " writes through a ring of 8");
+            assertEquals(blocks, device.stats().ops(IoOp.WRITE));
+            assertEquals(1, device.rings(), "one thread's batches reuse one ring");
+        }
+    }
+
+    @Test
+    void queueDepthOutOfRangeIsRefusedNamingTheLimit() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DirectFileDevice.Options.defaults().withQueueDepth(0));
+        assertTrue(e.getMessage().contains("queue depth 0") && e.getMessage().contains("32768"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> DirectFileDevice.Options.defaults().withQueueDepth(1 << 20));
+    }
+
+    @Test
+    void engineIsChosenByOptionOrSystemProperty() {
+        String before = System.getProperty(IoEngine.PROPERTY);
+        try {
+            System.setProperty(IoEngine.PROPERTY, "pread");
+            assertSame(IoEngine.PREAD, DirectFileDevice.Options.defaults().engine());
+            try (DirectFileDevice device = DirectFileDevice.open(dir.resolve("p.dat"), CAPACITY)) {
+                assertSame(IoEngine.PREAD, device.engine());
+                assertEquals(0, device.rings());
+                assertTrue(device.toString().contains("pread"), device.toString());
+            }
+            System.setProperty(IoEngine.PROPERTY, "IO_URING");
+            try (DirectFileDevice device = DirectFileDevice.open(dir.resolve("u.dat"), CAPACITY)) {
+                assertSame(IoEngine.IO_URING, device.engine());
+            }
+            System.setProperty(IoEngine.PROPERTY, "aio");
+            ConfigurationException e = assertThrows(ConfigurationException.class, DirectFileDevice.Options::defaults);
+            assertTrue(e.getMessage().contains("'aio'") && e.getMessage().contains("io_uring or pread"), e.getMessage());
+        } finally {
+            if (before == null) {
+                System.clearProperty(IoEngine.PROPERTY);
+            } else {
+                System.setProperty(IoEngine.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void autoUsesIoUringWhereTheKernelAllowsIt() {
+        try (DirectFileDevice device = DirectFileDevice.open(dir.resolve("a.dat"), CAPACITY,
+                DirectFileDevice.Options.defaults().withEngine(IoEngine.AUTO))) {
+            // this project's machines allow io_uring (kernel.io_uring_disabled = 0)
+            assertSame(IoEngine.IO_URING, device.engine());
+        }
+    }
+}
