@@ -11,6 +11,7 @@ import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,8 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         private final BlockDevice device;
         private final Setup setup;
         private final long blocks;
+        /** Process CPU time at the start of the measurement, or -1 where the JVM cannot tell. */
+        private volatile long cpuAtStart = -1;
 
         RandomBlockSession(BlockDevice device, Setup setup) {
             this.device = device;
@@ -113,6 +116,7 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         @Override
         public void beginMeasurement() {
             device.stats().reset();
+            cpuAtStart = processCpuNanos();
         }
 
         @Override
@@ -128,6 +132,12 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
             fields.put("size_bytes", setup.dataSize());
             fields.put("write_fraction", writeFraction);
             fields.put("queue_depth", setup.queueDepth());
+            long ios = stats.ops(IoOp.READ) + stats.ops(IoOp.WRITE);
+            long cpuNow = processCpuNanos();
+            if (cpuAtStart >= 0 && cpuNow >= 0 && ios > 0) {
+                // the whole process (driver threads, JIT, GC) per I/O, user + system: what fio's usr/sys_cpu count
+                fields.put("cpu_us_per_io", Units.round((cpuNow - cpuAtStart) / 1e3 / ios, 2));
+            }
             if (fields.get("throughput_ops") instanceof Number batches) {
                 fields.put("io_ops_s", Units.round(batches.doubleValue() * setup.queueDepth(), 1));
             }
@@ -140,6 +150,11 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
                         Units.round(ModelExpectation.maxIops(p, writeFraction, setup.blockSize()), 1));
             }
         }
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private static final class RandomBlockClient implements Client {
