@@ -285,6 +285,47 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         return uring != null ? IoEngine.IO_URING : IoEngine.PREAD;
     }
 
+    /**
+     * Registers {@code region} (typically a buffer pool's frames, allocated once) with the kernel for
+     * fixed-buffer I/O: reads and writes whose buffer lies inside it then skip pinning its pages on
+     * every I/O ({@code READ_FIXED}/{@code WRITE_FIXED}). Several regions may be registered.
+     *
+     * <p>The region must stay allocated until {@link #unregisterBuffers()} or {@link #close()}: the
+     * kernel holds its pages, and I/O to an address inside it goes to those pages.
+     *
+     * @return whether fixed-buffer I/O is in use: false on the pread engine, or when the kernel
+     *         refused (a locked-memory limit; logged), and then I/O goes on without
+     * @throws IllegalArgumentException if the region is not a native segment or the kernel's limit of
+     *                                  16384 pieces of 1 GiB would be passed
+     * @throws IllegalStateException    if the device is closed
+     */
+    public boolean registerBuffers(MemorySegment region) {
+        ensureOpen();
+        if (uring == null) {
+            return false;
+        }
+        return uring.registerBuffer(region) == null;
+    }
+
+    /** Drops every registered buffer; call it with no I/O in flight into them, before freeing them. */
+    public void unregisterBuffers() {
+        ensureOpen();
+        if (uring != null) {
+            uring.unregisterBuffers();
+        }
+    }
+
+    private void ensureOpen() {
+        if (!isOpen()) {
+            throw new IllegalStateException("device '" + name() + "' is closed");
+        }
+    }
+
+    /** SQEs issued with a registered buffer so far; for tests. */
+    long fixedTransfers() {
+        return uring == null ? 0 : uring.fixedTransfers();
+    }
+
     /** Rings the io_uring engine has set up (0 on pread); all are released by {@link #close()}. */
     int rings() {
         return uring == null ? 0 : uring.rings();

@@ -36,6 +36,7 @@ final class IoUring implements AutoCloseable {
     static final int IORING_FSYNC_DATASYNC = 1;
     static final int IORING_ENTER_GETEVENTS = 1;
     static final int IORING_REGISTER_BUFFERS = 0;
+    static final int IORING_UNREGISTER_BUFFERS = 1;
     static final int IORING_REGISTER_FILES = 2;
     /** Run completion work when the submitter next enters the kernel instead of interrupting it (5.19). */
     static final int IORING_SETUP_COOP_TASKRUN = 1 << 8;
@@ -69,6 +70,8 @@ final class IoUring implements AutoCloseable {
     /** Registered file index 0 holds this descriptor, or -1 when no file is registered. */
     private int registeredFd = -1;
     private boolean closed;
+    /** The fixed buffers registered with this ring. */
+    private FixedBuffers buffers = FixedBuffers.NONE;
 
     /**
      * Sets up a ring of at least {@code entries} submission slots (the kernel rounds to a power of
@@ -175,18 +178,34 @@ final class IoUring implements AutoCloseable {
     }
 
     /**
-     * Registers {@code buffers} as fixed buffers 0..n-1: the kernel pins their pages once instead of
-     * on every I/O, for {@link #OP_READ_FIXED}/{@link #OP_WRITE_FIXED}.
+     * Makes this ring's fixed buffers {@code wanted} (pieces 0..n-1): the kernel pins their pages once
+     * here instead of on every I/O, for {@link #OP_READ_FIXED}/{@link #OP_WRITE_FIXED}. No-op when
+     * the ring already has that generation. On failure the ring has no fixed buffers.
      */
-    void registerBuffers(MemorySegment[] buffers) throws NativeIO.NativeException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment iovecs = arena.allocate(16L * buffers.length, 8);
-            for (int i = 0; i < buffers.length; i++) {
-                iovecs.set(ValueLayout.JAVA_LONG, 16L * i, buffers[i].address());
-                iovecs.set(ValueLayout.JAVA_LONG, 16L * i + 8, buffers[i].byteSize());
-            }
-            sys.register(fd, IORING_REGISTER_BUFFERS, iovecs, buffers.length);
+    void syncBuffers(FixedBuffers wanted) throws NativeIO.NativeException {
+        if (wanted.generation == buffers.generation) {
+            return;
         }
+        if (buffers.pieces.length > 0) {
+            buffers = FixedBuffers.NONE;
+            sys.register(fd, IORING_UNREGISTER_BUFFERS, MemorySegment.NULL, 0);
+        }
+        if (wanted.pieces.length > 0) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment iovecs = arena.allocate(16L * wanted.pieces.length, 8);
+                for (int i = 0; i < wanted.pieces.length; i++) {
+                    iovecs.set(ValueLayout.JAVA_LONG, 16L * i, wanted.pieces[i].address());
+                    iovecs.set(ValueLayout.JAVA_LONG, 16L * i + 8, wanted.pieces[i].byteSize());
+                }
+                sys.register(fd, IORING_REGISTER_BUFFERS, iovecs, wanted.pieces.length);
+            }
+        }
+        buffers = wanted;
+    }
+
+    /** The fixed buffers this ring has registered. */
+    FixedBuffers buffers() {
+        return buffers;
     }
 
     /** Free submission slots: entries minus the SQEs written but not yet consumed by the kernel. */

@@ -36,9 +36,12 @@ import java.util.Map;
  * most-core, whose rule is the JDK alone. The kernel ABI used here is four syscalls and three
  * structures, stable since 5.1 ({@code IORING_OP_READ}/{@code WRITE} since 5.6).
  *
- * <p><b>Registered buffers</b> ({@code READ_FIXED}/{@code WRITE_FIXED}) are not used: they pay when
- * a fixed set of frames (the buffer pool's) is registered once, and the buffers reaching a device here
- * are any caller's segments; registering per batch costs more than the page pinning it saves.
+ * <p><b>Registered buffers.</b> A caller that owns long-lived I/O memory (a buffer pool's frames)
+ * registers it once with {@link #registerBuffer}; a transfer whose buffer lies inside it then goes as
+ * {@code READ_FIXED}/{@code WRITE_FIXED}, and the kernel skips pinning and unpinning the pages on every
+ * I/O. Other buffers go as plain {@code READ}/{@code WRITE}: registering per batch would cost more than
+ * the pinning it saves. Each ring brings its registration up to date when it is leased (a generation
+ * number says whether it must), so a batch only ever names the buffers its own ring has.
  *
  * <p><b>Batches</b> larger than a ring are split: the ring is kept filled, refilled as completions
  * arrive, never more in flight than its entries (so the CQ cannot overflow), never a request dropped.
@@ -66,6 +69,11 @@ final class IoUringEngine implements AutoCloseable {
     private final List<IoUring> all = new ArrayList<>();
     private int maxRings = MAX_RINGS;
     private boolean closed;
+    /** The fixed buffers rings should have; guarded by this. */
+    private FixedBuffers fixed = FixedBuffers.NONE;
+    private int generations;
+    private final java.util.concurrent.atomic.LongAdder fixedTransfers = new java.util.concurrent.atomic.LongAdder();
+    private static final System.Logger LOG = System.getLogger(IoUringEngine.class.getName());
 
     private IoUringEngine(IoUringSyscalls sys, int fileFd, String device, int blockSize, boolean direct,
                           int entries, int maxSqeBytes) {
@@ -108,6 +116,63 @@ final class IoUringEngine implements AutoCloseable {
     /** Rings set up so far (all idle once no I/O is in flight); for tests of leaks. */
     synchronized int rings() {
         return all.size();
+    }
+
+    /** SQEs issued as READ_FIXED/WRITE_FIXED so far; for tests. */
+    long fixedTransfers() {
+        return fixedTransfers.sum();
+    }
+
+    /**
+     * Registers {@code region} as fixed buffers with every ring (idle rings now, leased ones before
+     * their next batch). The region must stay allocated until {@link #unregisterBuffers} or close: the
+     * kernel keeps its pages pinned, and I/O to an address inside it uses those pages.
+     *
+     * @return null, or why the kernel refused (then no fixed buffers are used and I/O goes on without)
+     * @throws IllegalArgumentException if the region is not native or there would be too many pieces
+     */
+    synchronized String registerBuffer(MemorySegment region) {
+        return install(fixed.plus(region, ++generations));
+    }
+
+    /** Drops every fixed buffer; the caller has no I/O in flight into them. */
+    synchronized void unregisterBuffers() {
+        install(FixedBuffers.none(++generations));
+    }
+
+    private String install(FixedBuffers next) {
+        fixed = next;
+        for (IoUring ring : idle) {
+            String refused = sync(ring);
+            if (refused != null) {
+                return refused;
+            }
+        }
+        return null;
+    }
+
+    /** Brings {@code ring}'s fixed buffers up to date; on refusal drops them everywhere and says why. */
+    private String sync(IoUring ring) {
+        try {
+            ring.syncBuffers(fixed);
+            return null;
+        } catch (NativeIO.NativeException e) {
+            String why = "io_uring refused fixed buffers of device '" + device + "' (" + e.getMessage()
+                    + (e.errno == NativeIO.ENOMEM ? "; raise the locked-memory limit, ulimit -l" : "")
+                    + "); I/O continues without them";
+            LOG.log(System.Logger.Level.WARNING, why);
+            fixed = FixedBuffers.none(++generations);
+            for (IoUring r : all) {
+                if (r == ring || idle.contains(r)) {
+                    try {
+                        r.syncBuffers(fixed);
+                    } catch (NativeIO.NativeException ignored) {
+                        // the ring keeps a registration it will never name: only pinned pages are lost
+                    }
+                }
+            }
+            return why;
+        }
     }
 
     /** Reads {@code destination.byteSize()} bytes at {@code offset}. */
@@ -187,10 +252,13 @@ final class IoUringEngine implements AutoCloseable {
         int inFlight;
         Arena bounceArena;
         final Map<Integer, RuntimeException> failures = new HashMap<>();
+        /** The fixed buffers of this batch's ring, fixed for the batch. */
+        final FixedBuffers buffers;
 
         Batch(List<IoRequest> requests, IoUring ring) {
             this.requests = requests;
             this.ring = ring;
+            this.buffers = ring.buffers();
             int n = requests.size();
             done = new long[n];
             io = new MemorySegment[n];
@@ -239,8 +307,16 @@ final class IoUringEngine implements AutoCloseable {
             IoRequest r = requests.get(i);
             MemorySegment buffer = ioBuffer(i);
             int length = (int) Math.min(r.length() - done[i], maxSqeBytes);
-            ring.prepareTransfer(r.op() == IoOp.READ ? IoUring.OP_READ : IoUring.OP_WRITE, fileFd,
-                    r.offset() + done[i], buffer.address() + done[i], length, 0, i);
+            long address = buffer.address() + done[i];
+            int fixedIndex = buffers.pieces.length == 0 ? -1 : buffers.indexOf(address, length);
+            byte opcode;
+            if (fixedIndex >= 0) {
+                opcode = r.op() == IoOp.READ ? IoUring.OP_READ_FIXED : IoUring.OP_WRITE_FIXED;
+                fixedTransfers.increment();
+            } else {
+                opcode = r.op() == IoOp.READ ? IoUring.OP_READ : IoUring.OP_WRITE;
+            }
+            ring.prepareTransfer(opcode, fileFd, r.offset() + done[i], address, length, Math.max(fixedIndex, 0), i);
         }
 
         @Override
@@ -356,11 +432,14 @@ final class IoUringEngine implements AutoCloseable {
                     }
                     IoUring ring = idle.pollFirst();
                     if (ring != null) {
+                        sync(ring);
                         return ring;
                     }
                     if (all.size() < maxRings) {
                         try {
-                            return newRing();
+                            IoUring created = newRing();
+                            sync(created);
+                            return created;
                         } catch (NativeIO.NativeException e) {
                             if (all.isEmpty()) {
                                 throw new DeviceIOException("cannot set up an io_uring for device '" + device

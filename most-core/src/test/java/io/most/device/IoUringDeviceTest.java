@@ -154,6 +154,76 @@ class IoUringDeviceTest {
     }
 
     @Test
+    void registeredBuffersGoAsFixedTransfersAndOthersAsPlainOnes() {
+        try (DirectFileDevice device = openUring(dir.resolve("d.dat"));
+             Arena frames = Arena.ofShared(); Arena other = Arena.ofConfined()) {
+            MemorySegment pool = device.allocate(frames, 16 * BLOCK);
+            assertTrue(device.registerBuffers(pool), "this machine's memlock limit allows 64 KiB");
+            BlockDeviceContractTest.fill(pool, 31);
+            List<IoRequest> writes = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                writes.add(IoRequest.write(i * 2L * BLOCK, pool.asSlice(i * 2L * BLOCK, 2 * BLOCK)));
+            }
+            device.transferAll(writes);
+            assertEquals(8, device.fixedTransfers(), "every write's buffer is inside the registered pool");
+            MemorySegment outside = device.allocate(other, 16 * BLOCK);
+            device.read(0, outside);
+            assertEquals(8, device.fixedTransfers(), "a buffer outside the pool goes as a plain read");
+            assertEquals(-1, pool.mismatch(outside));
+
+            MemorySegment copy = device.allocate(other, 16 * BLOCK);
+            copy.copyFrom(pool);
+            pool.fill((byte) 0);
+            device.transferAll(List.of(IoRequest.read(0, pool.asSlice(0, 8 * BLOCK)),
+                    IoRequest.read(8 * BLOCK, pool.asSlice(8 * BLOCK, 8 * BLOCK))));
+            assertEquals(10, device.fixedTransfers());
+            assertEquals(-1, pool.mismatch(copy), "READ_FIXED filled the pool");
+
+            device.unregisterBuffers();
+            device.read(0, pool.asSlice(0, BLOCK));
+            assertEquals(10, device.fixedTransfers(), "after unregistering, plain reads again");
+            assertThrows(IllegalArgumentException.class, () -> device.registerBuffers(MemorySegment.ofArray(new byte[BLOCK])));
+        }
+    }
+
+    @Test
+    void registeredBuffersReachRingsLeasedByOtherThreads() throws Exception {
+        try (DirectFileDevice device = openUring(dir.resolve("d.dat")); Arena frames = Arena.ofShared()) {
+            MemorySegment pool = device.allocate(frames, 64 * BLOCK);
+            assertTrue(device.registerBuffers(pool));
+            BlockDeviceContractTest.fill(pool, 41);
+            device.write(0, pool);
+            List<Thread> readers = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            for (int t = 0; t < 4; t++) {
+                int slot = t;
+                Thread r = new Thread(() -> {
+                    try (Arena local = Arena.ofConfined()) {
+                        MemorySegment mine = pool.asSlice(slot * 16L * BLOCK, 16 * BLOCK);
+                        MemorySegment expected = device.allocate(local, 16 * BLOCK);
+                        for (int i = 0; i < 20; i++) {
+                            device.read(0, expected);
+                            device.transferAll(List.of(IoRequest.read(0, mine)));
+                            assertEquals(-1, mine.mismatch(expected));
+                        }
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                });
+                readers.add(r);
+                r.start();
+            }
+            for (Thread r : readers) {
+                r.join();
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            assertEquals(1 + 4 * 20, device.fixedTransfers(), "each ring registered the pool before using it");
+        }
+    }
+
+    @Test
     void queueDepthOutOfRangeIsRefusedNamingTheLimit() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DirectFileDevice.Options.defaults().withQueueDepth(0));
