@@ -47,7 +47,8 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     private final StoreFileLock lock;
     /** The io_uring engine, or null when the device runs on pread/pwrite. */
     private final IoUringEngine uring;
-    private static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
+    /** Whether the fallback to pread was logged: once per JVM, not once per device. */
+    static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
 
     /**
      * Open options.
@@ -138,7 +139,8 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      * @throws ConfigurationException if the directory is missing or not writable, the capacity is not
      *                                a multiple of the block size, O_DIRECT is refused and no
      *                                fallback is allowed, or an existing file is shorter than the
-     *                                capacity and growth is not allowed
+     *                                capacity and growth is not allowed, or {@link IoEngine#IO_URING}
+     *                                is asked for where the kernel refuses io_uring
      * @throws io.most.FileInUseException if another device has the file open
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */

@@ -276,7 +276,9 @@ final class IoUring implements AutoCloseable {
                 return 0; // completions are waiting: the caller reaps them, which frees what the kernel lacks
             }
             if (errno == IoUringSyscalls.EAGAIN || errno == IoUringSyscalls.EBUSY) {
-                Thread.onSpinWait();
+                // the kernel is short of memory for requests and none of ours is ready to free some:
+                // back off briefly instead of spinning on one of the machine's few cores
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
                 continue;
             }
             return -errno;

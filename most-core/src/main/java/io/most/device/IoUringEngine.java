@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Asynchronous file I/O through io_uring for one open file: a {@link DirectFileDevice}'s reads,
@@ -72,7 +74,7 @@ final class IoUringEngine implements AutoCloseable {
     /** The fixed buffers rings should have; guarded by this. */
     private FixedBuffers fixed = FixedBuffers.NONE;
     private int generations;
-    private final java.util.concurrent.atomic.LongAdder fixedTransfers = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder fixedTransfers = new LongAdder();
     private static final System.Logger LOG = System.getLogger(IoUringEngine.class.getName());
 
     private IoUringEngine(IoUringSyscalls sys, int fileFd, String device, int blockSize, boolean direct,
@@ -104,13 +106,6 @@ final class IoUringEngine implements AutoCloseable {
         IoUringEngine engine = new IoUringEngine(sys, fileFd, device, blockSize, direct, entries, maxSqeBytes);
         engine.release(engine.newRing());
         return engine;
-    }
-
-    /** Submission slots of each ring (the kernel's rounding of the requested entries). */
-    int ringEntries() {
-        synchronized (this) {
-            return all.isEmpty() ? entries : all.get(0).entries();
-        }
     }
 
     /** Rings set up so far (all idle once no I/O is in flight); for tests of leaks. */
@@ -382,7 +377,7 @@ final class IoUringEngine implements AutoCloseable {
         private void drain() {
             while (inFlight > 0) {
                 if (ring.reap(this) == 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                    LockSupport.parkNanos(100_000);
                 }
             }
         }

@@ -1,15 +1,11 @@
 package io.most.device;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.Optional;
 
 /**
@@ -34,23 +30,26 @@ final class IoUringSyscalls {
 
     private static final Optional<IoUringSyscalls> INSTANCE = load();
 
+    /**
+     * Fault injection for tests of the fallback: when non-zero, {@link #setup} fails with this errno
+     * as a kernel without io_uring (ENOSYS), a seccomp filter (ENOSYS, EPERM) or
+     * {@code kernel.io_uring_disabled} (EPERM) would, none of which a test can arrange otherwise.
+     */
+    static volatile int refuseSetupWith;
+
     private final MethodHandle syscall3;
     private final MethodHandle syscall4;
     private final MethodHandle syscall6;
     private final MethodHandle mmap;
     private final MethodHandle munmap;
-    private final StructLayout captureLayout;
-    private final VarHandle errnoHandle;
-    /** One errno capture buffer per thread, as in {@link NativeIO}: enter runs once per batch. */
-    private final ThreadLocal<MemorySegment> callState;
+    /** Holds each thread's errno capture buffer, shared with the POSIX calls. */
+    private final NativeIO posix;
 
-    private IoUringSyscalls() {
+    private IoUringSyscalls(NativeIO posix) {
+        this.posix = posix;
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
         Linker.Option errno = Linker.Option.captureCallState("errno");
-        captureLayout = Linker.Option.captureStateLayout();
-        errnoHandle = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-        callState = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(captureLayout));
         ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
         ValueLayout p = ValueLayout.ADDRESS;
         MemorySegment sys = libc.find("syscall").orElseThrow(() -> new UnsupportedOperationException("no syscall"));
@@ -77,7 +76,7 @@ final class IoUringSyscalls {
             return Optional.empty();
         }
         try {
-            return Optional.of(new IoUringSyscalls());
+            return Optional.of(new IoUringSyscalls(NativeIO.get().get()));
         } catch (RuntimeException | LinkageError e) {
             return Optional.empty();
         }
@@ -85,7 +84,11 @@ final class IoUringSyscalls {
 
     /** {@code io_uring_setup(entries, params)}; returns the ring's descriptor. */
     int setup(int entries, MemorySegment params) throws NativeIO.NativeException {
-        MemorySegment state = callState.get();
+        int refused = refuseSetupWith;
+        if (refused != 0) {
+            throw new NativeIO.NativeException("io_uring_setup", refused);
+        }
+        MemorySegment state = posix.callState();
         long rc;
         try {
             rc = (long) syscall3.invokeExact(state, SYS_IO_URING_SETUP, (long) entries, params.address());
@@ -103,7 +106,7 @@ final class IoUringSyscalls {
      * submissions consumed, or minus errno (the caller decides which errors to retry).
      */
     long enter(int fd, int toSubmit, int minComplete, int flags) {
-        MemorySegment state = callState.get();
+        MemorySegment state = posix.callState();
         long rc;
         try {
             rc = (long) syscall6.invokeExact(state, SYS_IO_URING_ENTER, (long) fd, (long) toSubmit,
@@ -116,7 +119,7 @@ final class IoUringSyscalls {
 
     /** {@code io_uring_register(fd, opcode, arg, count)}. */
     void register(int fd, int opcode, MemorySegment arg, int count) throws NativeIO.NativeException {
-        MemorySegment state = callState.get();
+        MemorySegment state = posix.callState();
         long rc;
         try {
             rc = (long) syscall4.invokeExact(state, SYS_IO_URING_REGISTER, (long) fd, (long) opcode,
@@ -131,7 +134,7 @@ final class IoUringSyscalls {
 
     /** Maps {@code length} bytes of the ring {@code fd} at {@code offset}, shared with the kernel. */
     MemorySegment mmap(int fd, long length, long offset) throws NativeIO.NativeException {
-        MemorySegment state = callState.get();
+        MemorySegment state = posix.callState();
         MemorySegment address;
         try {
             address = (MemorySegment) mmap.invokeExact(state, MemorySegment.NULL, length, PROT_READ_WRITE,
@@ -147,13 +150,13 @@ final class IoUringSyscalls {
 
     void munmap(MemorySegment mapping) {
         try {
-            int ignored = (int) munmap.invokeExact(callState.get(), mapping, mapping.byteSize());
+            int ignored = (int) munmap.invokeExact(posix.callState(), mapping, mapping.byteSize());
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
     }
 
     private int errno(MemorySegment state) {
-        return (int) errnoHandle.get(state, 0L);
+        return posix.errno(state);
     }
 }

@@ -256,8 +256,16 @@ final class NativeIO {
         }
     }
 
-    private int errno(MemorySegment state) {
+    int errno(MemorySegment state) {
         return (int) errnoHandle.get(state, 0L);
+    }
+
+    /**
+     * This thread's errno capture buffer, for other bindings in this package whose downcalls capture
+     * errno ({@link IoUringSyscalls}); valid until the next call on this thread.
+     */
+    MemorySegment callState() {
+        return ioCallState.get();
     }
 
     /** A failed native call with its errno. */

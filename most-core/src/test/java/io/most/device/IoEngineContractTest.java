@@ -13,9 +13,19 @@ import java.nio.file.Path;
 class IoUringDeviceContractTest extends BlockDeviceContractTest {
     @Override
     BlockDevice open(Path dir) {
-        DirectFileDevice d = DirectFileDevice.open(dir.resolve("uring.dat"), CAPACITY,
-                DirectFileDevice.Options.defaults().withEngine(IoEngine.IO_URING));
-        assertEquals(IoEngine.IO_URING, d.engine());
+        return IoEngines.open(dir, IoEngine.IO_URING, DirectFileDevice.Options.defaults(), IoUringEngine.DEFAULT_MAX_SQE_BYTES);
+    }
+}
+
+/** Opens the contract's device file on an engine and checks the engine is the one asked for. */
+final class IoEngines {
+    private IoEngines() {
+    }
+
+    static DirectFileDevice open(Path dir, IoEngine engine, DirectFileDevice.Options options, int maxSqeBytes) {
+        DirectFileDevice d = DirectFileDevice.open(dir.resolve(engine.name() + ".dat"), BlockDeviceContractTest.CAPACITY,
+                options.withEngine(engine), NativeIO.get().orElseThrow().oDirect(), maxSqeBytes);
+        assertEquals(engine, d.engine());
         return d;
     }
 }
@@ -24,10 +34,7 @@ class IoUringDeviceContractTest extends BlockDeviceContractTest {
 class PreadDeviceContractTest extends BlockDeviceContractTest {
     @Override
     BlockDevice open(Path dir) {
-        DirectFileDevice d = DirectFileDevice.open(dir.resolve("pread.dat"), CAPACITY,
-                DirectFileDevice.Options.defaults().withEngine(IoEngine.PREAD));
-        assertEquals(IoEngine.PREAD, d.engine());
-        return d;
+        return IoEngines.open(dir, IoEngine.PREAD, DirectFileDevice.Options.defaults(), IoUringEngine.DEFAULT_MAX_SQE_BYTES);
     }
 }
 
@@ -39,10 +46,6 @@ class PreadDeviceContractTest extends BlockDeviceContractTest {
 class SmallRingDeviceContractTest extends BlockDeviceContractTest {
     @Override
     BlockDevice open(Path dir) {
-        DirectFileDevice d = DirectFileDevice.open(dir.resolve("small-ring.dat"), CAPACITY,
-                DirectFileDevice.Options.defaults().withEngine(IoEngine.IO_URING).withQueueDepth(4),
-                NativeIO.get().orElseThrow().oDirect(), BLOCK);
-        assertEquals(IoEngine.IO_URING, d.engine());
-        return d;
+        return IoEngines.open(dir, IoEngine.IO_URING, DirectFileDevice.Options.defaults().withQueueDepth(4), BLOCK);
     }
 }

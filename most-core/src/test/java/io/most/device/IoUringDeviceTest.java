@@ -259,6 +259,38 @@ class IoUringDeviceTest {
     }
 
     @Test
+    void refusedIoUringFallsBackToPreadLoggingWhyOnceOrFailsWhenAskedFor() {
+        boolean loggedBefore = DirectFileDevice.FALLBACK_LOGGED.getAndSet(false);
+        IoUringSyscalls.refuseSetupWith = IoUringSyscalls.ENOSYS;
+        try (Arena arena = Arena.ofConfined()) {
+            for (String name : List.of("a.dat", "b.dat")) {
+                try (DirectFileDevice device = DirectFileDevice.open(dir.resolve(name), CAPACITY,
+                        DirectFileDevice.Options.defaults().withEngine(IoEngine.AUTO))) {
+                    assertSame(IoEngine.PREAD, device.engine());
+                    MemorySegment buf = device.allocate(arena, BLOCK);
+                    BlockDeviceContractTest.fill(buf, 2);
+                    device.transferAll(List.of(IoRequest.write(0, buf), IoRequest.read(BLOCK, device.allocate(arena, BLOCK))));
+                    assertFalse(device.registerBuffers(buf), "no fixed buffers on pread");
+                }
+            }
+            assertTrue(DirectFileDevice.FALLBACK_LOGGED.get(), "the fallback was logged (once per JVM: the flag gates it)");
+
+            ConfigurationException e = assertThrows(ConfigurationException.class, () -> DirectFileDevice.open(
+                    dir.resolve("c.dat"), CAPACITY, DirectFileDevice.Options.defaults().withEngine(IoEngine.IO_URING)));
+            // the same reason the fallback logs
+            assertTrue(e.getMessage().contains("asks for io_uring") && e.getMessage().contains("seccomp")
+                    && e.getMessage().contains("errno 38") && e.getMessage().contains(IoEngine.PROPERTY + "=pread"),
+                    e.getMessage());
+            // the refused open released its file: it opens again
+            IoUringSyscalls.refuseSetupWith = 0;
+            DirectFileDevice.open(dir.resolve("c.dat"), CAPACITY, DirectFileDevice.Options.defaults()).close();
+        } finally {
+            IoUringSyscalls.refuseSetupWith = 0;
+            DirectFileDevice.FALLBACK_LOGGED.set(loggedBefore);
+        }
+    }
+
+    @Test
     void autoUsesIoUringWhereTheKernelAllowsIt() {
         try (DirectFileDevice device = DirectFileDevice.open(dir.resolve("a.dat"), CAPACITY,
                 DirectFileDevice.Options.defaults().withEngine(IoEngine.AUTO))) {
