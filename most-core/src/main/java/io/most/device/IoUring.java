@@ -316,15 +316,17 @@ final class IoUring implements AutoCloseable {
     int reap(CompletionSink sink) {
         int head = (int) INT.getAcquire(cqRing, cqHeadOff);
         int tail = (int) INT.getAcquire(cqRing, cqTailOff);
-        int n = tail - head;
-        for (int h = head; h != tail; h++) {
-            long cqe = cqesOff + (long) (h & cqMask) * CQE_SIZE;
-            long userData = cqRing.get(ValueLayout.JAVA_LONG, cqe);
-            int result = cqRing.get(ValueLayout.JAVA_INT, cqe + 8);
-            INT.setRelease(cqRing, cqHeadOff, h + 1);
-            sink.complete(userData, result);
+        int h = head;
+        try {
+            for (; h != tail; h++) {
+                long cqe = cqesOff + (long) (h & cqMask) * CQE_SIZE;
+                sink.complete(cqRing.get(ValueLayout.JAVA_LONG, cqe), cqRing.get(ValueLayout.JAVA_INT, cqe + 8));
+            }
+        } finally {
+            // one release store for all of them: the CQEs were read before the kernel may reuse their slots
+            INT.setRelease(cqRing, cqHeadOff, h);
         }
-        return n;
+        return tail - head;
     }
 
     /** Unmaps the rings and closes the descriptor; the caller has no I/O in flight. Idempotent. */
