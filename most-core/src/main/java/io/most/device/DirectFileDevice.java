@@ -200,13 +200,14 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         try {
             io.allocate(fd, capacity);
         } catch (NativeIO.NativeException e) {
-            closeQuietly(io, fd);
-            lock.close();
-            if (e.errno == NativeIO.ENOSPC) {
-                throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
-                        + "': free space on its file system or choose a smaller capacity");
-            }
+            // EOPNOTSUPP: the file system cannot preallocate; the device works without (and keeps its fd)
             if (e.errno != NativeIO.EOPNOTSUPP) {
+                closeQuietly(io, fd);
+                lock.close();
+                if (e.errno == NativeIO.ENOSPC) {
+                    throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
+                            + "': free space on its file system or choose a smaller capacity");
+                }
                 throw new DeviceIOException("cannot preallocate '" + path + "': " + e.getMessage(), e);
             }
         }
