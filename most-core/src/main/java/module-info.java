@@ -2,7 +2,7 @@
  * MOST core: an embeddable tiered page store for JVM databases and caches.
  *
  * <p>{@link io.most.device} holds the block-device layer every other layer is built on. Restricted
- * FFM calls (O_DIRECT {@code open}/{@code pread}/{@code pwrite}, {@code prctl}) need
+ * FFM calls (O_DIRECT {@code open}/{@code pread}/{@code pwrite}, the io_uring system calls, {@code prctl}) need
  * {@code --enable-native-access=io.most.core} (module path) or {@code ALL-UNNAMED} (class path).
  * {@link io.most.metrics} needs Micrometer on the path, {@link io.most.cache.jcache} the JCache API
  * ({@code javax.cache:cache-api}), {@link io.most.cache.chronicle} Chronicle Bytes; nothing else does.

@@ -1,6 +1,8 @@
 package io.most.device;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -92,6 +94,48 @@ public abstract class AbstractBlockDevice implements BlockDevice {
         }
     }
 
+    /**
+     * Checks the whole batch, counts each request in the statistics (with the batch's latency, the
+     * time until all of it had finished) and runs it with {@link #doTransferAll}; {@link #close()}
+     * waits for the batch like for any operation.
+     */
+    @Override
+    public final void transferAll(List<IoRequest> requests) {
+        List<IoRequest> batch = List.copyOf(requests);
+        Batches.checkAll(name, blockSize, capacity, batch);
+        if (batch.isEmpty()) {
+            ensureOpen();
+            return;
+        }
+        for (int i = 1; i < batch.size(); i++) {
+            stats.begin();
+        }
+        long start;
+        try {
+            start = enter();
+        } catch (IllegalStateException e) {
+            for (int i = 1; i < batch.size(); i++) {
+                stats.abandon();
+            }
+            throw e;
+        }
+        Map<Integer, RuntimeException> failures = Map.of();
+        boolean allFailed = true;
+        try {
+            doTransferAll(batch);
+            allFailed = false;
+        } catch (BatchIOException e) {
+            failures = e.failures();
+            allFailed = false;
+            throw e;
+        } finally {
+            for (int i = 0; i < batch.size(); i++) {
+                IoRequest r = batch.get(i);
+                stats.end(r.op(), r.length(), start, allFailed || failures.containsKey(i));
+            }
+        }
+    }
+
     @Override
     public final void force() {
         runGuarded(IoOp.FORCE, 0, this::doForce);
@@ -136,6 +180,23 @@ public abstract class AbstractBlockDevice implements BlockDevice {
     /** Writes {@code source} at {@code offset}; arguments already checked. */
     protected abstract void doWrite(long offset, MemorySegment source);
 
+    /**
+     * Runs a checked, non-empty batch; every request must have finished when this returns or throws.
+     * The default runs them one by one with {@link #doRead} and {@link #doWrite}; devices with a
+     * queue override it to keep many in flight.
+     *
+     * @throws BatchIOException naming the failed requests, after all have finished
+     */
+    protected void doTransferAll(List<IoRequest> requests) {
+        Batches.runEach(name, requests, r -> {
+            if (r.op() == IoOp.READ) {
+                doRead(r.offset(), r.buffer());
+            } else {
+                doWrite(r.offset(), r.buffer());
+            }
+        });
+    }
+
     /** Makes completed writes durable. */
     protected abstract void doForce();
 
@@ -144,18 +205,7 @@ public abstract class AbstractBlockDevice implements BlockDevice {
 
     /** Throws {@link IllegalArgumentException} unless the access is aligned and within capacity. */
     protected final void checkAccess(IoOp op, long offset, long length) {
-        if (offset < 0 || offset % blockSize != 0) {
-            throw new IllegalArgumentException(op.tag() + " offset " + offset + " on device '" + name
-                    + "' is not a non-negative multiple of the block size " + blockSize);
-        }
-        if (length <= 0 || length % blockSize != 0) {
-            throw new IllegalArgumentException(op.tag() + " length " + length + " on device '" + name
-                    + "' is not a positive multiple of the block size " + blockSize);
-        }
-        if (offset > capacity - length) {
-            throw new IllegalArgumentException(op.tag() + " of " + length + " bytes at offset " + offset
-                    + " is beyond the capacity " + capacity + " of device '" + name + "'");
-        }
+        Batches.checkAccess(name, blockSize, capacity, op, offset, length);
     }
 
     /** Describes an operation for error messages: "read of 4096 bytes at offset 8192 on device 'x'". */
@@ -167,8 +217,18 @@ public abstract class AbstractBlockDevice implements BlockDevice {
         stats.begin();
         if (closed) {
             stats.abandon();
-            throw new IllegalStateException("device '" + name + "' is closed");
+            throw closedError();
         }
         return System.nanoTime();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw closedError();
+        }
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("device '" + name + "' is closed");
     }
 }

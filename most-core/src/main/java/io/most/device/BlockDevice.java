@@ -2,6 +2,7 @@ package io.most.device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * A fixed-size, block-addressed storage device: the contract between MOST's layers (a plain SSD
@@ -38,6 +39,39 @@ public interface BlockDevice extends AutoCloseable {
 
     /** Writes all of {@code source} at {@code offset}. Durable after the next {@link #force()}. */
     void write(long offset, MemorySegment source);
+
+    /**
+     * Runs every request of {@code requests} (reads and writes, any number, possibly overlapping in
+     * time and in any order among themselves) and returns once all have finished. A device with a
+     * queue keeps many of them in flight at once; a batch larger than its queue is split, never
+     * dropped. Requests of one batch that touch the same blocks behave as concurrent operations do
+     * (a write and a read of the same block: the read sees either version).
+     *
+     * <p>The batch is checked whole before any request runs: a misaligned or out-of-range request
+     * throws {@link IllegalArgumentException} naming its index, and nothing is transferred. A request
+     * that fails does not stop the others; once all have finished, {@link BatchIOException} names
+     * each failed request. Writes are durable after the next {@link #force()}, as for {@link #write}.
+     *
+     * <p>The default runs the requests one after another with {@link #read} and {@link #write}.
+     *
+     * @throws IllegalArgumentException if a request is misaligned or beyond the capacity
+     * @throws BatchIOException         if some requests failed (every other one completed)
+     * @throws IllegalStateException    if the device is closed
+     */
+    default void transferAll(List<IoRequest> requests) {
+        List<IoRequest> batch = List.copyOf(requests);
+        Batches.checkAll(name(), blockSize(), capacity(), batch);
+        if (!isOpen()) {
+            throw new IllegalStateException("device '" + name() + "' is closed");
+        }
+        Batches.runEach(name(), batch, r -> {
+            if (r.op() == IoOp.READ) {
+                read(r.offset(), r.buffer());
+            } else {
+                write(r.offset(), r.buffer());
+            }
+        });
+    }
 
     /** Makes every completed write durable. */
     void force();

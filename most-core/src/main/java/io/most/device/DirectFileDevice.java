@@ -5,6 +5,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A block device on a regular file opened with O_DIRECT, so reads and writes bypass the page cache
@@ -25,6 +27,14 @@ import java.nio.file.Path;
  * than the requested capacity is refused too, unless {@link Options#allowGrowth} is set: a file that
  * was truncated behind the store's back must not silently read as zeros where its data was.
  *
+ * <p><b>I/O engine.</b> Where the kernel allows it, every read, write, batch and force goes through
+ * io_uring ({@link IoUringEngine}): {@link #transferAll} keeps up to {@link Options#queueDepth} I/Os
+ * in flight from one thread, which a fast SSD needs to reach its IOPS. Where io_uring is unavailable
+ * (a kernel before 5.6, a seccomp filter such as a container runtime's default profile, the sysctl
+ * {@code kernel.io_uring_disabled}) the device uses synchronous {@code pread}/{@code pwrite} and logs
+ * why, once per JVM. {@link Options#engine} (default: the system property {@value IoEngine#PROPERTY})
+ * forces either; {@link #engine()} tells which one runs.
+ *
  * <p>Requires Linux and {@code --enable-native-access=io.most.core} (or {@code ALL-UNNAMED}).
  */
 public final class DirectFileDevice extends AbstractBlockDevice {
@@ -35,6 +45,10 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     private final Path path;
     private final boolean direct;
     private final StoreFileLock lock;
+    /** The io_uring engine, or null when the device runs on pread/pwrite. */
+    private final IoUringEngine uring;
+    /** Whether the fallback to pread was logged: once per JVM, not once per device. */
+    static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
 
     /**
      * Open options.
@@ -43,37 +57,74 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      * @param allowBufferedFallback open buffered where the file system refuses O_DIRECT (default false)
      * @param allowGrowth           extend an existing non-empty file that is shorter than the capacity
      *                              (default false: such a file was probably truncated)
+     * @param engine                io_uring, pread, or io_uring where available (default: the system
+     *                              property {@value IoEngine#PROPERTY}, else {@link IoEngine#AUTO})
+     * @param queueDepth            entries of each io_uring ring: the I/Os one batch keeps in flight
+     *                              (default {@value IoUringEngine#DEFAULT_ENTRIES}; a larger batch is
+     *                              split, the kernel rounds up to a power of two)
      */
-    public record Options(int blockSize, boolean allowBufferedFallback, boolean allowGrowth) {
-        /** 4 KiB blocks, O_DIRECT required, no growth of existing files. */
+    public record Options(int blockSize, boolean allowBufferedFallback, boolean allowGrowth, IoEngine engine,
+                          int queueDepth) {
+        /** Largest ring the kernel sets up. */
+        public static final int MAX_QUEUE_DEPTH = 32768;
+
+        /**
+         * @throws IllegalArgumentException if {@code queueDepth} is outside 1..{@value #MAX_QUEUE_DEPTH}
+         */
+        public Options {
+            java.util.Objects.requireNonNull(engine, "engine");
+            if (queueDepth < 1 || queueDepth > MAX_QUEUE_DEPTH) {
+                throw new IllegalArgumentException("queue depth " + queueDepth + " must be between 1 and "
+                        + MAX_QUEUE_DEPTH + " (the largest io_uring ring); larger batches are split anyway");
+            }
+        }
+
+        /** The given block size, fallback and growth with the default engine and queue depth. */
+        public Options(int blockSize, boolean allowBufferedFallback, boolean allowGrowth) {
+            this(blockSize, allowBufferedFallback, allowGrowth, IoEngine.fromSystemProperty(),
+                    IoUringEngine.DEFAULT_ENTRIES);
+        }
+
+        /** 4 KiB blocks, O_DIRECT required, no growth of existing files, the default engine. */
         public static Options defaults() {
             return new Options(4096, false, false);
         }
 
         /** Returns a copy with the given block size. */
         public Options withBlockSize(int size) {
-            return new Options(size, allowBufferedFallback, allowGrowth);
+            return new Options(size, allowBufferedFallback, allowGrowth, engine, queueDepth);
         }
 
         /** Returns a copy that falls back to buffered I/O where O_DIRECT is refused. */
         public Options withBufferedFallback(boolean allow) {
-            return new Options(blockSize, allow, allowGrowth);
+            return new Options(blockSize, allow, allowGrowth, engine, queueDepth);
         }
 
         /** Returns a copy that extends an existing file shorter than the capacity instead of refusing. */
         public Options withGrowth(boolean allow) {
-            return new Options(blockSize, allowBufferedFallback, allow);
+            return new Options(blockSize, allowBufferedFallback, allow, engine, queueDepth);
+        }
+
+        /** Returns a copy with the given I/O engine. */
+        public Options withEngine(IoEngine io) {
+            return new Options(blockSize, allowBufferedFallback, allowGrowth, io, queueDepth);
+        }
+
+        /** Returns a copy whose io_uring rings have {@code depth} entries. */
+        public Options withQueueDepth(int depth) {
+            return new Options(blockSize, allowBufferedFallback, allowGrowth, engine, depth);
         }
     }
 
     private DirectFileDevice(String name, Path path, NativeIO io, int fd, boolean direct, int blockSize, long capacity,
-                             StoreFileLock lock) {
+                             StoreFileLock lock, IoUringEngine uring) {
         super(name, blockSize, capacity);
         this.io = io;
         this.fd = fd;
         this.path = path;
         this.direct = direct;
         this.lock = lock;
+        this.uring = uring;
     }
 
     /** Opens (creating if needed) {@code path} with {@code capacity} bytes and default options. */
@@ -88,7 +139,8 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      * @throws ConfigurationException if the directory is missing or not writable, the capacity is not
      *                                a multiple of the block size, O_DIRECT is refused and no
      *                                fallback is allowed, or an existing file is shorter than the
-     *                                capacity and growth is not allowed
+     *                                capacity and growth is not allowed, or {@link IoEngine#IO_URING}
+     *                                is asked for where the kernel refuses io_uring
      * @throws io.most.FileInUseException if another device has the file open
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */
@@ -98,6 +150,14 @@ public final class DirectFileDevice extends AbstractBlockDevice {
 
     /** Opens with {@code directFlag} as the O_DIRECT bit; tests pass a flag the kernel refuses. */
     static DirectFileDevice open(Path path, long capacity, Options options, int directFlag) {
+        return open(path, capacity, options, directFlag, IoUringEngine.DEFAULT_MAX_SQE_BYTES);
+    }
+
+    /**
+     * Opens with io_uring transfers cut into SQEs of at most {@code maxSqeBytes}: tests use a small
+     * value to drive the path a short completion or a transfer over the kernel's 2 GiB limit takes.
+     */
+    static DirectFileDevice open(Path path, long capacity, Options options, int directFlag, int maxSqeBytes) {
         DeviceFiles.checkCreatable(path, capacity, options.blockSize(), "device");
         NativeIO io = nativeIO();
         boolean created = !Files.exists(path);
@@ -140,13 +200,14 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         try {
             io.allocate(fd, capacity);
         } catch (NativeIO.NativeException e) {
-            closeQuietly(io, fd);
-            lock.close();
-            if (e.errno == NativeIO.ENOSPC) {
-                throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
-                        + "': free space on its file system or choose a smaller capacity");
-            }
+            // EOPNOTSUPP: the file system cannot preallocate; the device works without (and keeps its fd)
             if (e.errno != NativeIO.EOPNOTSUPP) {
+                closeQuietly(io, fd);
+                lock.close();
+                if (e.errno == NativeIO.ENOSPC) {
+                    throw new DeviceFullException("no space to preallocate " + capacity + " bytes for '" + path
+                            + "': free space on its file system or choose a smaller capacity");
+                }
                 throw new DeviceIOException("cannot preallocate '" + path + "': " + e.getMessage(), e);
             }
         }
@@ -159,7 +220,46 @@ public final class DirectFileDevice extends AbstractBlockDevice {
                 throw e;
             }
         }
-        return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity, lock);
+        IoUringEngine uring;
+        try {
+            uring = startEngine(path, fd, direct, options, maxSqeBytes);
+        } catch (RuntimeException e) {
+            closeQuietly(io, fd);
+            lock.close();
+            throw e;
+        }
+        return new DirectFileDevice(DeviceFiles.nameOf(path), path, io, fd, direct, options.blockSize(), capacity, lock,
+                uring);
+    }
+
+    /** The io_uring engine the options ask for, or null for pread (asked for, or the logged fallback). */
+    private static IoUringEngine startEngine(Path path, int fd, boolean direct, Options options, int maxSqeBytes) {
+        if (options.engine() == IoEngine.PREAD) {
+            return null;
+        }
+        String why;
+        try {
+            return IoUringEngine.open(fd, DeviceFiles.nameOf(path), options.blockSize(), direct, options.queueDepth(),
+                    maxSqeBytes);
+        } catch (NativeIO.NativeException e) {
+            why = switch (e.errno) {
+                case IoUringSyscalls.ENOSYS -> "the kernel has no io_uring or a seccomp filter blocks it";
+                case NativeIO.EPERM -> "io_uring is disabled for this process (sysctl kernel.io_uring_disabled)";
+                case NativeIO.ENOMEM -> "the locked-memory limit is too low for a ring (ulimit -l)";
+                default -> "io_uring setup failed";
+            } + ": " + e.getMessage();
+        } catch (UnsupportedOperationException e) {
+            why = e.getMessage();
+        }
+        if (options.engine() == IoEngine.IO_URING) {
+            throw new ConfigurationException("device '" + path + "' asks for io_uring, but " + why + "; use"
+                    + " IoEngine.AUTO or PREAD (system property " + IoEngine.PROPERTY + "=pread)");
+        }
+        if (FALLBACK_LOGGED.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, "io_uring unavailable ({0}); devices use pread/pwrite, one I/O"
+                    + " in flight per thread", why);
+        }
+        return null;
     }
 
     private static void checkNotTruncated(Path path, long capacity, Options options) {
@@ -183,6 +283,57 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         return path;
     }
 
+    /** The engine this device runs on: {@link IoEngine#IO_URING} or {@link IoEngine#PREAD}. */
+    public IoEngine engine() {
+        return uring != null ? IoEngine.IO_URING : IoEngine.PREAD;
+    }
+
+    /**
+     * Registers {@code region} (typically a buffer pool's frames, allocated once) with the kernel for
+     * fixed-buffer I/O: reads and writes whose buffer lies inside it then skip pinning its pages on
+     * every I/O ({@code READ_FIXED}/{@code WRITE_FIXED}). Several regions may be registered.
+     *
+     * <p>The region must stay allocated until {@link #unregisterBuffers()} or {@link #close()}: the
+     * kernel holds its pages, and I/O to an address inside it goes to those pages.
+     *
+     * @return whether fixed-buffer I/O is in use: false on the pread engine, or when the kernel
+     *         refused (a locked-memory limit; logged), and then I/O goes on without
+     * @throws IllegalArgumentException if the region is not a native segment or the kernel's limit of
+     *                                  16384 pieces of 1 GiB would be passed
+     * @throws IllegalStateException    if the device is closed
+     */
+    public boolean registerBuffers(MemorySegment region) {
+        ensureOpen();
+        if (uring == null) {
+            return false;
+        }
+        return uring.registerBuffer(region) == null;
+    }
+
+    /** Drops every registered buffer; call it with no I/O in flight into them, before freeing them. */
+    public void unregisterBuffers() {
+        ensureOpen();
+        if (uring != null) {
+            uring.unregisterBuffers();
+        }
+    }
+
+    private void ensureOpen() {
+        if (!isOpen()) {
+            throw new IllegalStateException("device '" + name() + "' is closed");
+        }
+    }
+
+    /** SQEs issued with a registered buffer so far; for tests. */
+    long fixedTransfers() {
+        return uring == null ? 0 : uring.fixedTransfers();
+    }
+
+    /** Rings the io_uring engine has set up (0 on pread); all are released by {@link #close()}. */
+    int rings() {
+        return uring == null ? 0 : uring.rings();
+    }
+
     /** Whether the file is really open with O_DIRECT (false only after an allowed fallback). */
     public boolean isDirect() {
         return direct;
@@ -190,6 +341,10 @@ public final class DirectFileDevice extends AbstractBlockDevice {
 
     @Override
     protected void doRead(long offset, MemorySegment destination) {
+        if (uring != null) {
+            uring.read(offset, destination);
+            return;
+        }
         try {
             if (isAligned(destination)) {
                 io.preadFully(fd, destination, offset);
@@ -207,6 +362,10 @@ public final class DirectFileDevice extends AbstractBlockDevice {
 
     @Override
     protected void doWrite(long offset, MemorySegment source) {
+        if (uring != null) {
+            uring.write(offset, source);
+            return;
+        }
         try {
             if (isAligned(source)) {
                 io.pwriteFully(fd, source, offset);
@@ -223,8 +382,22 @@ public final class DirectFileDevice extends AbstractBlockDevice {
         }
     }
 
+    /** On io_uring, the whole batch is in flight at once (up to the queue depth); else one by one. */
+    @Override
+    protected void doTransferAll(List<IoRequest> requests) {
+        if (uring != null) {
+            uring.transferAll(requests);
+        } else {
+            super.doTransferAll(requests);
+        }
+    }
+
     @Override
     protected void doForce() {
+        if (uring != null) {
+            uring.fdatasync();
+            return;
+        }
         try {
             io.fdatasync(fd);
         } catch (NativeIO.NativeException e) {
@@ -235,6 +408,9 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     @Override
     protected void doClose() {
         try {
+            if (uring != null) {
+                uring.close(); // before the file: a ring holds the descriptor as a registered file
+            }
             io.close(fd);
         } catch (NativeIO.NativeException e) {
             throw new DeviceIOException("close of device '" + name() + "' failed: " + e.getMessage(), e);
@@ -257,6 +433,7 @@ public final class DirectFileDevice extends AbstractBlockDevice {
 
     @Override
     public String toString() {
-        return "DirectFileDevice[" + path + ", " + capacity() + " bytes, " + (direct ? "O_DIRECT" : "buffered") + "]";
+        return "DirectFileDevice[" + path + ", " + capacity() + " bytes, " + (direct ? "O_DIRECT" : "buffered") + ", "
+                + engine().name().toLowerCase(java.util.Locale.ROOT) + "]";
     }
 }

@@ -2,6 +2,10 @@ package io.most.device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -124,12 +128,7 @@ public final class FaultyDevice extends AbstractBlockDevice {
         long length = source.byteSize();
         maybeDelay();
         maybeFail(IoOp.WRITE, offset, length, failWriteRange.get());
-        if (writeBudget.addAndGet(-length) < 0) {
-            writeBudget.addAndGet(length);
-            injected.incrementAndGet();
-            throw new DeviceFullException("injected: device '" + name() + "' is full ("
-                    + describe(IoOp.WRITE, offset, length) + ")");
-        }
+        spendWriteBudget(offset, length);
         Tear t = tear.getAndSet(null);
         if (t == null) {
             inner.write(offset, source);
@@ -144,6 +143,15 @@ public final class FaultyDevice extends AbstractBlockDevice {
         }
     }
 
+    private void spendWriteBudget(long offset, long length) {
+        if (writeBudget.addAndGet(-length) < 0) {
+            writeBudget.addAndGet(length);
+            injected.incrementAndGet();
+            throw new DeviceFullException("injected: device '" + name() + "' is full ("
+                    + describe(IoOp.WRITE, offset, length) + ")");
+        }
+    }
+
     /** Persists the first {@code keep} bytes of {@code source}; the rest of the range keeps its old data. */
     private void writeTorn(long offset, MemorySegment source, int keep) {
         try (Arena arena = Arena.ofConfined()) {
@@ -151,6 +159,48 @@ public final class FaultyDevice extends AbstractBlockDevice {
             inner.read(offset, merged);
             MemorySegment.copy(source, 0, merged, 0, keep);
             inner.write(offset, merged);
+        }
+    }
+
+    /**
+     * Applies the armed faults to each request as {@link #doRead}/{@link #doWrite} would, then
+     * forwards the requests that were not failed or torn to the inner device as one batch, so the
+     * inner device's queue still sees them together.
+     */
+    @Override
+    protected void doTransferAll(List<IoRequest> requests) {
+        Map<Integer, RuntimeException> failures = new HashMap<>();
+        List<IoRequest> forwarded = new ArrayList<>();
+        List<Integer> forwardedIndex = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            IoRequest r = requests.get(i);
+            try {
+                if (r.op() == IoOp.READ) {
+                    maybeDelay();
+                    maybeFail(IoOp.READ, r.offset(), r.length(), failReadRange.get());
+                } else if (tear.get() != null) {
+                    doWrite(r.offset(), r.buffer()); // the torn write runs alone, in order
+                    continue;
+                } else {
+                    maybeDelay();
+                    maybeFail(IoOp.WRITE, r.offset(), r.length(), failWriteRange.get());
+                    spendWriteBudget(r.offset(), r.length());
+                }
+                forwarded.add(r);
+                forwardedIndex.add(i);
+            } catch (RuntimeException e) {
+                failures.put(i, e);
+            }
+        }
+        try {
+            if (!forwarded.isEmpty()) {
+                inner.transferAll(forwarded);
+            }
+        } catch (BatchIOException e) {
+            e.failures().forEach((k, v) -> failures.put(forwardedIndex.get(k), v));
+        }
+        if (!failures.isEmpty()) {
+            throw new BatchIOException(name(), requests.size(), failures);
         }
     }
 

@@ -2,6 +2,7 @@ package io.most.device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -45,6 +46,11 @@ public abstract class ForwardingDevice implements BlockDevice {
     @Override
     public void write(long offset, MemorySegment source) {
         inner.write(offset, source);
+    }
+
+    @Override
+    public void transferAll(List<IoRequest> requests) {
+        inner.transferAll(requests);
     }
 
     @Override

@@ -25,8 +25,10 @@ final class NativeIO {
     static final int O_CLOEXEC = 0x80000;
     static final int LOCK_EX = 2;
     static final int LOCK_NB = 4;
+    static final int EPERM = 1;
     static final int EINTR = 4;
     static final int EWOULDBLOCK = 11;
+    static final int ENOMEM = 12;
     static final int EINVAL = 22;
     static final int ENOSPC = 28;
     static final int EOPNOTSUPP = 95;
@@ -254,8 +256,16 @@ final class NativeIO {
         }
     }
 
-    private int errno(MemorySegment state) {
+    int errno(MemorySegment state) {
         return (int) errnoHandle.get(state, 0L);
+    }
+
+    /**
+     * This thread's errno capture buffer, for other bindings in this package whose downcalls capture
+     * errno ({@link IoUringSyscalls}); valid until the next call on this thread.
+     */
+    MemorySegment callState() {
+        return ioCallState.get();
     }
 
     /** A failed native call with its errno. */

@@ -12,6 +12,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@link BlockDevice} contract, run against every implementation by the subclasses below:
- * round trips, alignment errors, concurrency with checksums, interrupts, close, statistics.
+ * round trips, alignment errors, concurrency with checksums, interrupts, close, statistics, and the
+ * same for batches ({@link BlockDevice#transferAll}).
  */
 abstract class BlockDeviceContractTest {
     static final int BLOCK = 4096;
@@ -226,6 +228,166 @@ abstract class BlockDeviceContractTest {
         assertTrue(s.ops(IoOp.FORCE) >= 1);
         assertEquals(0, s.inFlight());
         assertTrue(s.latency(IoOp.READ).count() >= 2);
+    }
+
+    @Test
+    void batchOfMixedBuffersRoundTrips() {
+        int n = 24;
+        List<IoRequest> writes = new ArrayList<>();
+        List<MemorySegment> written = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            MemorySegment buf = switch (i % 3) {
+                case 0 -> device.allocate(arena, 2 * BLOCK);
+                case 1 -> MemorySegment.ofArray(new byte[2 * BLOCK]);
+                default -> arena.allocate(2 * BLOCK + 1, 1).asSlice(1, 2 * BLOCK);
+            };
+            fill(buf, 100 + i);
+            written.add(buf);
+            writes.add(IoRequest.write((long) (3 * i) * BLOCK, buf));
+        }
+        device.transferAll(writes);
+        device.force();
+        List<IoRequest> reads = new ArrayList<>();
+        List<MemorySegment> read = new ArrayList<>();
+        for (int i = n - 1; i >= 0; i--) {
+            MemorySegment buf = i % 2 == 0 ? device.allocate(arena, 2 * BLOCK) : MemorySegment.ofArray(new byte[2 * BLOCK]);
+            read.add(0, buf);
+            reads.add(IoRequest.read((long) (3 * i) * BLOCK, buf));
+        }
+        device.transferAll(reads);
+        for (int i = 0; i < n; i++) {
+            assertEquals(-1, written.get(i).mismatch(read.get(i)), "request " + i);
+        }
+    }
+
+    @Test
+    void batchLargerThanAnyQueueIsSplitNeverDropped() {
+        int blocks = (int) (CAPACITY / BLOCK);
+        MemorySegment all = device.allocate(arena, CAPACITY);
+        fill(all, 77);
+        List<IoRequest> writes = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            writes.add(IoRequest.write((long) b * BLOCK, all.asSlice((long) b * BLOCK, BLOCK)));
+        }
+        device.transferAll(writes);
+        MemorySegment back = device.allocate(arena, CAPACITY);
+        List<IoRequest> reads = new ArrayList<>();
+        for (int b = blocks - 1; b >= 0; b--) {
+            reads.add(IoRequest.read((long) b * BLOCK, back.asSlice((long) b * BLOCK, BLOCK)));
+        }
+        device.transferAll(reads);
+        assertEquals(-1, all.mismatch(back), "every one of " + blocks + " blocks read back");
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    void batchWithOneBadRequestIsRefusedWholeNamingIt() {
+        MemorySegment data = device.allocate(arena, BLOCK);
+        fill(data, 9);
+        List<IoRequest> batch = List.of(IoRequest.write(0, data), IoRequest.write(BLOCK, data),
+                IoRequest.write(BLOCK + 512, data), IoRequest.write(CAPACITY, data));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.transferAll(batch));
+        assertTrue(e.getMessage().contains("request 2") && e.getMessage().contains("4096"), e.getMessage());
+        MemorySegment back = device.allocate(arena, BLOCK);
+        device.read(0, back);
+        assertEquals(-1, back.mismatch(device.allocate(arena, BLOCK)), "nothing of a refused batch is written");
+        assertThrows(IllegalArgumentException.class, () -> new IoRequest(IoOp.FORCE, 0, data));
+    }
+
+    @Test
+    void emptyBatchIsANoOpAndABatchOnAClosedDeviceFails() {
+        device.transferAll(List.of());
+        device.close();
+        MemorySegment buf = Arena.ofAuto().allocate(BLOCK, BLOCK);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> device.transferAll(List.of(IoRequest.read(0, buf))));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> device.transferAll(List.of()));
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    void batchRequestsAreCountedInStatistics() {
+        long reads = device.stats().ops(IoOp.READ);
+        long writes = device.stats().ops(IoOp.WRITE);
+        MemorySegment buf = device.allocate(arena, 4 * BLOCK);
+        device.transferAll(List.of(IoRequest.write(0, buf.asSlice(0, BLOCK)), IoRequest.write(BLOCK, buf.asSlice(BLOCK, BLOCK)),
+                IoRequest.read(8 * BLOCK, buf.asSlice(2 * BLOCK, 2 * BLOCK))));
+        assertEquals(reads + 1, device.stats().ops(IoOp.READ));
+        assertEquals(writes + 2, device.stats().ops(IoOp.WRITE));
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    void concurrentBatchesKeepChecksums() throws Exception {
+        int threads = 4;
+        int blocksPerThread = (int) (CAPACITY / BLOCK) / threads;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int first = t * blocksPerThread;
+            long threadSeed = 500 + t;
+            results.add(pool.submit(() -> {
+                try (Arena local = Arena.ofConfined()) {
+                    MemorySegment out = device.allocate(local, (long) blocksPerThread * BLOCK);
+                    MemorySegment in = device.allocate(local, (long) blocksPerThread * BLOCK);
+                    for (int round = 0; round < 5; round++) {
+                        List<IoRequest> writes = new ArrayList<>();
+                        List<IoRequest> reads = new ArrayList<>();
+                        for (int b = 0; b < blocksPerThread; b++) {
+                            MemorySegment o = out.asSlice((long) b * BLOCK, BLOCK);
+                            fill(o, threadSeed * 1000 + round * 100 + b);
+                            stampChecksum(o);
+                            writes.add(IoRequest.write((long) (first + b) * BLOCK, o));
+                            reads.add(IoRequest.read((long) (first + b) * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)));
+                        }
+                        device.transferAll(writes);
+                        device.transferAll(reads);
+                        for (int b = 0; b < blocksPerThread; b++) {
+                            assertTrue(checksumMatches(in.asSlice((long) b * BLOCK, BLOCK)), "block " + (first + b));
+                        }
+                        assertEquals(-1, out.mismatch(in), "round " + round);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : results) {
+            f.get();
+        }
+        pool.shutdown();
+    }
+
+    @Test
+    void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
+        MemorySegment out = device.allocate(arena, 8 * BLOCK);
+        fill(out, 13);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            try (Arena local = Arena.ofConfined()) {
+                MemorySegment in = device.allocate(local, 8 * BLOCK);
+                for (int i = 0; i < 20; i++) {
+                    device.transferAll(List.of(IoRequest.write(0, out.asSlice(0, 4 * BLOCK)),
+                            IoRequest.write(4 * BLOCK, out.asSlice(4 * BLOCK, 4 * BLOCK))));
+                    device.transferAll(List.of(IoRequest.read(0, in)));
+                    assertEquals(-1, out.mismatch(in));
+                }
+                assertTrue(Thread.currentThread().isInterrupted(), "interrupt status must be preserved");
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.start();
+        t.interrupt();
+        t.join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        assertTrue(device.isOpen());
+        MemorySegment in = device.allocate(arena, 8 * BLOCK);
+        device.transferAll(List.of(IoRequest.read(0, in)));
+        assertEquals(-1, out.mismatch(in));
     }
 }
 

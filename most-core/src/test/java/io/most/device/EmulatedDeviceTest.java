@@ -48,6 +48,27 @@ class EmulatedDeviceTest {
     }
 
     @Test
+    void batchQueuesOnTheChannelsLikeConcurrentRequests() {
+        // 8 reads of 1 ms at once on 2 channels: at least 4 ms, and every read is done and counted
+        try (EmulatedDevice device = new EmulatedDevice(new MemoryDevice(1 << 20), profile(MS, 2, 1L << 40));
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment data = device.allocate(arena, 8 * 4096);
+            BlockDeviceContractTest.fill(data, 3);
+            device.write(0, data);
+            MemorySegment in = device.allocate(arena, 8 * 4096);
+            List<IoRequest> batch = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                batch.add(IoRequest.read(i * 4096L, in.asSlice(i * 4096L, 4096)));
+            }
+            long start = System.nanoTime();
+            device.transferAll(batch);
+            assertTrue(System.nanoTime() - start >= 4 * MS);
+            assertEquals(-1, data.mismatch(in));
+            assertEquals(8, device.stats().ops(IoOp.READ));
+        }
+    }
+
+    @Test
     void bandwidthLimitHoldsWhenChannelsAreAmple() throws Exception {
         // 4 MB/s: 16 writes of 4 KiB = 64 KiB need at least 16 ms even with 64 channels
         try (EmulatedDevice device = new EmulatedDevice(new MemoryDevice(1 << 20), profile(10_000, 64, 4_096_000))) {

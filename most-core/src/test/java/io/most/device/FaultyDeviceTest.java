@@ -36,6 +36,44 @@ class FaultyDeviceTest {
     }
 
     @Test
+    void batchFailsOnlyTheFaultedRequestsAndRunsTheOthers() {
+        MemorySegment data = device.allocate(arena, 4 * 4096);
+        BlockDeviceContractTest.fill(data, 8);
+        device.failRange(IoOp.WRITE, 8192, 12288);
+        java.util.List<IoRequest> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            batch.add(IoRequest.write(i * 4096L, data.asSlice(i * 4096L, 4096)));
+        }
+        BatchIOException e = assertThrows(BatchIOException.class, () -> device.transferAll(batch));
+        assertEquals(java.util.Set.of(2), e.failures().keySet());
+        assertTrue(e.getMessage().contains("request 2") && e.getMessage().contains("8192"), e.getMessage());
+        device.clear();
+        MemorySegment back = device.allocate(arena, 4 * 4096);
+        inner.read(0, back);
+        assertEquals(-1, back.asSlice(0, 8192).mismatch(data.asSlice(0, 8192)));
+        assertEquals(-1, back.asSlice(12288).mismatch(data.asSlice(12288)));
+        assertEquals(1, device.stats().errors(IoOp.WRITE));
+
+        device.fullAfter(4096);
+        BatchIOException full = assertThrows(BatchIOException.class, () -> device.transferAll(batch));
+        assertEquals(3, full.failures().size());
+        assertTrue(full.failures().get(1) instanceof DeviceFullException, full.failures().toString());
+    }
+
+    @Test
+    void tornWriteInABatchPersistsOnlyItsPrefix() {
+        MemorySegment fresh = device.allocate(arena, 8192);
+        BlockDeviceContractTest.fill(fresh, 4);
+        device.tearNextWrite(100, true);
+        device.transferAll(java.util.List.of(IoRequest.write(0, fresh.asSlice(0, 4096)),
+                IoRequest.write(4096, fresh.asSlice(4096, 4096))));
+        MemorySegment back = device.allocate(arena, 8192);
+        inner.read(0, back);
+        assertEquals(100, back.mismatch(fresh), "the first write of the batch was torn after 100 bytes");
+        assertEquals(-1, back.asSlice(4096).mismatch(fresh.asSlice(4096)));
+    }
+
+    @Test
     void badRangeFailsOnlyOverlappingAccessesUntilCleared() {
         device.failRange(IoOp.WRITE, 8192, 12288);
         device.write(4096, buf);

@@ -15,6 +15,34 @@ import org.junit.jupiter.api.Test;
 class ForwardingDeviceTest {
 
     @Test
+    void batchReachesTheWrappedDeviceAsOneBatch() {
+        java.util.List<java.util.List<IoRequest>> batches = new java.util.ArrayList<>();
+        MemoryDevice memory = new MemoryDevice("m", 4096, 8 * 4096);
+        ForwardingDevice recorder = new ForwardingDevice(memory) {
+        };
+        ForwardingDevice view = new ForwardingDevice(new ForwardingDevice(memory) {
+            @Override
+            public void transferAll(java.util.List<IoRequest> requests) {
+                batches.add(requests);
+                super.transferAll(requests);
+            }
+        }) {
+        };
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = view.allocate(arena, 2 * 4096);
+            out.set(ValueLayout.JAVA_LONG, 4096, 7);
+            view.transferAll(java.util.List.of(IoRequest.write(0, out.asSlice(0, 4096)),
+                    IoRequest.write(4096, out.asSlice(4096, 4096))));
+            MemorySegment in = arena.allocate(4096);
+            recorder.read(4096, in);
+            assertEquals(7, in.get(ValueLayout.JAVA_LONG, 0));
+        }
+        assertEquals(1, batches.size(), "one batch, not one call per request");
+        assertEquals(2, batches.get(0).size());
+        assertEquals(2, memory.stats().ops(IoOp.WRITE));
+    }
+
+    @Test
     void operationsReachTheWrappedDevice() {
         MemoryDevice memory = new MemoryDevice("m", 4096, 8 * 4096);
         ForwardingDevice view = new ForwardingDevice(memory) {

@@ -85,6 +85,9 @@ final class Commands {
             new Opt("epoch", "D", "adaptive policies: time per candidate policy (default 1s; the annealer needs"
                     + " about 154 epochs to cool down)"),
             new Opt("theta", "X", "zipfian workloads: skew within [0, 1) (default 0.99)"),
+            new Opt("queue-depth", "N", "device-rand-*: I/Os each thread issues as one batch"
+                    + " (BlockDevice.transferAll, io_uring on direct-file) and waits for; an operation is then a"
+                    + " batch and the report adds io_ops_s (default 1: one pread-like call per operation)"),
             new Opt("pm-profile", "P", "page hierarchies with PM: pmem (Optane DC PM access costs, the default) or"
                     + " none (no emulated cost: the software path only)"),
             new Opt("dir", "DIR", "directory for file-backed hierarchies (default: a fresh temporary directory);"

@@ -250,7 +250,7 @@ public final class RunCommand {
                 try (Policy.Target<T> target = policy.attach(open, settings)) {
                     Workload.Session session = workload.start(target.target(), new Workload.Setup(
                             dataSize(spec, target.target()), spec.blockSize(), spec.seed(), spec.hierarchy().model(),
-                            spec.theta()));
+                            spec.theta(), spec.queueDepth()));
                     String label = policyName + " " + workload.name() + " on " + spec.hierarchy().name();
                     Measurement m = new LoadDriver(shape, progress).drive(session, label);
                     warnAboutErrors(policyName, m);

@@ -10,6 +10,7 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
+import io.most.bench.workload.RandomBlockWorkload;
 import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.Workloads;
@@ -54,18 +55,22 @@ import java.util.Set;
  * @param tierRestartNanos tier workloads with a fill: after the measured run, reopen each volume and
  *                    measure the first this long against a cold start ({@code --restart-window}); empty
  *                    for none
+ * @param queueDepth  device-rand-* workloads: I/Os per operation, issued as one batch ({@code --queue-depth})
  */
 public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
                boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv,
-               RunMethod method, List<String> args, boolean threadsChosen, OptionalLong tierRestartNanos) {
+               RunMethod method, List<String> args, boolean threadsChosen, OptionalLong tierRestartNanos,
+               int queueDepth) {
 
     /** Rounds of {@code run} when {@code --repeat} is not given. */
     static final int DEFAULT_REPEAT = 3;
 
     static final int MAX_THREADS = 1024;
+    /** Largest --queue-depth: the largest io_uring ring (a larger batch would be split anyway). */
+    static final int MAX_QUEUE_DEPTH = 32768;
     static final int MAX_BLOCK_SIZE = 16 << 20;
     static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
     static final long DEFAULT_WARMUP_NANOS = 2_000_000_000L;
@@ -182,6 +187,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
             };
         }
         OptionalLong tierRestart = parseTierRestart(line, workload);
+        int queueDepth = parseQueueDepth(line, workload, intensity);
         Optional<KvSpec> kv = KvSpec.parse(line, workload, blockSize);
         if (kv.isPresent() && policies.size() > 1) {
             throw new UsageException("--policies: YCSB workloads compare --engines; the most engine runs with one"
@@ -189,7 +195,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
                 dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv,
-                RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen, tierRestart);
+                RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen, tierRestart, queueDepth);
     }
 
     /**
@@ -219,7 +225,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
         return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
                 blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmCost, chart, workingSet,
-                oneEngine, RunMethod.CHILD, args, threadsChosen, tierRestartNanos);
+                oneEngine, RunMethod.CHILD, args, threadsChosen, tierRestartNanos, queueDepth);
     }
 
     /** The load shape for the driver; {@code saturationRate} is the rate {@code --intensity 1} means. */
@@ -253,6 +259,22 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
             names.add(trimmed);
         }
         return List.copyOf(names);
+    }
+
+    /** {@code --queue-depth}: the device-rand-* workloads only, closed loop only (an operation is a batch). */
+    private static int parseQueueDepth(Options line, Workload<?> workload, OptionalDouble intensity) {
+        if (line.value("queue-depth").isEmpty()) {
+            return 1;
+        }
+        if (!(workload instanceof RandomBlockWorkload)) {
+            throw new UsageException("--queue-depth sets the I/Os in flight per thread of the raw device workloads"
+                    + " (device-rand-read, device-rand-write, device-rand-rw); '" + workload.name() + "' is not one");
+        }
+        if (intensity.isPresent()) {
+            throw new UsageException("--queue-depth runs closed loop (each thread waits for its batch); drop"
+                    + " --intensity, or drop --queue-depth for an open loop of single I/Os");
+        }
+        return (int) Units.parseWhole("--queue-depth", line.value("queue-depth").get(), 1, MAX_QUEUE_DEPTH);
     }
 
     private static int parseThreads(String text) {

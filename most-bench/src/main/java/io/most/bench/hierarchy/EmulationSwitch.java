@@ -48,6 +48,12 @@ final class EmulationSwitch extends AbstractBlockDevice {
         target().write(offset, source);
     }
 
+    /** A batch goes to the target whole, so the real or emulated device sees its queue depth. */
+    @Override
+    protected void doTransferAll(java.util.List<io.most.device.IoRequest> requests) {
+        target().transferAll(requests);
+    }
+
     @Override
     protected void doForce() {
         backing.force();

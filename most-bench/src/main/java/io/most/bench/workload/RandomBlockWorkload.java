@@ -7,9 +7,13 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceStats;
 import io.most.device.IoOp;
+import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.SplittableRandom;
@@ -19,6 +23,11 @@ import java.util.SplittableRandom;
  * {@code device-rand-read}, {@code device-rand-write} and {@code device-rand-rw} (50% writes).
  * Counts come from the device's {@link DeviceStats}, so they include what the device saw, not what
  * the bench thinks it issued.
+ *
+ * <p>With {@code --queue-depth N} above 1 an operation is a batch: each thread draws N offsets, hands
+ * them to {@link BlockDevice#transferAll} at once (io_uring keeps them all in flight on a
+ * {@code direct-file} device) and waits for all of them before the next batch. The driver's
+ * throughput and latency are then per batch; {@code io_ops_s} in the report is the I/O rate.
  */
 public final class RandomBlockWorkload implements Workload<BlockDevice> {
     private final String name;
@@ -88,6 +97,8 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         private final BlockDevice device;
         private final Setup setup;
         private final long blocks;
+        /** Process CPU time at the start of the measurement, or -1 where the JVM cannot tell. */
+        private volatile long cpuAtStart = -1;
 
         RandomBlockSession(BlockDevice device, Setup setup) {
             this.device = device;
@@ -99,16 +110,19 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         public Client newClient(int thread) {
             SplittableRandom random = setup.randomFor(thread);
             Arena arena = Arena.ofConfined();
-            MemorySegment buffer = device.allocate(arena, setup.blockSize());
+            // a batch needs a buffer per request: reads of one batch must not land in the same memory
+            MemorySegment buffer = device.allocate(arena, (long) setup.blockSize() * setup.queueDepth());
             for (long i = 0; i + Long.BYTES <= buffer.byteSize(); i += Long.BYTES) {
                 buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, i, random.nextLong());
             }
-            return new RandomBlockClient(device, random, arena, buffer, blocks, setup.blockSize(), writeFraction);
+            return new RandomBlockClient(device, random, arena, buffer, blocks, setup.blockSize(), writeFraction,
+                    setup.queueDepth());
         }
 
         @Override
         public void beginMeasurement() {
             device.stats().reset();
+            cpuAtStart = processCpuNanos();
         }
 
         @Override
@@ -123,6 +137,16 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
             fields.put("block_size", setup.blockSize());
             fields.put("size_bytes", setup.dataSize());
             fields.put("write_fraction", writeFraction);
+            fields.put("queue_depth", setup.queueDepth());
+            long ios = stats.ops(IoOp.READ) + stats.ops(IoOp.WRITE);
+            long cpuNow = processCpuNanos();
+            if (cpuAtStart >= 0 && cpuNow >= 0 && ios > 0) {
+                // the whole process (driver threads, JIT, GC) per I/O, user + system: what fio's usr/sys_cpu count
+                fields.put("cpu_us_per_io", Units.round((cpuNow - cpuAtStart) / 1e3 / ios, 2));
+            }
+            if (fields.get("throughput_ops") instanceof Number batches) {
+                fields.put("io_ops_s", Units.round(batches.doubleValue() * setup.queueDepth(), 1));
+            }
             if (setup.model().isPresent()) {
                 DeviceProfile p = setup.model().get();
                 fields.put("profile", p.name());
@@ -134,6 +158,11 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         }
     }
 
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
     private static final class RandomBlockClient implements Client {
         private final BlockDevice device;
         private final SplittableRandom random;
@@ -142,9 +171,11 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         private final long blocks;
         private final long blockSize;
         private final double writeFraction;
+        private final int queueDepth;
+        private final List<IoRequest> batch;
 
         RandomBlockClient(BlockDevice device, SplittableRandom random, Arena arena, MemorySegment buffer,
-                          long blocks, long blockSize, double writeFraction) {
+                          long blocks, long blockSize, double writeFraction, int queueDepth) {
             this.device = device;
             this.random = random;
             this.arena = arena;
@@ -152,16 +183,32 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
             this.blocks = blocks;
             this.blockSize = blockSize;
             this.writeFraction = writeFraction;
+            this.queueDepth = queueDepth;
+            this.batch = new ArrayList<>(queueDepth);
         }
 
         @Override
         public void next() {
-            long offset = random.nextLong(blocks) * blockSize;
-            if (writeFraction > 0 && random.nextDouble() < writeFraction) {
-                device.write(offset, buffer);
-            } else {
-                device.read(offset, buffer);
+            if (queueDepth == 1) {
+                long offset = random.nextLong(blocks) * blockSize;
+                if (isWrite()) {
+                    device.write(offset, buffer);
+                } else {
+                    device.read(offset, buffer);
+                }
+                return;
             }
+            batch.clear();
+            for (int i = 0; i < queueDepth; i++) {
+                long offset = random.nextLong(blocks) * blockSize;
+                MemorySegment slice = buffer.asSlice(i * blockSize, blockSize);
+                batch.add(isWrite() ? IoRequest.write(offset, slice) : IoRequest.read(offset, slice));
+            }
+            device.transferAll(batch);
+        }
+
+        private boolean isWrite() {
+            return writeFraction > 0 && random.nextDouble() < writeFraction;
         }
 
         @Override

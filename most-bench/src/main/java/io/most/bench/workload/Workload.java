@@ -88,11 +88,19 @@ public interface Workload<T> extends Named {
      * @param seed      base seed; each thread derives its own, so every policy sees the same requests
      * @param model     the hierarchy's service model, if emulated
      * @param theta     zipfian skew ({@code --theta}); empty = the workload's default
+     * @param queueDepth block workloads: I/Os each thread issues together as one batch and waits for
+     *                   ({@code --queue-depth}); 1 = one synchronous call per operation
      */
-    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta) {
+    record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta,
+                 int queueDepth) {
         /** A setup without a skew. */
         public Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model) {
             this(dataSize, blockSize, seed, model, OptionalDouble.empty());
+        }
+
+        /** A setup with one I/O per operation. */
+        public Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta) {
+            this(dataSize, blockSize, seed, model, theta, 1);
         }
 
         /**
