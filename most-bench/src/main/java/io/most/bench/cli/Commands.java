@@ -4,6 +4,7 @@ import io.most.bench.Layer;
 import io.most.bench.Named;
 import io.most.bench.UsageException;
 import io.most.bench.hierarchy.Hierarchies;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.kv.CacheEngines;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.policy.Policies;
@@ -85,8 +86,11 @@ final class Commands {
             new Opt("epoch", "D", "adaptive policies: time per candidate policy (default 1s; the annealer needs"
                     + " about 154 epochs to cool down)"),
             new Opt("theta", "X", "zipfian workloads: skew within [0, 1) (default 0.99)"),
-            new Opt("pm-profile", "P", "page hierarchies with PM: pmem (Optane DC PM access costs, the default) or"
-                    + " none (no emulated cost: the software path only)"),
+            new Opt("pm-profile", "P", "page hierarchies with PM (dram-pm-ssd, pm-ssd, dram-pm-most, dram-pm-hemem):"
+                    + " the PM model its loads and stores pay, one of " + String.join(", ", PmChoice.choices())
+                    + " (default " + PmChoice.DEFAULT + ": Spitfire's 6-DIMM Optane DC PM; pmem is the same; none: no"
+                    + " emulated cost, the software path only; profile:FILE: PM measured by 'profile --pm --save FILE');"
+                    + " see docs/DEVICES.md"),
             new Opt("dir", "DIR", "directory for file-backed hierarchies (default: a fresh temporary directory);"
                     + " the data file is deleted afterwards"),
             new Opt("seed", "S", "random seed; every policy sees the same requests (default 42)"),
@@ -279,7 +283,7 @@ final class Commands {
 
                 Emulated profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE), so
                 that this VM's late wake-ups stay small against their service times; on page hierarchies
-                the PM access costs (pmem profile) are scaled alike, DRAM is not.
+                the PM models (--pm-profile) are scaled alike, DRAM is not.
                 Page workloads load the data set first (untimed), then warm up: give a --warmup long
                 enough to fill the buffers (e.g. 10s for the defaults).
                 Exit codes: 0 ok, 1 the run failed, 2 bad command line.

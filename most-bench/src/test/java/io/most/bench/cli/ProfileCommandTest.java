@@ -135,7 +135,7 @@ class ProfileCommandTest {
         run[4] = "profile:" + bad;
         assertUsageError(List.of(run), "readLatencyNanos=fast is not a whole number");
         Path zero = dir.resolve("zero.properties");
-        ProfileFile.save(new DeviceProfile("z", "test", 1000, 1000, 0, 1, 1, 1, 0, 0, 0, 0, 0), zero, List.of());
+        ProfileFile.save(new DeviceProfile("z", "test", 1000, 1000, 0, 1, 1, 1, 0, 0, 0), zero, List.of());
         Files.writeString(zero, Files.readString(zero).replace("channels=1", "channels=0"));
         run[4] = "profile:" + zero;
         assertUsageError(List.of(run), "channels must be positive");
@@ -144,7 +144,7 @@ class ProfileCommandTest {
     @Test
     void savedProfileReadsBackExactly(@TempDir Path dir) {
         DeviceProfile p = new DeviceProfile("odd name", "measured\\on a=b:c\nsecond line, µs", 41_000, 23_000, 1_474, 3,
-                643_683_928L, 1_022_146_192L, 0.25, 0.001, 5_000, 0, 0);
+                643_683_928L, 1_022_146_192L, 0.25, 0.001, 5_000);
         Path file = dir.resolve("p.properties");
         ProfileFile.save(p, file, List.of("a comment"));
         assertEquals(p, ProfileFile.load(file));
