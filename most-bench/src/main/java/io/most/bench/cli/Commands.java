@@ -133,6 +133,9 @@ final class Commands {
             new Opt("duration", "D", "measured time per measurement (default 2s, plus a fifth as warm-up)"),
             new Opt("size", "S", "scratch file, a multiple of 1m, at least 8m (default 256m)"),
             new Opt("save", "NAME.properties", "write the profile; then: run --hierarchy profile:NAME.properties"),
+            Opt.flag("pm", "also measure <dir> as PM: random loads and persisted stores of 64 B to 4 KiB on a"
+                    + " mapped --size file at each --threads count, NyxCache's MaxIOPS per kind and size, saved with the"
+                    + " profile; then: run --pm-profile profile:NAME.properties"),
             PROGRESS,
             JSON);
 
