@@ -15,9 +15,9 @@ import java.util.Locale;
  *
  * <p>DRAM and PM are byte-addressable and the store counts accesses there, not I/Os: their "reads"
  * are hits (page accesses served by the pool) and PM's "writes" are page images written into PM. Their
- * latency is not measured per access: the PM row shows what one page costs in the run's PM model
- * ({@code --pm-profile}) at queue depth 1, the floor under a PM hit or write (queueing behind other
- * threads on the shared device comes on top), and a line under the table says how much of the PM
+ * latency is not measured per access: the PM row shows what loading and storing a whole page costs
+ * in the run's PM model ({@code --pm-profile}) at queue depth 1, as a migration pays it (a hit loads
+ * 4 KiB, a write persists its changed lines; queueing on the shared device comes on top), and a line under the table says how much of the PM
  * device's capacity the run used, in Nyx cost units ({@code pm_model_busy}). The two block devices
  * show what they served, migration and cleaning traffic included, with the emulated latency their
  * callers saw.

@@ -199,7 +199,7 @@ public final class PageTiers implements AutoCloseable {
             fields.put("pm_profile", pmProfile.name());
             fields.put("pm_profile_source", pmProfile.source());
             if (!pmProfile.isFree()) {
-                // what one page costs in the model alone, at queue depth 1: the floor under a PM hit or write
+                // a whole page in the model alone, at queue depth 1, as a migration pays it (a hit loads only 4 KiB)
                 long granules = pmProfile.granules(pageSize);
                 fields.put("pm_page_load_us_model", Units.round(pmProfile.serviceNanos(IoOp.READ, granules) / 1e3, 2));
                 fields.put("pm_page_store_us_model", Units.round(pmProfile.serviceNanos(IoOp.WRITE, granules) / 1e3, 2));
