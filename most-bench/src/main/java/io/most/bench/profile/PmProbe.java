@@ -1,20 +1,15 @@
 package io.most.bench.profile;
 
 import io.most.device.IoOp;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
+import io.most.device.PmemDevice;
 import java.lang.foreign.MemorySegment;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import jdk.nio.mapmode.ExtendedMapMode;
 
 /**
  * The PM measurements of {@code profile --pm}: random, size-aligned loads and persisted stores of
@@ -22,11 +17,11 @@ import jdk.nio.mapmode.ExtendedMapMode;
  * thread and at every requested thread count, from which {@link PmMaxIops#derive} takes NyxCache's
  * MaxIOPS per kind and size (thesis §5.2.3; Nyx steps sizes by 64 B, powers of two keep this short).
  *
- * <p>The file is mapped as {@code PmemDevice} maps PM: with {@code MAP_SYNC} where the file system is
- * DAX, so a store is persisted by writing back its cache lines (store + clwb, as thesis Table 5.2
- * measures), else plainly, where persisting is an {@code msync} of the pages stored to: what MOST's
- * PM tier pays on that file either way. A load copies into a thread-local buffer, so it is timed
- * through to the last byte.
+ * <p>The file is a {@link PmemDevice} without an emulated model, and a store is persisted by its
+ * {@link PmemDevice#persist}: on a DAX file system the mapping is {@code MAP_SYNC} and persisting
+ * writes back the stored cache lines (store + clwb, as thesis Table 5.2 measures), elsewhere it is an
+ * {@code msync} of the pages stored to; what MOST's PM tier pays on that file either way. A load
+ * copies into a thread-local buffer, so it is timed through to the last byte.
  */
 public final class PmProbe {
     /** Access sizes, bytes. */
@@ -74,32 +69,20 @@ public final class PmProbe {
      * @return whether the file was mapped with MAP_SYNC (DAX), with the rows
      */
     public Result run(List<Integer> threads, Consumer<PmProbeRow> done) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); Arena arena = Arena.ofShared()) {
-            MemorySegment mapping;
-            boolean sync;
-            try {
-                mapping = channel.map(ExtendedMapMode.READ_WRITE_SYNC, 0, size, arena);
-                sync = true;
-            } catch (IOException | UnsupportedOperationException notDax) {
-                mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-                sync = false;
-            }
-            mapping.fill((byte) 0x5a); // every page allocated and resident before anything is timed
-            mapping.force();
+        try (PmemDevice device = PmemDevice.open(file, size)) {
+            device.segment().fill((byte) 0x5a); // every page allocated and resident before anything is timed
+            device.persist(0, size);
             List<PmProbeRow> rows = new ArrayList<>();
             for (IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
                 for (int bytes : SIZES) {
                     for (int n : threadCounts(threads)) {
-                        PmProbeRow row = measure(mapping, op, bytes, n);
+                        PmProbeRow row = measure(device, op, bytes, n);
                         rows.add(row);
                         done.accept(row);
                     }
                 }
             }
-            return new Result(sync, List.copyOf(rows));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot map PM scratch file " + file + ": " + e.getMessage(), e);
+            return new Result(device.isSyncMapped(), List.copyOf(rows));
         }
     }
 
@@ -107,7 +90,8 @@ public final class PmProbe {
     public record Result(boolean mapSync, List<PmProbeRow> rows) {
     }
 
-    private PmProbeRow measure(MemorySegment mapping, IoOp op, int bytes, int threads) {
+    private PmProbeRow measure(PmemDevice device, IoOp op, int bytes, int threads) {
+        MemorySegment mapping = device.segment();
         long slots = size / bytes;
         long[] ops = new long[threads];
         long[] nanos = new long[threads];
@@ -136,7 +120,7 @@ public final class PmProbe {
                             MemorySegment.copy(mapping, offset, buffer, 0, bytes);
                         } else {
                             MemorySegment.copy(buffer, 0, mapping, offset, bytes);
-                            mapping.asSlice(offset, bytes).force();
+                            device.persist(offset, bytes);
                         }
                     }
                     long now = System.nanoTime();
