@@ -10,6 +10,8 @@ import java.util.Map;
  * share of the device's capacity they used in Nyx cost units ({@code 1 / MaxIOPS} per access, see
  * {@link EmulatedPm#costPicos}), which unlike bytes counts a small store as the XPLine it costs. The
  * model is the JVM's shared device of the profile; a run uses it alone, so its counters are the run's.
+ * The busy share is over the time from the window's start to the report, which the workload writes
+ * as its window ends.
  */
 final class PmUsage {
     private final EmulatedPm pm;
