@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How a page store's PM tier chooses its emulated PM device: by profile name, profile, instance, or legacy block profile. */
+/** How a page store's PM tier chooses its emulated PM device: by profile name, profile, instance or legacy profile. */
 class PageStoreConfigPmModelTest {
     private static final int PAGE = 4096;
 

@@ -17,8 +17,8 @@ import java.util.Locale;
  * are hits (page accesses served by the pool) and PM's "writes" are page images written into PM. Their
  * latency is not measured per access: the PM row shows what loading and storing a whole page costs
  * in the run's PM model ({@code --pm-profile}) at queue depth 1, as a migration pays it (a hit loads
- * 4 KiB, a write persists its changed lines; queueing on the shared device comes on top), and a line under the table says how much of the PM
- * device's capacity the run used, in Nyx cost units ({@code pm_model_busy}). The two block devices
+ * 4 KiB, a write persists its changed lines; queueing on the shared device comes on top), and a
+ * line under the table says how much of the PM device's capacity the run used, in Nyx cost units ({@code pm_model_busy}). The two block devices
  * show what they served, migration and cleaning traffic included, with the emulated latency their
  * callers saw.
  */

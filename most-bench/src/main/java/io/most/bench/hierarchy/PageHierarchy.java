@@ -98,7 +98,8 @@ public final class PageHierarchy implements Hierarchy {
                 + (int) DeviceProfiles.DEFAULT_SCALE + ")";
         return switch (kind) {
             case DRAM_PM_SSD -> "page store: DRAM pool (--dram, default 64m) + PM pool on /dev/shm costed as the"
-                    + " --pm-profile (default optane-pm; --pm, default 256m = 4x DRAM) + " + ssd + "; 16k pages, default 2g data set";
+                    + " --pm-profile (default optane-pm; --pm, default 256m = 4x DRAM) + " + ssd
+                    + "; 16k pages, default 2g data set";
             case DRAM_SSD -> "page store: DRAM pool (--dram, default 64m) + " + ssd + ", no PM; 16k pages,"
                     + " default 2g data set";
             case PM_SSD -> "page store: minimal DRAM (" + PageStoreConfig.MIN_DRAM_FRAMES + " pages) + PM pool (--pm,"

@@ -127,7 +127,8 @@ public final class PageTiers implements AutoCloseable {
             s.append("; SSD: a real ").append(hierarchy.cachedFile() ? "file (through the OS page cache)" : "O_DIRECT file")
                     .append(" in ").append(directory).append(", not emulated");
         } else {
-            s.append(String.format(Locale.ROOT, "; SSD %s %s over %s", ssdProfile.name(), Units.scaleLabel(ssdProfile.source()),
+            s.append(String.format(Locale.ROOT, "; SSD %s %s over %s", ssdProfile.name(),
+                    Units.scaleLabel(ssdProfile.source()),
                     memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
                             : "an O_DIRECT file in " + directory + " (too large for memory)"));
         }

@@ -42,9 +42,10 @@ public record PmMaxIops(Map<IoOp, SortedMap<Integer, Double>> maxIops, Map<IoOp,
         qd1Nanos = copy(qd1Nanos);
         for (IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
             SortedMap<Integer, Double> sizes = maxIops.get(op);
-            if (sizes == null || sizes.isEmpty() || !sizes.keySet().equals(qd1Nanos.getOrDefault(op, new TreeMap<>()).keySet())) {
+            SortedMap<Integer, Double> latencies = qd1Nanos.getOrDefault(op, new TreeMap<>());
+            if (sizes == null || sizes.isEmpty() || !sizes.keySet().equals(latencies.keySet())) {
                 throw new IllegalArgumentException("PM cost table needs MaxIOPS and a one-thread latency for the same"
-                        + " sizes of " + PmProbeRow.kindName(op) + "s, got " + maxIops.get(op) + " and " + qd1Nanos.get(op));
+                        + " sizes of " + PmProbeRow.kindName(op) + "s, got " + sizes + " and " + latencies);
             }
             if (!sizes.containsKey(FOUR_KIB)) {
                 throw new IllegalArgumentException("PM cost table needs 4096-byte " + PmProbeRow.kindName(op)
@@ -127,8 +128,8 @@ public record PmMaxIops(Map<IoOp, SortedMap<Integer, Double>> maxIops, Map<IoOp,
     private static double measured(Map<IoOp, SortedMap<Integer, Double>> m, IoOp op, int size) {
         Double v = m.get(op).get(size);
         if (v == null) {
-            throw new IllegalArgumentException(PmProbeRow.kindName(op) + "s of " + size + " B were not measured; measured: "
-                    + m.get(op).keySet());
+            throw new IllegalArgumentException(PmProbeRow.kindName(op) + "s of " + size + " B were not measured;"
+                    + " measured: " + m.get(op).keySet());
         }
         return v;
     }
