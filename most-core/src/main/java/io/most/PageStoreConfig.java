@@ -2,6 +2,9 @@ package io.most;
 
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
+import io.most.device.EmulatedPm;
+import io.most.device.PmProfile;
+import io.most.device.PmProfiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,8 +19,9 @@ import java.util.Objects;
  *                        {@link #MIN_DRAM_FRAMES} pages (default 64 MiB)
  * @param pmPath          the persistent-memory file, or null for a DRAM-SSD hierarchy
  * @param pmBytes         PM buffer size including one page of metadata; 0 without PM
- * @param pmProfile       emulated PM access costs (a profile with PM costs, e.g.
- *                        {@code DeviceProfiles.get("pmem")}), or null to use the PM file as it is
+ * @param pmModel         the emulated PM device the PM tier's loads and stores pay through (see
+ *                        {@link EmulatedPm}), or null to use the PM file as it is (real PM, or when
+ *                        only the software path matters)
  * @param blockDevice     the block tier (an SSD file, a tiered volume, ...); the store takes ownership
  *                        and closes it, also when {@link PageStore#open} fails
  * @param policy          the initial migration policy (default {@link MigrationPolicy#lazy()})
@@ -43,7 +47,7 @@ public record PageStoreConfig(
         long dramBytes,
         Path pmPath,
         long pmBytes,
-        DeviceProfile pmProfile,
+        EmulatedPm pmModel,
         BlockDevice blockDevice,
         MigrationPolicy policy,
         boolean adaptive,
@@ -76,7 +80,7 @@ public record PageStoreConfig(
         private long dramBytes = 64L << 20;
         private Path pmPath;
         private long pmBytes;
-        private DeviceProfile pmProfile;
+        private EmulatedPm pmModel;
         private BlockDevice blockDevice;
         private MigrationPolicy policy = MigrationPolicy.lazy();
         private boolean adaptive;
@@ -112,10 +116,58 @@ public record PageStoreConfig(
             return this;
         }
 
-        /** Emulates PM access costs with {@code profile} (see {@link io.most.device.DeviceProfiles}). */
-        public Builder pmProfile(DeviceProfile profile) {
-            this.pmProfile = profile;
+        /**
+         * Emulates the PM tier's speed with the {@link PmProfiles shipped PM profile} {@code name}
+         * ({@code optane-pm}, {@code optane-pm-2dimm}, {@code optane-pm-1dimm}, {@code cxl-far-memory},
+         * {@code none}) at {@link io.most.device.DeviceProfiles#DEFAULT_SCALE}, on the one device of that
+         * profile in the JVM ({@link EmulatedPm#shared}): every store that names it contends for it.
+         *
+         * @throws ConfigurationException naming the valid profiles if {@code name} is unknown
+         */
+        public Builder pmProfile(String name) {
+            Objects.requireNonNull(name, "PM profile name");
+            if (!PmProfiles.names().contains(name)) {
+                throw new ConfigurationException("unknown PM profile '" + name + "'; valid: " + PmProfiles.names()
+                        + " (or pass a PmProfile or an EmulatedPm)");
+            }
+            return pmModel(EmulatedPm.shared(PmProfiles.get(name)));
+        }
+
+        /**
+         * Emulates the PM tier's speed with {@code profile} (shipped, scaled, or built from a
+         * measurement), on the one device of that profile in the JVM ({@link EmulatedPm#shared}).
+         */
+        public Builder pmProfile(PmProfile profile) {
+            return pmModel(EmulatedPm.shared(Objects.requireNonNull(profile, "PM profile")));
+        }
+
+        /**
+         * The PM tier's loads and stores pay through {@code device}: pass the same instance to several
+         * stores (or caches) to have them share one PM device's parallelism and bandwidth, as tenants of
+         * one machine share its DIMMs; {@link io.most.device.PmAccount} counts a tenant's share. Null
+         * turns emulation off: the PM file is used as it is.
+         */
+        public Builder pmModel(EmulatedPm device) {
+            this.pmModel = device;
             return this;
+        }
+
+        /**
+         * Emulates PM with the PM model a block-device profile stands for: {@code DeviceProfiles.get("pmem",
+         * s)} is {@code optane-pm} at the same scale {@code s} ({@link PmProfiles#forDeviceProfile}).
+         * Kept for configurations written before PM had its own profiles; prefer
+         * {@link #pmProfile(String)}.
+         *
+         * @throws ConfigurationException if {@code profile} is not {@code pmem} (flash has no PM model)
+         */
+        public Builder pmProfile(DeviceProfile profile) {
+            Objects.requireNonNull(profile, "device profile");
+            try {
+                return pmProfile(PmProfiles.forDeviceProfile(profile));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigurationException("device profile '" + profile.name() + "' has no PM access costs;"
+                        + " name a PM profile instead, e.g. pmProfile(\"optane-pm\"); valid: " + PmProfiles.names());
+            }
         }
 
         public Builder blockDevice(BlockDevice device) {
@@ -204,9 +256,9 @@ public record PageStoreConfig(
                 throw new ConfigurationException("PM size of " + pmBytes + " bytes is more than " + Integer.MAX_VALUE
                         + " frames of " + pageSize + " bytes: use larger pages or a smaller PM pool");
             }
-            if (pmProfile != null && pmProfile.pmLoadNanosPer4KiB() == 0 && pmProfile.pmStoreNanosPer4KiB() == 0) {
-                throw new ConfigurationException("profile '" + pmProfile.name()
-                        + "' has no PM access costs; use DeviceProfiles.get(\"pmem\")");
+            if (pmModel != null && pmPath == null) {
+                throw new ConfigurationException("a PM model (" + pmModel.profile().name() + ") is set but there is no"
+                        + " PM tier: add one with pm(path, bytes), or drop the PM model");
             }
             if (tuningEpoch.isNegative() || tuningEpoch.isZero()) {
                 throw new ConfigurationException("tuning epoch must be positive, got " + tuningEpoch);
@@ -217,7 +269,7 @@ public record PageStoreConfig(
             if (!(writeCostWeight >= 0)) {
                 throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
             }
-            return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmProfile, blockDevice, policy,
+            return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmModel, blockDevice, policy,
                     adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, evictionPolicy, pmEvictionPolicy,
                     acceptDataLoss);
         }

@@ -132,4 +132,13 @@ public final class Units {
         }
         throw new UsageException(option + " '" + text + "' must be a whole number from " + min + " to " + max);
     }
+
+    /**
+     * The scale a scaled device or PM profile runs at, from the {@code "(times xF)"} its scaling added
+     * to {@code source}: {@code "x10"}, or {@code "x1"} for a profile at the device's own speed.
+     */
+    public static String scaleLabel(String source) {
+        int at = source.lastIndexOf("(times x");
+        return at < 0 ? "x1" : "x" + source.substring(at + 8, source.length() - 1).replaceAll("\\.0$", "");
+    }
 }

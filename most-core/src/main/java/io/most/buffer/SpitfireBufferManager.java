@@ -90,7 +90,7 @@ public final class SpitfireBufferManager implements PageStore {
         this.ssd = ssd;
         this.allocations = ssd.allocations();
         this.policy = config.policy();
-        this.pmCost = PmCost.of(config.pmProfile());
+        this.pmCost = PmCost.of(config.pmModel());
         int pages = (int) ssd.pageCount();
         this.dramArena = Arena.ofShared();
         MemorySegment dramMemory;

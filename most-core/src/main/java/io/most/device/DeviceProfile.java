@@ -11,10 +11,10 @@ package io.most.device;
  * {@link #writeInterference()} (a fraction) in proportion to the recent share of writes, and with
  * probability {@link #spikeProbability()} an operation takes {@link #spikeNanos()} longer.
  *
- * <p>{@link #pmLoadNanosPer4KiB()} and {@link #pmStoreNanosPer4KiB()} are non-zero only for
- * byte-addressable memory: the extra CPU stall, beyond a DRAM copy, of loading or storing (and
- * persisting) 4 KiB. The buffer manager no longer charges them: a profile that carries them names the
- * PM device whose shared model ({@link PmProfiles#forDeviceProfile}, {@link EmulatedPm}) its PM tier pays.
+ * <p>Byte-addressable memory (PM, CXL) is modelled per load and store by {@link PmProfile} and
+ * {@link EmulatedPm}; a profile here describes a device used through block I/O, as {@code pmem} does
+ * for a PM file read and written in blocks ({@link PmProfiles#forDeviceProfile} names the PM model it
+ * stands for).
  *
  * @param name                name used on the command line and in reports
  * @param source              where the numbers come from (paper table, datasheet)
@@ -27,8 +27,6 @@ package io.most.device;
  * @param writeInterference   read slowdown fraction when all recent traffic is writes (0 = none)
  * @param spikeProbability    chance that an operation hits a latency spike
  * @param spikeNanos          extra service time of a spike
- * @param pmLoadNanosPer4KiB  extra stall of a 4 KiB load from PM (0 for block devices)
- * @param pmStoreNanosPer4KiB extra stall of a persisted 4 KiB store to PM (0 for block devices)
  */
 public record DeviceProfile(
         String name,
@@ -41,9 +39,7 @@ public record DeviceProfile(
         long writeBandwidth,
         double writeInterference,
         double spikeProbability,
-        long spikeNanos,
-        long pmLoadNanosPer4KiB,
-        long pmStoreNanosPer4KiB) {
+        long spikeNanos) {
 
     public DeviceProfile {
         if (name == null || name.isBlank()) {
@@ -54,7 +50,7 @@ public record DeviceProfile(
         requirePositive("channels", channels);
         requirePositive("readBandwidth", readBandwidth);
         requirePositive("writeBandwidth", writeBandwidth);
-        if (transferNanosPerKiB < 0 || spikeNanos < 0 || pmLoadNanosPer4KiB < 0 || pmStoreNanosPer4KiB < 0) {
+        if (transferNanosPerKiB < 0 || spikeNanos < 0) {
             throw new IllegalArgumentException("profile '" + name + "': times must not be negative");
         }
         if (writeInterference < 0 || spikeProbability < 0 || spikeProbability > 1) {
@@ -100,21 +96,18 @@ public record DeviceProfile(
                 Math.round(readLatencyNanos * factor), Math.round(writeLatencyNanos * factor),
                 Math.round(transferNanosPerKiB * factor), channels,
                 Math.max(1, Math.round(readBandwidth / factor)), Math.max(1, Math.round(writeBandwidth / factor)),
-                writeInterference, spikeProbability, Math.round(spikeNanos * factor),
-                Math.round(pmLoadNanosPer4KiB * factor), Math.round(pmStoreNanosPer4KiB * factor));
+                writeInterference, spikeProbability, Math.round(spikeNanos * factor));
     }
 
     /** A copy with latency spikes: {@code probability} per operation, {@code nanos} each. */
     public DeviceProfile withSpikes(double probability, long nanos) {
         return new DeviceProfile(name, source, readLatencyNanos, writeLatencyNanos, transferNanosPerKiB, channels,
-                readBandwidth, writeBandwidth, writeInterference, probability, nanos,
-                pmLoadNanosPer4KiB, pmStoreNanosPer4KiB);
+                readBandwidth, writeBandwidth, writeInterference, probability, nanos);
     }
 
     /** A copy with another channel count (internal parallelism). */
     public DeviceProfile withChannels(int count) {
         return new DeviceProfile(name, source, readLatencyNanos, writeLatencyNanos, transferNanosPerKiB, count,
-                readBandwidth, writeBandwidth, writeInterference, spikeProbability, spikeNanos,
-                pmLoadNanosPer4KiB, pmStoreNanosPer4KiB);
+                readBandwidth, writeBandwidth, writeInterference, spikeProbability, spikeNanos);
     }
 }

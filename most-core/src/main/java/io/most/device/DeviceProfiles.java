@@ -27,22 +27,22 @@ public final class DeviceProfiles {
     static {
         add(new DeviceProfile("optane-ssd", "MOST Table 1 (Intel Optane SSD P4800X)",
                 11_000, 11_000, (18_000 - 11_000) / 12, 6, 2_400_000_000L, 2_200_000_000L,
-                0.0, 0, 0, 0, 0));
+                0.0, 0, 0));
         add(new DeviceProfile("nvme-pcie4", "MOST Table 1 (PCIe 4.0 NVMe flash); write latency: datasheet",
                 66_000, 20_000, (86_000 - 66_000) / 12, 24, 33 * GB / 10, 23 * GB / 10,
-                0.5, 0, 0, 0, 0));
+                0.5, 0, 0));
         add(new DeviceProfile("nvme-pcie3", "MOST Table 1 (Samsung 960 PCIe 3.0 NVMe); write latency: datasheet",
                 82_000, 25_000, (90_000 - 82_000) / 12, 20, 16 * GB / 10, 16 * GB / 10,
-                0.5, 0, 0, 0, 0));
+                0.5, 0, 0));
         add(new DeviceProfile("sata-ssd", "MOST Table 1 (Samsung 870 SATA flash); write latency: datasheet",
                 104_000, 45_000, (146_000 - 104_000) / 12, 10, 5 * GB / 10, 5 * GB / 10,
-                0.5, 0, 0, 0, 0));
-        // Optane DC PM: thesis Table 5.2 gives 4 KiB load 1.22 us and store+clwb 2.71 us per thread;
-        // a 4 KiB DRAM copy costs ~0.41 us here (10 GB/s), so the extra stall is the difference.
-        // Bandwidth: Spitfire Table 1 (random read 28.8 GB/s, random write 6 GB/s).
+                0.5, 0, 0));
+        // Optane DC PM used in 4 KiB blocks: thesis Table 5.2 gives 4 KiB load 1.22 us and store+clwb
+        // 2.71 us per thread; bandwidth Spitfire Table 1 (random read 28.8 GB/s, random write 6 GB/s).
+        // Loads and stores of PM frames pay PmProfiles' optane-pm instead (PmProfiles.forDeviceProfile).
         add(new DeviceProfile("pmem", "Spitfire Table 1, thesis Table 5.2 (Intel Optane DC PM)",
                 1_220, 2_710, (1_220 * 3 / 12), 8, 288 * GB / 10, 6 * GB,
-                0.0, 0, 0, 1_220 - 410, 2_710 - 410));
+                0.0, 0, 0));
     }
 
     private DeviceProfiles() {

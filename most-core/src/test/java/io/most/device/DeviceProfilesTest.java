@@ -50,13 +50,6 @@ class DeviceProfilesTest {
     }
 
     @Test
-    void pmemProfileCarriesByteAccessCosts() {
-        DeviceProfile pmem = DeviceProfiles.get("pmem", 1);
-        assertTrue(pmem.pmLoadNanosPer4KiB() > 0 && pmem.pmStoreNanosPer4KiB() > pmem.pmLoadNanosPer4KiB());
-        assertEquals(0, DeviceProfiles.get("optane-ssd").pmLoadNanosPer4KiB());
-    }
-
-    @Test
     void unknownNameListsTheValidOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceProfiles.get("floppy"));
         assertTrue(e.getMessage().contains("floppy") && e.getMessage().contains("optane-ssd")

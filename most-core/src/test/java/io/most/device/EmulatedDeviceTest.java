@@ -19,7 +19,7 @@ class EmulatedDeviceTest {
 
     private static DeviceProfile profile(long latency, int channels, long bandwidth) {
         return new DeviceProfile("test", "unit test", latency, latency, 0, channels, bandwidth, bandwidth,
-                0, 0, 0, 0, 0);
+                0, 0, 0);
     }
 
     @Test

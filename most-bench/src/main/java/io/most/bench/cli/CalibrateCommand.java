@@ -1,6 +1,7 @@
 package io.most.bench.cli;
 
 import io.most.bench.ScratchFiles;
+import io.most.bench.Units;
 import io.most.bench.UsageException;
 import io.most.bench.driver.LoadDriver;
 import io.most.bench.driver.LoadShape;
@@ -11,6 +12,7 @@ import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.MemoryHierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.RawPolicy;
 import io.most.bench.report.Json;
 import io.most.bench.report.TextTable;
@@ -20,6 +22,9 @@ import io.most.bench.workload.Workloads;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
+import io.most.device.EmulatedPm;
+import io.most.device.IoOp;
+import io.most.device.PmProfile;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +36,11 @@ import java.util.Optional;
 /**
  * {@code calibrate}: checks each emulated device profile against its own model with random 4 KiB reads:
  * one thread (queue depth 1) for latency, and three times the profile's channels (at most 64) for
- * throughput at saturation; then the same two runs on this machine's disk for reference. Byte-addressable
- * PM is listed separately: its microsecond service time is spun, not parked, so only its latency is
- * measured. Takes about 30 s.
+ * throughput at saturation; then the same two runs on this machine's disk for reference. A profile
+ * whose service time is below what a park can wait (the {@code pmem} block profile) is spun, not
+ * parked, so only its latency is measured. Then the default PM model ({@link PmChoice#DEFAULT}, what
+ * page hierarchies' PM tiers pay through) is checked the same way: one thread's 4 KiB loads and
+ * persisted stores against the model's queue-depth-1 latency. Takes about 30 s.
  *
  * <p>Threads: the saturation runs use up to 64 threads on two cores. That is fine because an emulated
  * device parks its callers until their virtual completion time; only the last few microseconds spin.
@@ -49,6 +56,12 @@ final class CalibrateCommand {
     private static final int THREADS_PER_CHANNEL = 3;
     private static final int DISK_THREADS = 8;
     private static final long MS = 1_000_000L;
+    /**
+     * Below this service time an emulated wait spins instead of parking (core's Pacer: 20 us), and
+     * two cores cannot spin as many threads as saturation needs, so only latency is measured.
+     */
+    private static final double SPIN_BELOW_MICROS = 20;
+    private static final long PM_MEASURE_NANOS = 1_000 * MS;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -78,16 +91,16 @@ final class CalibrateCommand {
         try {
             for (String name : DeviceProfiles.names()) {
                 DeviceProfile p = DeviceProfiles.get(name);
-                boolean byteAddressable = p.pmLoadNanosPer4KiB() > 0;
                 Hierarchy h = Hierarchies.registry().get(name);
                 double modelLatency = ModelExpectation.readLatencyMicros(p);
+                boolean spins = modelLatency < SPIN_BELOW_MICROS;
                 double modelIops = ModelExpectation.maxIops(p, 0, BLOCK);
                 try (OpenHierarchy open = h.open(new Hierarchy.Options(SIZE, BLOCK, scratch), err)) {
                     BlockDevice device = open.devices().getFirst();
-                    RunResult qd1 = measure(reads, device, h, p, 1, byteAddressable ? 200 : 300,
-                            byteAddressable ? 1000 : 2000, progress);
+                    RunResult qd1 = measure(reads, device, h, p, 1, spins ? 200 : 300,
+                            spins ? 1000 : 2000, progress);
                     runs.add(qd1);
-                    if (byteAddressable) {
+                    if (spins) {
                         table.row(name, source(p), cell(modelLatency, 1), cell(qd1.number("mean_us"), 1),
                                 cell(qd1.number("p50_us"), 1), ratio(qd1.number("mean_us"), modelLatency),
                                 cell(modelIops, 0), "-", "-", "-");
@@ -106,6 +119,16 @@ final class CalibrateCommand {
                             ratio(sat.number("throughput_ops"), modelIops));
                 }
             }
+            PmProfile pm = PmChoice.defaultProfile();
+            for (IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
+                double model = pm.serviceNanos(op, pm.granules(BLOCK)) / 1e3;
+                double mean = pmMeanMicros(new EmulatedPm(pm), op);
+                table.row(pm.name() + (op == IoOp.READ ? " load" : " store"), "PM model (" + PmChoice.DEFAULT + "), "
+                        + Units.formatBytes(BLOCK), cell(model, 1), cell(mean, 1), "-", ratio(mean, model),
+                        cell(pm.maxIops(op, BLOCK), 0), "-", "-", "-");
+            }
+            notes.add(String.format(Locale.ROOT, "%s: the PM model page hierarchies pay through, one thread on a"
+                    + " private instance of it; its waits spin like pmem's, so only latency is measured.", pm.name()));
             Hierarchy disk = Hierarchies.registry().get("direct-file");
             try (OpenHierarchy open = disk.open(new Hierarchy.Options(SIZE, BLOCK, scratch), err)) {
                 BlockDevice device = open.devices().getFirst();
@@ -150,6 +173,20 @@ final class CalibrateCommand {
                 session);
     }
 
+
+    /** Mean microseconds of one thread's back-to-back 4 KiB accesses of {@code op} on {@code pm}. */
+    private static double pmMeanMicros(EmulatedPm pm, IoOp op) {
+        long count = 0;
+        long start = System.nanoTime();
+        long end = start + PM_MEASURE_NANOS;
+        long now;
+        do {
+            pm.access(op, 0, BLOCK);
+            count++;
+            now = System.nanoTime();
+        } while (now < end);
+        return (now - start) / 1e3 / count;
+    }
 
     private static String source(DeviceProfile p) {
         // the scale is explained once below the table

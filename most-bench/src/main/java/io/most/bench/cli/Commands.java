@@ -4,6 +4,7 @@ import io.most.bench.Layer;
 import io.most.bench.Named;
 import io.most.bench.UsageException;
 import io.most.bench.hierarchy.Hierarchies;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.kv.CacheEngines;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.policy.Policies;
@@ -88,8 +89,11 @@ final class Commands {
             new Opt("queue-depth", "N", "device-rand-*: I/Os each thread issues as one batch"
                     + " (BlockDevice.transferAll, io_uring on direct-file) and waits for; an operation is then a"
                     + " batch and the report adds io_ops_s (default 1: one pread-like call per operation)"),
-            new Opt("pm-profile", "P", "page hierarchies with PM: pmem (Optane DC PM access costs, the default) or"
-                    + " none (no emulated cost: the software path only)"),
+            new Opt("pm-profile", "P", "page hierarchies with PM (dram-pm-ssd, pm-ssd, dram-pm-most, dram-pm-hemem):"
+                    + " the PM model its loads and stores pay, one of " + String.join(", ", PmChoice.choices())
+                    + " (default " + PmChoice.DEFAULT + ": Spitfire's 6-DIMM Optane DC PM; pmem is the same; none: no"
+                    + " emulated cost, the software path only; profile:FILE: PM measured by 'profile --pm --save FILE');"
+                    + " see docs/DEVICES.md"),
             new Opt("dir", "DIR", "directory for file-backed hierarchies (default: a fresh temporary directory);"
                     + " the data file is deleted afterwards"),
             new Opt("seed", "S", "random seed; every policy sees the same requests (default 42)"),
@@ -132,6 +136,9 @@ final class Commands {
             new Opt("duration", "D", "measured time per measurement (default 2s, plus a fifth as warm-up)"),
             new Opt("size", "S", "scratch file, a multiple of 1m, at least 8m (default 256m)"),
             new Opt("save", "NAME.properties", "write the profile; then: run --hierarchy profile:NAME.properties"),
+            Opt.flag("pm", "also measure <dir> as PM: random loads and persisted stores of 64 B to 4 KiB on a"
+                    + " mapped --size file at each --threads count, NyxCache's MaxIOPS per kind and size, saved with the"
+                    + " profile; then: run --pm-profile profile:NAME.properties"),
             PROGRESS,
             JSON);
 
@@ -282,7 +289,7 @@ final class Commands {
 
                 Emulated profiles run %.0fx slower than the papers' devices (DeviceProfiles.DEFAULT_SCALE), so
                 that this VM's late wake-ups stay small against their service times; on page hierarchies
-                the PM access costs (pmem profile) are scaled alike, DRAM is not.
+                the PM models (--pm-profile) are scaled alike, DRAM is not.
                 Page workloads load the data set first (untimed), then warm up: give a --warmup long
                 enough to fill the buffers (e.g. 10s for the defaults).
                 Exit codes: 0 ok, 1 the run failed, 2 bad command line.

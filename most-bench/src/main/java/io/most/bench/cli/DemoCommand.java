@@ -17,6 +17,7 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.report.Json;
@@ -150,12 +151,12 @@ final class DemoCommand {
         double total = STEPS.size() * ((shape.warmupNanos() + shape.durationNanos()) / 1e9 + SETUP_SECONDS_PER_RUN);
         return String.format(Locale.ROOT, """
                 MOST demo: one page store over DRAM, PM and a MOST tiered volume (dram-pm-most)
-                  DRAM pool %s | PM pool %s, mapped file costed as Optane DC PM (pmem x%.0f)
+                  DRAM pool %s | PM pool %s, mapped file costed as Optane DC PM (%s x%.0f)
                   block device: tiered volume over %s (performance) and %s (capacity), emulated x%.0f
                   workload: %s, 50%% reads / 50%% updates of 1 KiB tuples, zipfian 0.99 over %s;
                   %d threads, %s warm-up + %s measured per run, %d runs, about %.0f s on %d cores
                 """, Units.formatBytes(DRAM_BYTES), Units.formatBytes(PM_BYTES),
-                DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
+                PmChoice.DEFAULT, DeviceProfiles.DEFAULT_SCALE, PageHierarchy.PERFORMANCE_PROFILE,
                 PageHierarchy.CAPACITY_PROFILE, DeviceProfiles.DEFAULT_SCALE, WORKLOAD,
                 Units.formatBytes(SIZE), THREADS, Units.formatSeconds(shape.warmupNanos()), Units.formatSeconds(shape.durationNanos()),
                 STEPS.size(), total, Runtime.getRuntime().availableProcessors());
@@ -181,7 +182,8 @@ final class DemoCommand {
         Hierarchy hierarchy = Hierarchies.registry().get(step.hierarchy());
         boolean pm = hierarchy instanceof PageHierarchy page && page.hasPm();
         Hierarchy.Options options = new Hierarchy.Options(SIZE, PageHierarchy.DEFAULT_PAGE_SIZE, dir,
-                OptionalLong.of(DRAM_BYTES), pm ? OptionalLong.of(PM_BYTES) : OptionalLong.empty(), true);
+                OptionalLong.of(DRAM_BYTES), pm ? OptionalLong.of(PM_BYTES) : OptionalLong.empty(),
+                PmChoice.defaultProfile());
         Workload<PageTarget> workload = workload();
         Policy<PageTarget> policy = Policies.get(Layer.PAGE, step.policy());
         try (OpenHierarchy open = hierarchy.open(options, err);

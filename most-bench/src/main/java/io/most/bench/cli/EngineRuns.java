@@ -71,7 +71,7 @@ final class EngineRuns {
         KvDataset data = new KvDataset(kv.records(), kv.format(), spec.seed());
         long capacityPages = 2 * MostKvEngine.plannedPages(data, spec.blockSize());
         Hierarchy.Options options = new Hierarchy.Options(capacityPages * spec.blockSize(), spec.blockSize(),
-                null, spec.dramBytes(), spec.pmBytes(), spec.pmCost());
+                null, spec.dramBytes(), spec.pmBytes(), spec.pmProfile());
         long dramBytes = hierarchy.dramBytes(options);
         LoadShape shape = spec.shape(java.util.OptionalDouble.empty());
         boolean cache = spec.workload() instanceof CacheZipfWorkload;

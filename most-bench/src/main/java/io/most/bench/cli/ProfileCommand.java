@@ -9,6 +9,8 @@ import io.most.bench.driver.RunResult;
 import io.most.bench.fork.Machine;
 import io.most.bench.hierarchy.DataSetWriter;
 import io.most.bench.profile.DeviceProbe;
+import io.most.bench.profile.PmMaxIops;
+import io.most.bench.profile.PmProbe;
 import io.most.bench.profile.ProbeRow;
 import io.most.bench.profile.ProfileFile;
 import io.most.bench.profile.ProfileMapping;
@@ -18,6 +20,8 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
 import io.most.device.DirectFileDevice;
+import io.most.device.IoOp;
+import io.most.device.PmProfile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -38,7 +42,9 @@ import java.util.Set;
  * ({@link ProfileMapping}), and with {@code --save NAME.properties} writes that profile
  * ({@link ProfileFile}) for {@code run --hierarchy profile:NAME.properties}. The scratch file lives in
  * a fresh subdirectory that is deleted afterwards, also on failure and Ctrl-C; it never writes to a
- * raw device.
+ * raw device. With {@code --pm} it also measures the directory's device as PM through a mapped file
+ * ({@link PmProbe}): NyxCache's MaxIOPS per kind and size ({@link PmMaxIops}), saved with the profile,
+ * and the {@link PmProfile} they map to, for {@code run --pm-profile profile:NAME.properties}.
  */
 final class ProfileCommand {
     static final int MAX_THREADS = 256;
@@ -57,9 +63,10 @@ final class ProfileCommand {
      * @param size          scratch file bytes, a multiple of {@value DeviceProbe#SEQUENTIAL_BLOCK}
      * @param json          where to write the measurements as JSON ("-" = stdout)
      * @param progress      whether to force the progress line
+     * @param pm            whether to measure PM on a mapped file too
      */
     record Spec(Path directory, List<Integer> threads, long durationNanos, Optional<Path> save, long size,
-                Optional<String> json, boolean progress) {
+                Optional<String> json, boolean progress, boolean pm) {
 
         /** Checks the options of {@code profile} (the path and the rest); touches nothing. */
         static Spec parse(Options line) {
@@ -80,7 +87,7 @@ final class ProfileCommand {
             Optional<Path> save = line.value("save").map(Spec::checkSave);
             Optional<String> json = line.value("json");
             json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
-            return new Spec(directory, threads, duration, save, size, json, line.flag("progress"));
+            return new Spec(directory, threads, duration, save, size, json, line.flag("progress"), line.flag("pm"));
         }
 
         private static Path checkDirectory(String text) {
@@ -158,16 +165,24 @@ final class ProfileCommand {
     int execute(Spec spec) {
         Progress progress = Progress.forTerminal(err, spec.progress());
         long warmup = spec.durationNanos() / 5;
-        int measurements = DeviceProbe.measurements(spec.threads());
-        err.printf(Locale.ROOT, "profile: %d measurements of %s + %s warm-up on a %s O_DIRECT scratch file in %s;"
-                        + " about %.0f s%n", measurements, Units.formatSeconds(spec.durationNanos()), Units.formatSeconds(warmup),
-                Units.formatBytes(spec.size()), spec.directory(), measurements * (spec.durationNanos() + warmup) / 1e9);
+        int measurements = DeviceProbe.measurements(spec.threads()) + (spec.pm() ? PmProbe.measurements(spec.threads()) : 0);
+        err.printf(Locale.ROOT, "profile: %d measurements of %s + %s warm-up on a %s O_DIRECT scratch file%s in %s;"
+                        + " about %.0f s%n", measurements, Units.formatSeconds(spec.durationNanos()),
+                Units.formatSeconds(warmup), Units.formatBytes(spec.size()), spec.pm() ? " and a mapped one" : "",
+                spec.directory(), measurements * (spec.durationNanos() + warmup) / 1e9);
         Path scratch = createScratch(spec.directory());
         List<ProbeRow> rows;
+        Optional<PmProbe.Result> pm = Optional.empty();
         try {
             try (BlockDevice device = open(scratch.resolve("profile.dat"), spec.size())) {
                 DataSetWriter.fill(device, err);
                 rows = new DeviceProbe(device, spec.size(), warmup, spec.durationNanos(), progress).run(spec.threads());
+            }
+            if (spec.pm()) {
+                PmProbe probe = new PmProbe(scratch.resolve("pm.dat"), spec.size(), warmup, spec.durationNanos());
+                pm = Optional.of(probe.run(spec.threads(), row -> err.printf(Locale.ROOT,
+                        "profile: PM %s %s x%d: %,.0f ops/s%n", row.kind(), Units.formatBytes(row.size()),
+                        row.threads(), row.opsPerSecond())));
             }
         } finally {
             ScratchFiles.deleteTree(scratch);
@@ -176,25 +191,67 @@ final class ProfileCommand {
                 spec.directory().toAbsolutePath(), Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"),
                 spec.threads(), Units.formatSeconds(spec.durationNanos()));
         DeviceProfile profile = ProfileMapping.toProfile(spec.profileName(), source, rows);
+        Optional<PmMaxIops> costs = pm.map(r -> PmMaxIops.derive(r.rows()));
+        Optional<PmProfile> pmProfile = costs.map(c -> c.toProfile(profile.name(), "PM " + source));
         PrintStream text = spec.json().filter(j -> j.equals("-")).isPresent() ? err : out;
         text.print(table(rows));
         text.printf(Locale.ROOT, "%nprofile '%s' (scale 1, this device's speed):%n", profile.name());
         ProfileMapping.explain(profile, rows).forEach((k, v) -> text.printf(Locale.ROOT, "  %-20s %s%n", k, v));
+        if (costs.isPresent()) {
+            text.printf(Locale.ROOT, "%nPM on a mapped file (%s): NyxCache's MaxIOPS, the best rate over the thread"
+                    + " counts; an access costs 1/MaxIOPS of the device%n", pm.get().mapSync()
+                    ? "MAP_SYNC, DAX: a persisted store is store + cache-line write-back"
+                    : "not DAX: a persisted store is an msync of its page, what MOST's PM tier pays on this file");
+            text.print(pmTable(costs.get()));
+            text.printf(Locale.ROOT, "%nPM profile '%s' (scale 1):%n", profile.name());
+            pmExplain(pmProfile.get()).forEach((k, v) -> text.printf(Locale.ROOT, "  %-22s %s%n", k, v));
+        }
         long errors = rows.stream().mapToLong(ProbeRow::errors).sum();
         if (errors > 0) {
             err.printf(Locale.ROOT, "warning: %d operations failed; the numbers above count only the others%n", errors);
         }
         spec.save().ifPresent(file -> {
-            ProfileFile.save(profile, file, List.of("MOST device profile: " + source,
+            ProfileFile.save(profile, costs, file, List.of("MOST device profile: " + source,
                     "times at scale 1; run --hierarchy profile:" + file + " emulates it x"
                             + (int) DeviceProfiles.DEFAULT_SCALE + " like the shipped profiles",
                     "mapping from measurements: see ProfileMapping (README, 'Profiling your own device')"));
             text.printf(Locale.ROOT, "saved %s; emulate it with: run --workload device-rand-read --hierarchy profile:%s%n",
                     file, file);
+            if (costs.isPresent()) {
+                text.printf(Locale.ROOT, "and its PM with: run --hierarchy dram-pm-ssd --pm-profile profile:%s%n", file);
+            }
         });
         text.flush();
-        spec.json().ifPresent(j -> writeJson(j, profile, rows));
+        spec.json().ifPresent(j -> writeJson(j, profile, rows, costs, pmProfile));
         return 0;
+    }
+
+    static String pmTable(PmMaxIops costs) {
+        TextTable table = new TextTable("kind", "size", "MaxIOPS", "cost ns", "MB/s at max", "1-thread ns");
+        for (IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
+            for (int size : costs.sizes(op)) {
+                table.row(op == IoOp.READ ? "load" : "store", Units.formatBytes(size),
+                        RunResult.cell(costs.maxIops(op, size), 0), RunResult.cell(costs.costNanos(op, size), 1),
+                        RunResult.cell(costs.maxIops(op, size) * size / 1e6, 1),
+                        RunResult.cell(costs.qd1Nanos(op, size), 1));
+            }
+        }
+        return table.toString();
+    }
+
+    private static Map<String, String> pmExplain(PmProfile p) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("granularity", p.granularity() + "  largest size whose MaxIOPS stays within 15% of 64 B's, loads and"
+                + " stores");
+        m.put("readLatencyNanos", p.readLatencyNanos() + "  1-thread load of one granule");
+        m.put("read4KiBLatencyNanos", p.read4KiBLatencyNanos() + "  1-thread 4 KiB load");
+        m.put("writeLatencyNanos", p.writeLatencyNanos() + "  1-thread persisted store of one granule");
+        m.put("write4KiBLatencyNanos", p.write4KiBLatencyNanos() + "  1-thread persisted 4 KiB store");
+        m.put("channels", p.channels() + "  granule-load MaxIOPS x its latency (Little's law), at most the threads");
+        m.put("readBandwidth", p.readBandwidth() + "  best media bytes/s of loads (whole granules)");
+        m.put("writeBandwidth", p.writeBandwidth() + "  best media bytes/s of stores (whole granules)");
+        m.put("writeInterference", p.writeInterference() + "  not measured (needs loads and stores at once)");
+        return m;
     }
 
     private static Path createScratch(Path directory) {
@@ -228,7 +285,8 @@ final class ProfileCommand {
         return table.toString();
     }
 
-    private void writeJson(String target, DeviceProfile profile, List<ProbeRow> rows) {
+    private void writeJson(String target, DeviceProfile profile, List<ProbeRow> rows, Optional<PmMaxIops> costs,
+                           Optional<PmProfile> pmProfile) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", Machine.fields());
         root.put("measurements", rows.stream().map(ProbeRow::fields).toList());
@@ -242,6 +300,33 @@ final class ProfileCommand {
         p.put("readBandwidth", profile.readBandwidth());
         p.put("writeBandwidth", profile.writeBandwidth());
         root.put("profile", p);
+        costs.ifPresent(c -> {
+            List<Map<String, Object>> table = new ArrayList<>();
+            for (IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
+                for (int size : c.sizes(op)) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("kind", op == IoOp.READ ? "load" : "store");
+                    row.put("size", size);
+                    row.put("max_iops", Units.round(c.maxIops(op, size), 1));
+                    row.put("qd1_ns", Units.round(c.qd1Nanos(op, size), 1));
+                    table.add(row);
+                }
+            }
+            root.put("pm_max_iops", table);
+        });
+        pmProfile.ifPresent(pp -> {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("name", pp.name());
+            f.put("granularity", pp.granularity());
+            f.put("readLatencyNanos", pp.readLatencyNanos());
+            f.put("read4KiBLatencyNanos", pp.read4KiBLatencyNanos());
+            f.put("writeLatencyNanos", pp.writeLatencyNanos());
+            f.put("write4KiBLatencyNanos", pp.write4KiBLatencyNanos());
+            f.put("channels", pp.channels());
+            f.put("readBandwidth", pp.readBandwidth());
+            f.put("writeBandwidth", pp.writeBandwidth());
+            root.put("pm_profile", f);
+        });
         Json.output(target, Json.write(root), out, err);
     }
 }

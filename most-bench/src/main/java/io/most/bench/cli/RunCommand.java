@@ -161,7 +161,7 @@ public final class RunCommand {
         }
         if (spec.kv().isPresent() && spec.hierarchy() instanceof PageHierarchy page) {
             return OptionalLong.of(page.dramBytes(new Hierarchy.Options(spec.size(), spec.blockSize(), null,
-                    spec.dramBytes(), spec.pmBytes(), spec.pmCost())) + HEAP_OVERHEAD_BYTES);
+                    spec.dramBytes(), spec.pmBytes(), spec.pmProfile())) + HEAP_OVERHEAD_BYTES);
         }
         return OptionalLong.empty();
     }
@@ -244,7 +244,7 @@ public final class RunCommand {
         List<RunResult> results = new ArrayList<>();
         Policy.Settings settings = new Policy.Settings(Duration.ofNanos(spec.epochNanos()));
         try (OpenHierarchy open = spec.hierarchy().open(new Hierarchy.Options(spec.size(), spec.blockSize(), dir,
-                spec.dramBytes(), spec.pmBytes(), spec.pmCost()), err)) {
+                spec.dramBytes(), spec.pmBytes(), spec.pmProfile()), err)) {
             for (String policyName : spec.policies()) {
                 Policy<T> policy = Policies.get(workload.layer(), policyName);
                 try (Policy.Target<T> target = policy.attach(open, settings)) {

@@ -8,12 +8,14 @@ import io.most.bench.driver.LoadShape;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.workload.RandomBlockWorkload;
 import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
 import io.most.bench.workload.Workloads;
+import io.most.device.PmProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +46,8 @@ import java.util.Set;
  * @param pmBytes     PM pool of a page hierarchy; empty = its default
  * @param epochNanos  tuning epoch of adaptive policies
  * @param theta       zipfian skew of workloads that take one; empty = the workload's default
- * @param pmCost      whether PM accesses of a page hierarchy cost what the pmem profile says
+ * @param pmProfile   the PM model a page hierarchy's PM tier pays through ({@code --pm-profile}, see
+ *                    {@link PmChoice}; default {@value PmChoice#DEFAULT})
  * @param chart       where to write the PNG chart of the runs; empty = none
  * @param workingSet  tier workloads: the data set as a share of the volume's capacity (overrides the
  *                    data set size, not the devices' sizes); empty = {@code size}
@@ -61,7 +64,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
                Optional<Path> dir, long seed, Optional<String> json, boolean progress,
                OptionalLong dramBytes, OptionalLong pmBytes, long epochNanos, OptionalDouble theta,
-               boolean pmCost, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv,
+               PmProfile pmProfile, Optional<String> chart, OptionalDouble workingSet, Optional<KvSpec> kv,
                RunMethod method, List<String> args, boolean threadsChosen, OptionalLong tierRestartNanos,
                int queueDepth) {
 
@@ -172,19 +175,13 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
             }
             theta = OptionalDouble.of(parseTheta(line.value("theta").get()));
         }
-        boolean pmCost = true;
+        PmProfile pmProfile = PmChoice.defaultProfile();
         if (line.value("pm-profile").isPresent()) {
-            String profile = line.value("pm-profile").get();
             if (!(hierarchy instanceof PageHierarchy page && page.hasPm())) {
-                throw new UsageException("--pm-profile sets the PM access costs of a page hierarchy with PM"
-                        + " (dram-pm-ssd, pm-ssd); '" + hierarchy.name() + "' has no PM pool");
+                throw new UsageException("--pm-profile sets the PM model of a page hierarchy with PM ("
+                        + String.join(", ", pmHierarchyNames()) + "); '" + hierarchy.name() + "' has no PM pool");
             }
-            pmCost = switch (profile) {
-                case PageHierarchy.PM_PROFILE -> true;
-                case "none" -> false;
-                default -> throw new UsageException("--pm-profile '" + profile + "' must be " + PageHierarchy.PM_PROFILE
-                        + " (Optane DC PM costs, the default) or none (the software path only)");
-            };
+            pmProfile = PmChoice.resolve(line.value("pm-profile").get());
         }
         OptionalLong tierRestart = parseTierRestart(line, workload);
         int queueDepth = parseQueueDepth(line, workload, intensity);
@@ -194,7 +191,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                     + " page policy (default " + Policies.defaultFor(Layer.PAGE) + "), not " + policies);
         }
         return new RunSpec(workload, hierarchy, policies, threads, duration, warmup, intensity, size, blockSize,
-                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmCost, chart, workingSet, kv,
+                dir, seed, json, line.flag("progress"), dram, pm, epoch, theta, pmProfile, chart, workingSet, kv,
                 RunMethod.parse(line, DEFAULT_REPEAT), line.args(), threadsChosen, tierRestart, queueDepth);
     }
 
@@ -214,6 +211,12 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return OptionalLong.of(Units.parseDurationNanos("--restart-window", line.value("restart-window").get(), false));
     }
 
+    /** The page hierarchies with a PM pool, for messages. */
+    private static List<String> pmHierarchyNames() {
+        return Hierarchies.registry().all().stream()
+                .filter(h -> h instanceof PageHierarchy page && page.hasPm()).map(Hierarchy::name).toList();
+    }
+
     /** The items a run compares: the engines of a YCSB workload, else the policies. */
     List<String> items() {
         return kv.map(KvSpec::engines).orElse(policies);
@@ -224,7 +227,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         Optional<KvSpec> oneEngine = kv.map(k -> new KvSpec(List.of(item), k.records(), k.format(), k.restartWindowNanos()));
         List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
         return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
-                blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmCost, chart, workingSet,
+                blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmProfile, chart, workingSet,
                 oneEngine, RunMethod.CHILD, args, threadsChosen, tierRestartNanos, queueDepth);
     }
 

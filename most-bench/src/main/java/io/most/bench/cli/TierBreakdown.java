@@ -15,9 +15,12 @@ import java.util.Locale;
  *
  * <p>DRAM and PM are byte-addressable and the store counts accesses there, not I/Os: their "reads"
  * are hits (page accesses served by the pool) and PM's "writes" are page images written into PM. Their
- * latency is not measured per access; the PM row shows the stall the {@code pmem} profile adds per
- * page (the emulated cost of Optane DC PM over a DRAM copy). The two block devices show what they
- * served, migration and cleaning traffic included, with the emulated latency their callers saw.
+ * latency is not measured per access: the PM row shows what loading and storing a whole page costs
+ * in the run's PM model ({@code --pm-profile}) at queue depth 1, as a migration pays it (a hit loads
+ * 4 KiB, a write persists its changed lines; queueing on the shared device comes on top), and a
+ * line under the table says how much of the PM device's capacity the run used, in Nyx cost units ({@code pm_model_busy}). The two block devices
+ * show what they served, migration and cleaning traffic included, with the emulated latency their
+ * callers saw.
  */
 final class TierBreakdown {
     private TierBreakdown() {
@@ -30,13 +33,13 @@ final class TierBreakdown {
         double pageSize = run.number("page_size");
         table.row("DRAM pool", "memory", Units.formatBytes((long) run.number("dram_bytes")),
                 count(run.number("dram_hits")), "-", "-", "-", "-", "-");
-        DeviceProfile pm = PageHierarchy.pmProfile();
-        boolean pmCost = "pmem".equals(run.text("pm_profile"));
-        table.row("PM pool", pmCost ? "pmem " + scale(pm) + ", mapped file" : "mapped file, no cost",
+        boolean pmCost = !Double.isNaN(run.number("pm_page_load_us_model"));
+        String pmModel = run.text("pm_profile") + " " + Units.scaleLabel(run.text("pm_profile_source"));
+        table.row("PM pool", pmCost ? pmModel + ", mapped file" : "mapped file, no cost",
                 Units.formatBytes((long) run.number("pm_bytes")), count(run.number("pm_hits")),
                 count(run.number("pm_writes")), "-", mib(run.number("pm_writes") * pageSize),
-                pmCost ? stallMicros(pm.pmLoadNanosPer4KiB(), pageSize) : "-",
-                pmCost ? stallMicros(pm.pmStoreNanosPer4KiB(), pageSize) : "-");
+                pmCost ? modelMicros(run.number("pm_page_load_us_model")) : "-",
+                pmCost ? modelMicros(run.number("pm_page_store_us_model")) : "-");
         device(table, run, "performance", PageHierarchy.performanceProfile());
         device(table, run, "capacity", PageHierarchy.capacityProfile());
         String volume = String.format(Locale.ROOT, "%s volume: offloadRatio %.3f, mirrored %s, migrated %s in %s"
@@ -44,7 +47,12 @@ final class TierBreakdown {
                 run.number("offload_ratio"), Units.formatBytes((long) run.number("mirrored_bytes")),
                 Units.formatBytes((long) run.number("migrated_bytes")), count(run.number("tier_migrations")),
                 RunResult.cell(movesPer10s(run.number("tier_migrations"), run.number("duration_s")), 1));
-        return table + volume;
+        String pm = !pmCost || Double.isNaN(run.number("pm_model_busy")) ? ""
+                : String.format(Locale.ROOT, "PM model %s: %s loads and %s stores, %s%% of the device's capacity"
+                        + " (Nyx cost units) during the measured window%n", pmModel,
+                count(run.number("pm_model_loads")), count(run.number("pm_model_stores")),
+                RunResult.cell(run.number("pm_model_busy") * 100, 1));
+        return table + pm + volume;
     }
 
     /**
@@ -63,15 +71,13 @@ final class TierBreakdown {
                 RunResult.cell(run.number(role + "_write_mean_us"), 1));
     }
 
-    /** The model's added stall per page, marked as such: it is charged, not measured. */
-    private static String stallMicros(long nanosPer4KiB, double pageSize) {
-        return String.format(Locale.ROOT, "+%.1f (model)", nanosPer4KiB * pageSize / 4096 / 1e3);
+    /** The model's time for one page at queue depth 1, marked as such: it is charged, not measured. */
+    private static String modelMicros(double micros) {
+        return RunResult.cell(micros, 1) + " (model)";
     }
 
     private static String scale(DeviceProfile p) {
-        String source = p.source();
-        int at = source.lastIndexOf("(times x");
-        return at < 0 ? "x1" : "x" + source.substring(at + 8, source.length() - 1).replaceAll("\\.0$", "");
+        return Units.scaleLabel(p.source());
     }
 
     private static String count(double value) {

@@ -3,6 +3,7 @@ package io.most.bench.hierarchy;
 import io.most.bench.Layer;
 import io.most.bench.Named;
 import io.most.device.DeviceProfile;
+import io.most.device.PmProfile;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -66,24 +67,24 @@ public interface Hierarchy extends Named {
      * @param directory where files go; ignored unless {@link #usesDirectory()}
      * @param dramBytes DRAM buffer pool of a page hierarchy; empty = its default
      * @param pmBytes   PM buffer pool (frames, without metadata) of a page hierarchy; empty = its default
-     * @param pmCost    whether PM accesses of a page hierarchy cost what the {@code pmem} profile says
-     *                  (false: the software path only, {@code --pm-profile none})
+     * @param pmProfile the PM model a page hierarchy's PM tier pays through ({@code --pm-profile},
+     *                  see {@link PmChoice}); a free one ({@code none}) charges nothing
      */
     record Options(long size, int blockSize, Path directory, OptionalLong dramBytes, OptionalLong pmBytes,
-                   boolean pmCost) {
+                   PmProfile pmProfile) {
         /** Options of a block hierarchy (no buffer pools). */
         public Options(long size, int blockSize, Path directory) {
-            this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty(), true);
+            this(size, blockSize, directory, OptionalLong.empty(), OptionalLong.empty(), PmChoice.defaultProfile());
         }
 
         /** The same options with a device (or data set) of {@code bytes}. */
         public Options withSize(long bytes) {
-            return new Options(bytes, blockSize, directory, dramBytes, pmBytes, pmCost);
+            return new Options(bytes, blockSize, directory, dramBytes, pmBytes, pmProfile);
         }
 
         /** The same options with files in {@code dir}. */
         public Options withDirectory(Path dir) {
-            return new Options(size, blockSize, dir, dramBytes, pmBytes, pmCost);
+            return new Options(size, blockSize, dir, dramBytes, pmBytes, pmProfile);
         }
     }
 }

@@ -13,9 +13,10 @@ import java.util.OptionalLong;
 
 /**
  * The buffer tiers of a page store (Spitfire's storage hierarchies, paper section 6): a DRAM pool, a
- * PM pool on a file under /dev/shm whose accesses cost what Optane DC PM costs ({@code pmem} profile),
+ * PM pool on a file under /dev/shm whose loads and stores pay through the shared PM model of
+ * {@code --pm-profile} ({@link PmChoice}; default {@code optane-pm}, Spitfire's Optane DC PM machine),
  * and an SSD emulated with the {@code optane-ssd} profile (Spitfire used an Optane DC P4800X). Both
- * profiles run at {@link DeviceProfiles#DEFAULT_SCALE}, like every emulated device of the bench.
+ * run at {@link DeviceProfiles#DEFAULT_SCALE}, like every emulated device of the bench.
  *
  * <ul>
  *   <li>{@code dram-pm-ssd}: DRAM:PM = 1:4 by default, as in paper section 6.3;</li>
@@ -41,7 +42,6 @@ public final class PageHierarchy implements Hierarchy {
     enum Kind { DRAM_PM_SSD, DRAM_SSD, PM_SSD, DRAM_PM_TIERED, DRAM_FILE, DRAM_CACHED_FILE }
 
     static final String SSD_PROFILE = "optane-ssd";
-    public static final String PM_PROFILE = "pmem";
     public static final String PERFORMANCE_PROFILE = "optane-ssd";
     public static final String CAPACITY_PROFILE = "nvme-pcie3";
     /**
@@ -97,8 +97,9 @@ public final class PageHierarchy implements Hierarchy {
         String ssd = "emulated " + (this.ssd.equals(SSD_PROFILE) ? "Optane SSD" : this.ssd) + " (x"
                 + (int) DeviceProfiles.DEFAULT_SCALE + ")";
         return switch (kind) {
-            case DRAM_PM_SSD -> "page store: DRAM pool (--dram, default 64m) + PM pool on /dev/shm costed as Optane"
-                    + " DC PM (--pm, default 256m = 4x DRAM) + " + ssd + "; 16k pages, default 2g data set";
+            case DRAM_PM_SSD -> "page store: DRAM pool (--dram, default 64m) + PM pool on /dev/shm costed as the"
+                    + " --pm-profile (default optane-pm; --pm, default 256m = 4x DRAM) + " + ssd
+                    + "; 16k pages, default 2g data set";
             case DRAM_SSD -> "page store: DRAM pool (--dram, default 64m) + " + ssd + ", no PM; 16k pages,"
                     + " default 2g data set";
             case PM_SSD -> "page store: minimal DRAM (" + PageStoreConfig.MIN_DRAM_FRAMES + " pages) + PM pool (--pm,"
@@ -190,11 +191,6 @@ public final class PageHierarchy implements Hierarchy {
     /** The tiered volume's capacity device. */
     public static DeviceProfile capacityProfile() {
         return DeviceProfiles.get(CAPACITY_PROFILE);
-    }
-
-    /** The PM access costs. */
-    public static DeviceProfile pmProfile() {
-        return DeviceProfiles.get(PM_PROFILE);
     }
 
     /**

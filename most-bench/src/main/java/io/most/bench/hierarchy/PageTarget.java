@@ -46,6 +46,7 @@ public final class PageTarget implements AutoCloseable {
     private long openedAtNanos;
     private double loadSeconds;
     private boolean closed;
+    private PmUsage pmUsage;
 
     PageTarget(PageTiers tiers, String policyName, MigrationPolicy initialPolicy, Optional<Duration> tuningEpoch,
                PageBlockTier blockTier, Path pmFile) {
@@ -121,9 +122,7 @@ public final class PageTarget implements AutoCloseable {
                 .policy(initialPolicy);
         if (pmFile != null) {
             config.pm(pmFile, tiers.pmBytes() + tiers.pageSize());
-            if (tiers.pmProfile() != null) {
-                config.pmProfile(tiers.pmProfile());
-            }
+            config.pmModel(tiers.pmModel());
         }
         tuningEpoch.ifPresent(config::adaptive);
         return config;
@@ -186,15 +185,19 @@ public final class PageTarget implements AutoCloseable {
         closeHooks.add(hook);
     }
 
-    /** Warm-up is over: the block tier counts its devices' operations from now on. */
+    /** Warm-up is over: the block tier counts its devices' operations, and the PM model its accesses, from now on. */
     public void beginMeasurement() {
         blockTier.beginMeasurement();
+        pmUsage = PmUsage.begin(tiers.pmModel());
     }
 
     /** Adds the target's configuration, and what its block tier did since warm-up, to a run's fields. */
     public void describe(Map<String, Object> fields) {
         tiers.describe(fields);
         blockTier.report(fields);
+        if (pmUsage != null) {
+            pmUsage.report(fields);
+        }
         fields.put("load_s", Units.round(loadSeconds, 2));
         fields.put("policy_initial", initialPolicy.toString());
         fields.put("adaptive", tuningEpoch.isPresent());

@@ -6,6 +6,9 @@ import io.most.bench.BenchException;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
 import io.most.device.DeviceProfile;
+import io.most.device.EmulatedPm;
+import io.most.device.IoOp;
+import io.most.device.PmProfile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -33,9 +36,10 @@ import java.util.Optional;
  * tiered volume in memory ({@link MostBlockTier}) and refuse a data set too large for that.
  *
  * <p><b>PM file.</b> On /dev/shm (tmpfs): persisting is msync, which is nearly free there, so the PM
- * cost is what the {@code pmem} profile charges ({@code --pm-profile none} charges nothing, to see the
- * software path alone). Without /dev/shm the file goes to the run's
- * directory and the report says so.
+ * cost is what the {@code --pm-profile}'s model charges ({@link PmChoice}; {@code none} charges
+ * nothing, to see the software path alone). Every target's store pays through the one
+ * {@link EmulatedPm} of that profile in the JVM. Without /dev/shm the file goes to the run's directory
+ * and the report says so.
  */
 public final class PageTiers implements AutoCloseable {
     static final int MEMORY_BACKING_MAX_GIB = 4;
@@ -50,12 +54,12 @@ public final class PageTiers implements AutoCloseable {
     private final Path pmDirectory;
     private final boolean memoryBacked;
     private final DeviceProfile ssdProfile;
-    private final DeviceProfile pmProfile;
+    private final PmProfile pmProfile;
     private final PrintStream log;
     private int targets;
 
     private PageTiers(PageHierarchy hierarchy, long dataSize, int pageSize, long dramBytes, long pmBytes,
-                      Path directory, Path pmDirectory, boolean memoryBacked, boolean pmCost, PrintStream log) {
+                      Path directory, Path pmDirectory, boolean memoryBacked, PmProfile pmProfile, PrintStream log) {
         this.hierarchy = hierarchy;
         this.dataSize = dataSize;
         this.pageSize = pageSize;
@@ -65,7 +69,7 @@ public final class PageTiers implements AutoCloseable {
         this.pmDirectory = pmDirectory;
         this.memoryBacked = memoryBacked;
         this.ssdProfile = hierarchy.emulatesSsd() ? hierarchy.ssdProfile() : null;
-        this.pmProfile = pmCost ? PageHierarchy.pmProfile() : null;
+        this.pmProfile = pmProfile;
         this.log = log;
     }
 
@@ -91,7 +95,7 @@ public final class PageTiers implements AutoCloseable {
             ScratchFiles.remember(pmDirectory);
         }
         return new PageTiers(hierarchy, options.size(), options.blockSize(), hierarchy.dramBytes(options), pm,
-                options.directory(), pmDirectory, memory, options.pmCost(), log);
+                options.directory(), pmDirectory, memory, options.pmProfile(), log);
     }
 
     private static long physicalMemory() {
@@ -109,20 +113,22 @@ public final class PageTiers implements AutoCloseable {
                 Units.formatBytes(dramBytes), dramBytes / pageSize));
         if (pmBytes > 0) {
             s.append(String.format(Locale.ROOT, "; PM %s (%,d frames, profile %s, in %s)", Units.formatBytes(pmBytes),
-                    pmBytes / pageSize, pmProfile == null ? "none: no emulated cost" : pmProfile.name(),
+                    pmBytes / pageSize, pmProfile.isFree() ? "none: no emulated cost" : pmProfile.name() + " "
+                            + Units.scaleLabel(pmProfile.source()),
                     pmDirectory.getParent()));
         }
         if (hierarchy.tiered()) {
             DeviceProfile p = PageHierarchy.performanceProfile();
-            s.append(String.format(Locale.ROOT, "; tiered volume (%s placement): %s x%s (%d%% of the data) + %s x%s,"
-                            + " over memory", hierarchy.placement(), p.name(), scaleOf(p),
+            s.append(String.format(Locale.ROOT, "; tiered volume (%s placement): %s %s (%d%% of the data) + %s %s,"
+                            + " over memory", hierarchy.placement(), p.name(), Units.scaleLabel(p.source()),
                     TierHierarchy.PERFORMANCE_SHARE_PERCENT, PageHierarchy.CAPACITY_PROFILE,
-                    scaleOf(PageHierarchy.capacityProfile())));
+                    Units.scaleLabel(PageHierarchy.capacityProfile().source())));
         } else if (ssdProfile == null) {
             s.append("; SSD: a real ").append(hierarchy.cachedFile() ? "file (through the OS page cache)" : "O_DIRECT file")
                     .append(" in ").append(directory).append(", not emulated");
         } else {
-            s.append(String.format(Locale.ROOT, "; SSD %s x%s over %s", ssdProfile.name(), scaleOf(ssdProfile),
+            s.append(String.format(Locale.ROOT, "; SSD %s %s over %s", ssdProfile.name(),
+                    Units.scaleLabel(ssdProfile.source()),
                     memoryBacked ? "memory (the data set is small: memory keeps the emulation exact)"
                             : "an O_DIRECT file in " + directory + " (too large for memory)"));
         }
@@ -130,12 +136,6 @@ public final class PageTiers implements AutoCloseable {
             s.append("; note: the data set fits in the buffers, so there will be few SSD reads");
         }
         return s.toString();
-    }
-
-    private static String scaleOf(DeviceProfile p) {
-        String source = p.source();
-        int at = source.lastIndexOf("(times x");
-        return at < 0 ? "1" : source.substring(at + 8, source.length() - 1);
     }
 
     /** Where the page store for one policy runs; {@code adaptiveEpoch} turns on the tuner. */
@@ -168,9 +168,9 @@ public final class PageTiers implements AutoCloseable {
         return ssdProfile;
     }
 
-    /** The PM access costs, or null to charge none. */
-    DeviceProfile pmProfile() {
-        return pmProfile;
+    /** The shared PM model the PM tier pays through, or null without a PM tier or to charge nothing. */
+    EmulatedPm pmModel() {
+        return pmBytes == 0 || pmProfile.isFree() ? null : EmulatedPm.shared(pmProfile);
     }
 
     PrintStream log() {
@@ -197,9 +197,13 @@ public final class PageTiers implements AutoCloseable {
             fields.put("ssd_backing", memoryBacked ? "memory" : hierarchy.cachedFile() ? "cached-file" : "file");
         }
         if (pmBytes > 0) {
-            fields.put("pm_profile", pmProfile == null ? "none" : pmProfile.name());
-            if (pmProfile != null) {
-                fields.put("pm_profile_source", pmProfile.source());
+            fields.put("pm_profile", pmProfile.name());
+            fields.put("pm_profile_source", pmProfile.source());
+            if (!pmProfile.isFree()) {
+                // a whole page in the model alone, at queue depth 1, as a migration pays it (a hit loads only 4 KiB)
+                long granules = pmProfile.granules(pageSize);
+                fields.put("pm_page_load_us_model", Units.round(pmProfile.serviceNanos(IoOp.READ, granules) / 1e3, 2));
+                fields.put("pm_page_store_us_model", Units.round(pmProfile.serviceNanos(IoOp.WRITE, granules) / 1e3, 2));
             }
             fields.put("pm_dir", pmDirectory.getParent().toString());
         }

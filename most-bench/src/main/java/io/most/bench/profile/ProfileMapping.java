@@ -59,7 +59,7 @@ public final class ProfileMapping {
         long readBandwidth = bestBandwidth(rows, IoOp.READ);
         long writeBandwidth = bestBandwidth(rows, IoOp.WRITE);
         return new DeviceProfile(name, source, readLatency, writeLatency, transfer, channels, readBandwidth,
-                writeBandwidth, 0.0, 0.0, 0, 0, 0);
+                writeBandwidth, 0.0, 0.0, 0);
     }
 
     /** Each field of {@code p} with the measurement it came from, for the console. */

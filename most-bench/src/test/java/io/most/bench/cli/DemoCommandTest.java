@@ -46,7 +46,8 @@ class DemoCommandTest {
 
         // the per-tier table of the first run and the comparison of all four
         for (String row : List.of("DRAM pool", "PM pool", "performance device", "capacity device", "optane-ssd x10",
-                "nvme-pcie3 x10", "offloadRatio", "mirrored", "migrated", "per 10 s", "moves/10s", "x baseline", "most-lazy", "most-eager",
+                "nvme-pcie3 x10", "optane-pm x10, mapped file", "(model)", "PM model optane-pm x10",
+                "offloadRatio", "mirrored", "migrated", "per 10 s", "moves/10s", "x baseline", "most-lazy", "most-eager",
                 "hemem-lazy", "baseline", "1.00x")) {
             assertTrue(cli.out().contains(row), "'" + row + "' missing from:\n" + cli.out());
         }

@@ -71,6 +71,40 @@ class ProfileCommandTest {
     }
 
     @Test
+    void pmMeasurementsAreSavedWithTheProfileAndRunAsThePmModel(@TempDir Path measured, @TempDir Path out)
+            throws IOException {
+        Path saved = out.resolve("pm-disk.properties");
+        Path json = out.resolve("profile.json");
+        Cli cli = Cli.run("profile", measured.toString(), "--pm", "--threads", "2", "--duration", "10ms", "--size",
+                "8m", "--save", saved.toString(), "--json", json.toString());
+        assertEquals(0, cli.exitCode(), cli.err());
+        assertTrue(cli.out().contains("MaxIOPS") && cli.out().contains("PM profile 'pm-disk'")
+                && cli.out().contains("--pm-profile profile:" + saved), cli.out());
+        assertEmpty(measured, "the mapped scratch file is deleted too");
+
+        Map<String, Object> report = MiniJson.object(MiniJson.parse(Files.readString(json)));
+        List<Map<String, Object>> table = MiniJson.array(report.get("pm_max_iops")).stream().map(MiniJson::object)
+                .toList();
+        assertEquals(14, table.size(), "loads and stores of 64 B to 4 KiB");
+        for (Map<String, Object> row : table) {
+            assertTrue((Double) row.get("max_iops") > 0 && (Double) row.get("qd1_ns") > 0, row.toString());
+        }
+        io.most.device.PmProfile pm = ProfileFile.loadPmProfile(saved);
+        assertEquals("pm-disk", pm.name());
+        assertTrue(pm.channels() >= 1 && pm.channels() <= 2, "at most the largest thread count: " + pm);
+        assertEquals((double) pm.granularity(), MiniJson.object(report.get("pm_profile")).get("granularity"));
+
+        Cli run = Cli.run("run", "--workload", "spitfire-ro", "--hierarchy", "dram-pm-ssd", "--policies",
+                "spitfire-lazy", "--pm-profile", "profile:" + saved, "--size", "4m", "--dram", "256k", "--pm", "1m",
+                "--warmup", "0s", "--duration", "100ms", "--json", "-");
+        assertEquals(0, run.exitCode(), run.err());
+        Map<String, Object> result = MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.parse(run.out()))
+                .get("runs")).getFirst());
+        assertEquals("pm-disk", result.get("pm_profile"));
+        assertTrue(String.valueOf(result.get("pm_profile_source")).contains("x10"), result.toString());
+    }
+
+    @Test
     void missingPathIsAUsageError() {
         for (String[] args : new String[][] {{"profile"}, {"profile", "--threads", "1,2"}}) {
             Cli cli = Cli.run(args);
@@ -135,7 +169,7 @@ class ProfileCommandTest {
         run[4] = "profile:" + bad;
         assertUsageError(List.of(run), "readLatencyNanos=fast is not a whole number");
         Path zero = dir.resolve("zero.properties");
-        ProfileFile.save(new DeviceProfile("z", "test", 1000, 1000, 0, 1, 1, 1, 0, 0, 0, 0, 0), zero, List.of());
+        ProfileFile.save(new DeviceProfile("z", "test", 1000, 1000, 0, 1, 1, 1, 0, 0, 0), zero, List.of());
         Files.writeString(zero, Files.readString(zero).replace("channels=1", "channels=0"));
         run[4] = "profile:" + zero;
         assertUsageError(List.of(run), "channels must be positive");
@@ -144,7 +178,7 @@ class ProfileCommandTest {
     @Test
     void savedProfileReadsBackExactly(@TempDir Path dir) {
         DeviceProfile p = new DeviceProfile("odd name", "measured\\on a=b:c\nsecond line, µs", 41_000, 23_000, 1_474, 3,
-                643_683_928L, 1_022_146_192L, 0.25, 0.001, 5_000, 0, 0);
+                643_683_928L, 1_022_146_192L, 0.25, 0.001, 5_000);
         Path file = dir.resolve("p.properties");
         ProfileFile.save(p, file, List.of("a comment"));
         assertEquals(p, ProfileFile.load(file));

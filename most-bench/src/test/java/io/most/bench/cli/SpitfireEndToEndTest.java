@@ -55,7 +55,11 @@ class SpitfireEndToEndTest {
             assertEquals(16.0, run.get("dram_frames"));
             assertEquals(64.0, run.get("pm_frames"));
             assertEquals("optane-ssd", run.get("ssd_profile"));
-            assertEquals("pmem", run.get("pm_profile"));
+            assertEquals("optane-pm", run.get("pm_profile"), "the default PM model");
+            assertTrue(number(run, "pm_model_loads") + number(run, "pm_model_stores") > 0,
+                    "the PM tier pays through the model: " + what);
+            assertTrue(number(run, "pm_model_busy") >= 0 && number(run, "pm_page_store_us_model")
+                    > number(run, "pm_page_load_us_model"), "a persisted page store costs more than a load: " + what);
             assertEquals("memory", run.get("ssd_backing"));
             double updates = number(run, "updates");
             switch (workload) {
@@ -120,6 +124,21 @@ class SpitfireEndToEndTest {
         assertEquals("<Dr=0.01, Dw=0.01, Nr=1.0, Nw=1.0>", run.get("policy_final"));
         assertEquals("none", run.get("pm_profile"));
         assertTrue(number(run, "pm_writes") > 0, run.toString());
+        assertFalse(run.containsKey("pm_model_busy"), "no model, nothing counted: " + run);
+    }
+
+    @Test
+    void pmProfileChoosesThePmModel() {
+        Cli cli = Cli.run("run", "--workload", "spitfire-ba", "--hierarchy", "dram-pm-ssd", "--policies",
+                "spitfire-lazy", "--pm-profile", "cxl-far-memory", "--size", "4m", "--dram", "256k", "--pm", "1m",
+                "--warmup", "0s", "--duration", "200ms", "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        Map<String, Object> run = runs(cli.out()).getFirst();
+        assertEquals("cxl-far-memory", run.get("pm_profile"));
+        assertTrue(String.valueOf(run.get("pm_profile_source")).contains("x10"), run.toString());
+        assertTrue(number(run, "pm_model_loads") + number(run, "pm_model_stores") > 0, run.toString());
+        assertEquals(number(run, "pm_page_load_us_model"), number(run, "pm_page_store_us_model"),
+                "CXL's DRAM media stores at load speed: " + run);
     }
 
     @Test

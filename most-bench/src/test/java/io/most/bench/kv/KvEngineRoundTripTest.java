@@ -11,6 +11,7 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PageTarget;
+import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.workload.ycsb.YcsbKeys;
@@ -153,7 +154,7 @@ class KvEngineRoundTripTest {
         PageHierarchy hierarchy = (PageHierarchy) Hierarchies.registry().get("dram-ssd");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         OpenHierarchy open = hierarchy.open(new Hierarchy.Options(type.deviceBytes(data, pageSize), pageSize, dir,
-                OptionalLong.of(dram), OptionalLong.empty(), true), quiet);
+                OptionalLong.of(dram), OptionalLong.empty(), PmChoice.defaultProfile()), quiet);
         Policy.Target<PageTarget> target = Policies.get(Layer.PAGE, "spitfire-lazy")
                 .attach(open, new Policy.Settings(Duration.ofSeconds(1)));
         KvEngine engine = type.open(new KvSetup(dir, dram, pageSize, data, true, Optional.of(target.target())));
