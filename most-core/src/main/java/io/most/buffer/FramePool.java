@@ -424,7 +424,7 @@ final class FramePool {
 
     /**
      * {@link #optimisticHit(int, long)} in the pool whose metadata is {@code records} ({@link #records()}),
-     * for a caller that holds the array itself ({@link PageCursor}) and so loads no pool object.
+     * for a caller that holds the array itself ({@link FrameCursor}) and so loads no pool object.
      */
     static long optimisticHit(long[] records, int f, long pageId) {
         int record = record(f);
@@ -461,7 +461,7 @@ final class FramePool {
     }
 
     /**
-     * The pool's metadata array (hit counter, then one record a frame), for {@link PageCursor}, which
+     * The pool's metadata array (hit counter, then one record a frame), for {@link FrameCursor}, which
      * keeps it in a field of its own so that its hits load no pool; only the static record methods of
      * this class read or write it.
      */

@@ -442,7 +442,7 @@ public final class SpitfireBufferManager implements PageStore {
      * which checks.
      */
     /**
-     * {@link #read}'s pin without the handle, for {@link PagePin#pin}: the page's frame under a
+     * {@link #read}'s pin without the handle, for {@link FramePin#pin}: the page's frame under a
      * shared latch (loaded if needed), in the form {@link #pinnedPool} and {@link #pinnedFrame} decode.
      */
     long pinShared(long pageId) {
@@ -944,13 +944,13 @@ public final class SpitfireBufferManager implements PageStore {
     }
 
     @Override
-    public PageCursor cursor() {
-        return new PageCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
+    public io.most.PageCursor cursor() {
+        return new FrameCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
     }
 
     @Override
-    public PagePin pagePin() {
-        return new PagePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
+    public io.most.PagePin pagePin() {
+        return new FramePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
     }
 
     @Override
@@ -1182,7 +1182,7 @@ public final class SpitfireBufferManager implements PageStore {
         return i;
     }
 
-    /** The error for a page id outside the store's capacity (here and in {@link PageCursor#begin}). */
+    /** The error for a page id outside the store's capacity (here and in {@link FrameCursor#begin}). */
     IllegalArgumentException outsideCapacity(long pageId) {
         return new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                 + dramFrameOf.length() + " pages)");
