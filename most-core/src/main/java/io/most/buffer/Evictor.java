@@ -94,7 +94,7 @@ final class Evictor {
                 throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
                         + " are latched; close pages sooner or configure a larger DRAM pool");
             }
-            FramePool.backOff(attempt);
+            LatchWord.backOff(attempt);
         }
     }
 
@@ -113,7 +113,7 @@ final class Evictor {
                 throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
                         + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
             }
-            FramePool.backOff(attempt);
+            LatchWord.backOff(attempt);
         }
     }
 
@@ -456,7 +456,7 @@ final class Evictor {
 
     private boolean admitToPm(long pageId) {
         MigrationPolicy p = policy.get();
-        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : SpitfireBufferManager.draw(p.nw());
+        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : PageAccess.draw(p.nw());
     }
 
     /** The allocation of every page reaches storage before the page does. */

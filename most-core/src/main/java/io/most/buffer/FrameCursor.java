@@ -12,9 +12,9 @@ final class FrameCursor extends FrameReader implements io.most.PageCursor {
     private final PmCost pmCost;
     private final long pmLoadBytes;
     /** The frame's latch word at begin(), or {@link FramePool#NOT_READABLE} on no page (it never validates). */
-    private long word = FramePool.NOT_READABLE;
+    private long word = LatchWord.NOT_READABLE;
 
-    FrameCursor(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
+    FrameCursor(PageAccess store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
                PmCost pmCost, long payloadBytes) {
         super(store, dram, dramMapping, pm, pmMapping, payloadBytes);
         this.pmCost = pmCost;
@@ -30,10 +30,10 @@ final class FrameCursor extends FrameReader implements io.most.PageCursor {
             throw store.outsideCapacity(pageId);
         }
         int f = mapping[i];
-        if (FramePool.isMapped(f)) {
+        if (FrameRecords.isMapped(f)) {
             // the frame's page changes only under its exclusive latch: if the version validates, it held pageId
-            long s = FramePool.optimisticHit(dramRecords, f, pageId); // counts the hit
-            if (FramePool.isReadable(s)) {
+            long s = FrameRecords.optimisticHit(dramRecords, f, pageId); // counts the hit
+            if (LatchWord.isReadable(s)) {
                 onFrame(false, f);
                 word = s;
                 return true;
@@ -51,12 +51,12 @@ final class FrameCursor extends FrameReader implements io.most.PageCursor {
     private boolean beginInPm(long pageId, int i) {
         int[] mapping = pmMapping;
         int m = mapping == null ? -1 : mapping[i];
-        if (!FramePool.isMapped(m)) {
+        if (!FrameRecords.isMapped(m)) {
             store.checkOpen(); // a closed store has no page mapped: its hits need no check
             return onNoPage();
         }
-        long s = FramePool.optimisticHit(pmRecords, m, pageId); // counts the hit
-        if (!FramePool.isReadable(s)) {
+        long s = FrameRecords.optimisticHit(pmRecords, m, pageId); // counts the hit
+        if (!LatchWord.isReadable(s)) {
             return onNoPage();
         }
         if (dramMapping[i] >= 0) {
@@ -70,7 +70,7 @@ final class FrameCursor extends FrameReader implements io.most.PageCursor {
     }
 
     private boolean onNoPage() {
-        word = FramePool.NOT_READABLE;
+        word = LatchWord.NOT_READABLE;
         base = NO_BASE;
         return false;
     }
@@ -79,15 +79,15 @@ final class FrameCursor extends FrameReader implements io.most.PageCursor {
     public boolean validate() {
         long[] records = inPm ? pmRecords : dramRecords; // loaded before the fence, not reloaded after it
         long expected = word; // before the fence too: begin's store of it is reused, not reloaded
-        long now = FramePool.latchWordAfterReads(records, record);
-        if (FramePool.unchanged(expected, now)) {
+        long now = FrameRecords.latchWordAfterReads(records, record);
+        if (LatchWord.unchanged(expected, now)) {
             return true;
         }
         return onFailedValidation();
     }
 
     private boolean onFailedValidation() {
-        if (word != FramePool.NOT_READABLE) {
+        if (word != LatchWord.NOT_READABLE) {
             (inPm ? store.pmHits() : store.dramHits()).decrement();
         }
         return onNoPage();

@@ -2,12 +2,12 @@ package io.most.buffer;
 
 /**
  * The {@link io.most.PagePin} of this buffer manager: {@code read}'s shared latch
- * ({@link SpitfireBufferManager#pinShared}) and the typed reads of {@link FrameReader}, with no handle.
+ * ({@link PageAccess#pinShared}) and the typed reads of {@link FrameReader}, with no handle.
  */
 final class FramePin extends FrameReader implements io.most.PagePin {
     private boolean pinned;
 
-    FramePin(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
+    FramePin(PageAccess store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
             long payloadBytes) {
         super(store, dram, dramMapping, pm, pmMapping, payloadBytes);
     }
@@ -18,7 +18,7 @@ final class FramePin extends FrameReader implements io.most.PagePin {
             throw new IllegalStateException("the pin holds a page: unpin() first");
         }
         long answer = store.pinShared(pageId);
-        onFrame(SpitfireBufferManager.pinnedPool(answer), SpitfireBufferManager.pinnedFrame(answer));
+        onFrame(PinnedFrame.isPm(answer), PinnedFrame.frame(answer));
         pinned = true;
     }
 
@@ -28,7 +28,7 @@ final class FramePin extends FrameReader implements io.most.PagePin {
             throw new IllegalStateException("the pin holds no page: pin(pageId) first");
         }
         pinned = false;
-        FramePool.unlatchShared(inPm ? pmRecords : dramRecords, record);
+        FrameRecords.unlatchShared(inPm ? pmRecords : dramRecords, record);
         base = NO_BASE; // its reads fail from now on
     }
 

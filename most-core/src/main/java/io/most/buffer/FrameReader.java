@@ -14,7 +14,7 @@ abstract sealed class FrameReader permits FrameCursor, FramePin {
     /** {@link #base} on no page: past any pool segment, so a read fails its bounds check. */
     static final long NO_BASE = Long.MAX_VALUE / 2;
 
-    final SpitfireBufferManager store;
+    final PageAccess store;
     final int[] dramMapping;
     final long[] dramRecords;
     final MemorySegment dramMemory;
@@ -28,11 +28,11 @@ abstract sealed class FrameReader permits FrameCursor, FramePin {
     // the page the reader is on
     boolean inPm;
     /** The frame's record index in its pool's metadata array. */
-    int record = FramePool.record(0);
+    int record = FrameRecords.record(0);
     /** Where the frame's payload starts in its pool's segment, or {@link #NO_BASE}. */
     long base = NO_BASE;
 
-    FrameReader(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
+    FrameReader(PageAccess store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
                 long payloadBytes) {
         this.store = store;
         this.dramMapping = dramMapping;
@@ -48,7 +48,7 @@ abstract sealed class FrameReader permits FrameCursor, FramePin {
     /** Puts the reader on frame {@code f} of the DRAM or PM pool. */
     final void onFrame(boolean pm, int f) {
         inPm = pm;
-        record = FramePool.record(f);
+        record = FrameRecords.record(f);
         base = f * frameBytes;
     }
 
