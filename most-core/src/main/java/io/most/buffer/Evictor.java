@@ -16,6 +16,11 @@ import java.util.function.Supplier;
  * allocation first, invalidate a stale PM copy only after the newer copy is durable) are listed in
  * the package documentation; the lock rule too: holding a page lock, it only tries latches and other
  * page locks.
+ *
+ * <p>Why this class is large: a dirty DRAM page leaves DRAM in one of four ways (a whole page, a line
+ * update or a delta frame into PM, or a write to the block device), and eviction, the cleaner and
+ * {@code flush} all take the same ones under the same ordering rules; kept in one class, those rules
+ * are stated and checked once, where splitting by caller would repeat them.
  */
 final class Evictor {
     private static final int PM_EVICTION_BATCH = 8;

@@ -81,11 +81,11 @@ abstract class PageAccess {
 
     // the PageStore methods this class implements for the buffer manager: see PageStore for their contracts
 
-    public int pageSize() {
+    public final int pageSize() {
         return pageSize;
     }
 
-    public int payloadSize() {
+    public final int payloadSize() {
         return pageSize - PageHeader.SIZE;
     }
 
@@ -99,11 +99,11 @@ abstract class PageAccess {
      * to inline into its caller, and a PM hit's handle would then escape.
      */
 
-    public Page read(long pageId) {
+    public final Page read(long pageId) {
         return handle(access(pageId, false), pageId, false);
     }
 
-    public Page write(long pageId) {
+    public final Page write(long pageId) {
         return handle(access(pageId, true), pageId, true);
     }
 
@@ -148,7 +148,7 @@ abstract class PageAccess {
      * {@link #read}'s pin without the handle, for {@link FramePin#pin}: the page's frame under a
      * shared latch (loaded if needed), in the form {@link PinnedFrame#isPm} and {@link PinnedFrame#frame} decode.
      */
-    long pinShared(long pageId) {
+    final long pinShared(long pageId) {
         return access(pageId, false);
     }
 
@@ -191,7 +191,7 @@ abstract class PageAccess {
      * latch: its atomic add orders them, and the frame's page and mapping change only under the
      * exclusive latch. Also the load path's retry ({@link PageLoader}).
      */
-    boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
+    final boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
         if (dram.latchHolding(f, pageId, exclusive)) { // counts the hit
             if (dramMapping[i] == f) {
                 return true;
@@ -210,7 +210,7 @@ abstract class PageAccess {
      * stamp is a few shifts and one range check per call.
      */
 
-    public long tryOptimisticRead(long pageId) {
+    public final long tryOptimisticRead(long pageId) {
         // no open check on a hit: close() unmaps every page before it frees the pools, so a closed store
         // finds nothing mapped here and checks below
         int i = checkedIndex(pageId);
@@ -255,7 +255,7 @@ abstract class PageAccess {
         return OptimisticStamp.encode(true, m, word);
     }
 
-    public MemorySegment optimisticPayload(long stamp) {
+    public final MemorySegment optimisticPayload(long stamp) {
         FramePool pool = poolOf(stamp);
         try {
             // unchecked against the pool: the payload array's own bounds check rejects a frame past it
@@ -276,7 +276,7 @@ abstract class PageAccess {
      * bad stamp (a hit pays no compare for it).
      */
 
-    public long optimisticLong(long stamp, long offset) {
+    public final long optimisticLong(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
         long at = payloadAddress(stamp, pool, offset, Long.BYTES);
         try {
@@ -286,7 +286,7 @@ abstract class PageAccess {
         }
     }
 
-    public int optimisticInt(long stamp, long offset) {
+    public final int optimisticInt(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
         long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
         try {
@@ -296,7 +296,7 @@ abstract class PageAccess {
         }
     }
 
-    public byte optimisticByte(long stamp, long offset) {
+    public final byte optimisticByte(long stamp, long offset) {
         FramePool pool = poolOf(stamp);
         long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
         try {
@@ -306,7 +306,7 @@ abstract class PageAccess {
         }
     }
 
-    public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
+    public final void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
         FramePool pool = poolOf(stamp);
         frameOf(stamp, pool); // checked here: the copy's own bounds errors are the caller's to see
         if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
@@ -349,7 +349,7 @@ abstract class PageAccess {
      * {@link io.most.PageStore#validate}. A stamp that fails validation takes back the hit its {@link #tryOptimisticRead}
      * counted, so that a read retried (or redone under a latch) counts once.
      */
-    public boolean validate(long stamp) {
+    public final boolean validate(long stamp) {
         if (stamp == 0) {
             return false;
         }
@@ -393,15 +393,15 @@ abstract class PageAccess {
                 : "0x" + Long.toHexString(stamp) + " is not a stamp of this store's tryOptimisticRead");
     }
 
-    public io.most.PageCursor cursor() {
+    public final io.most.PageCursor cursor() {
         return new FrameCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
     }
 
-    public io.most.PagePin pagePin() {
+    public final io.most.PagePin pagePin() {
         return new FramePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
     }
 
-    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
+    public final <R> R readOptimistic(long pageId, PageReader<R> reader) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long stamp = tryOptimisticRead(pageId);
             if (stamp == 0) {
@@ -428,7 +428,7 @@ abstract class PageAccess {
     }
 
     /** Called by {@link LatchedPage#close()}. */
-    void release(LatchedPage page) {
+    final void release(LatchedPage page) {
         FramePool pool = page.pool;
         int f = page.frame;
         if (!page.exclusive) {
@@ -451,7 +451,7 @@ abstract class PageAccess {
         return probability >= 1 || (probability > 0 && ThreadLocalRandom.current().nextDouble() < probability);
     }
 
-    void checkOpen() {
+    final void checkOpen() {
         if (closed) {
             throw new IllegalStateException("page store is closed");
         }
@@ -469,18 +469,18 @@ abstract class PageAccess {
     }
 
     /** The error for a page id outside the store's capacity (here and in {@link FrameCursor#begin}). */
-    IllegalArgumentException outsideCapacity(long pageId) {
+    final IllegalArgumentException outsideCapacity(long pageId) {
         return new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
                 + dramMapping.length + " pages)");
     }
 
     /** The DRAM pool's hit counter (a cursor takes back the hit of a failed validation). */
-    StripedCounter dramHits() {
+    final StripedCounter dramHits() {
         return dramHits;
     }
 
     /** The PM pool's hit counter (a cursor takes back the hit of a failed validation). */
-    StripedCounter pmHits() {
+    final StripedCounter pmHits() {
         return pmHits;
     }
 }

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * pages back; {@link FramePool} holds frames and their latches, {@link PageLocks} the page locks. The
  * package documentation gives the lock order and the PM persistence rules.
  *
- * <p><b>Locking.</b> Each frame has a latch word ({@link FramePool}); each page a striped page lock
+ * <p><b>Locking.</b> Each frame has a latch word ({@link LatchWord}); each page a striped page lock
  * that serializes changes of its mapping (loads, migrations, write-backs, evictions). Rule that keeps
  * it deadlock-free: while holding a page lock, frame latches and other page locks are only tried,
  * never waited for; blocking waits for a frame latch happen with no page lock held.
@@ -350,7 +350,6 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     int cleanPm(int limit, boolean coldOnly) {
         return evictor.cleanPm(limit, coldOnly);
     }
-
 
     /** The lock that orders load, free and allocation of page {@code pageId} (for tests that park a thread on it). */
     ReentrantLock pageLock(long pageId) {
