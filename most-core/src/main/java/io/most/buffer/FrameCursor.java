@@ -11,7 +11,7 @@ package io.most.buffer;
 final class FrameCursor extends FrameReader implements io.most.PageCursor {
     private final PmCost pmCost;
     private final long pmLoadBytes;
-    /** The frame's latch word at begin(), or {@link FramePool#NOT_READABLE} on no page (it never validates). */
+    /** The frame's latch word at begin(), or {@link LatchWord#NOT_READABLE} on no page (it never validates). */
     private long word = LatchWord.NOT_READABLE;
 
     FrameCursor(PageAccess store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,

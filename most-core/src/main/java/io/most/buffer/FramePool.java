@@ -193,8 +193,6 @@ final class FramePool {
         FrameRecords.touch(meta, FrameRecords.record(f));
     }
 
-
-
     /** Whether the replacement policy would evict frame {@code f} when it reaches it ({@link Replacement#isCold}). */
     boolean isCold(int f) {
         return replacement.isCold(f);

@@ -45,6 +45,7 @@ abstract class PageAccess {
     private final StripedCounter pmHits;
     /** The migration policy in force: the PM read hit draws its Dr. */
     volatile MigrationPolicy policy;
+    /** Set as the store closes, before it unmaps every page: the paths that find nothing mapped check it. */
     volatile boolean closed;
 
     /**

@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 
-/** The frame latch word and the optimistic versions built on it, and the stamp layout. */
+/**
+ * The pool: its frames and payload views, its free list, and the per-frame latch and optimistic-read
+ * methods it offers over {@link LatchWord} (whose protocol {@link LatchWordTest} tests on a bare word);
+ * and the stamp layout built on the latch word.
+ */
 class FramePoolTest {
     private static FramePool pool(int frames) {
         return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 8);
@@ -122,20 +126,6 @@ class FramePoolTest {
         assertTrue(pool.isFrame(3));
         assertFalse(pool.isFrame(4));
         assertFalse(pool.isFrame(-1));
-    }
-
-    @Test
-    void theSharedCountStopsShortOfTheExclusiveBit() {
-        FramePool pool = pool(1);
-        for (long n = 0; n < LatchWord.MAX_SHARED; n++) {
-            assertTrue(pool.tryLatchShared(0));
-        }
-        assertFalse(pool.tryLatchShared(0), "a full count refuses one more holder");
-        assertFalse(pool.isLatchedExclusively(0), "and does not carry into the exclusive bit");
-        for (long n = 0; n < LatchWord.MAX_SHARED; n++) {
-            pool.unlatchShared(0);
-        }
-        assertTrue(pool.tryLatchExclusive(0), "every holder is gone");
     }
 
     @Test

@@ -129,4 +129,45 @@ class PageLoaderTest {
             assertTrue(parts.pm.isDirty(parts.pmFrameOf.get((int) id)), "newer than the block device");
         }
     }
+
+    @Test
+    void aLoadIntoPmCopiesToDramAtOnceWhenDrDraws() {
+        try (BufferParts parts = new BufferParts(PAGES, 8, dir.resolve("pm.dat"), 16, MigrationPolicy.of(1, 0, 1, 1))) {
+            long id = onBlockDeviceOnly(parts, 8);
+            assertEquals(8, read(parts, id));
+            int f = parts.dramFrameOf.get((int) id);
+            int m = parts.pmFrameOf.get((int) id);
+            assertTrue(f >= 0 && m >= 0, "loaded into PM and copied to DRAM in one miss");
+            assertEquals(1L, parts.counters.migrationSnapshot().get(MigrationPath.SSD_TO_PM));
+            assertEquals(1L, parts.counters.migrationSnapshot().get(MigrationPath.PM_TO_DRAM));
+            assertEquals(parts.pm.lsn(m), parts.dram.lsn(f), "the DRAM copy has the PM copy's LSN");
+            assertTrue(!parts.dram.isDirty(f), "and is clean: PM holds the same bytes");
+        }
+    }
+
+    /**
+     * A reader whose policy migrates the page to DRAM races a writer that holds the page's PM frame:
+     * the migration cannot latch the frame under the page lock, so the reader waits for it without
+     * the lock, and reads what the writer committed. Repeated, so that the reader arrives both while
+     * the writer holds the frame and after.
+     */
+    @Test
+    void aMigrationThatMeetsAWriterWaitsForItWithoutThePageLock() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            try (BufferParts parts = new BufferParts(PAGES, 8, dir.resolve("pm" + round + ".dat"), 16,
+                    MigrationPolicy.of(0, 0, 1, 1))) {
+                long id = onBlockDeviceOnly(parts, 5);
+                assertEquals(5, read(parts, id)); // into PM only
+                java.util.concurrent.CompletableFuture<Long> reader;
+                try (Page page = parts.access.write(id)) { // Dw = 0: the PM frame, held exclusively
+                    parts.access.policy = MigrationPolicy.of(1, 0, 1, 1); // the reader migrates
+                    reader = java.util.concurrent.CompletableFuture.supplyAsync(() -> read(parts, id));
+                    page.payload().set(ValueLayout.JAVA_LONG, 0, 6);
+                    page.markDirty(2);
+                }
+                assertEquals(6L, reader.get(), "round " + round + ": the reader saw the writer's commit");
+                assertEquals(6, read(parts, id));
+            }
+        }
+    }
 }
