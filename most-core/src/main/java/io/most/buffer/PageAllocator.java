@@ -83,7 +83,7 @@ final class PageAllocator {
     /**
      * Gives a page just claimed in the bitmap a zeroed, dirty DRAM frame; undoes the claim if that fails.
      * The caller holds the page lock from before the claim until the frame is mapped: a reader that
-     * raced a free() and now loads the id (load() checks the bitmap under that lock) either finds it
+     * raced a free() and now loads the id (PageLoader checks the bitmap under that lock) either finds it
      * unallocated or finds the fresh frame, never the freed page's old image on the block device.
      */
     private void initializeAllocated(long pageId) {
