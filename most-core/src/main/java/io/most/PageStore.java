@@ -37,7 +37,7 @@ public interface PageStore extends AutoCloseable {
 
     /** Opens (creating or recovering) the store described by {@code config}. */
     static PageStore open(PageStoreConfig config) {
-        return io.most.buffer.SpitfireBufferManager.open(config);
+        return PageStoreImplementation.open(config);
     }
 
     /**
@@ -45,7 +45,7 @@ public interface PageStore extends AutoCloseable {
      * pages plus the store's superblocks, allocation bitmaps and double-write slots.
      */
     static long blockDeviceBytesFor(long pages, int pageSize) {
-        return io.most.buffer.SpitfireBufferManager.blockDeviceBytesFor(pages, pageSize);
+        return PageStoreImplementation.blockDeviceBytesFor(pages, pageSize);
     }
 
     /** Bytes per page on every tier, header included. */
@@ -215,19 +215,19 @@ public interface PageStore extends AutoCloseable {
     boolean validate(long stamp);
 
     /**
-     * A new reusable latch-free reader ({@link io.most.buffer.PageCursor}) for one thread: the
+     * A new reusable latch-free reader ({@link PageCursor}) for one thread: the
      * optimistic read of {@link #tryOptimisticRead} without a stamp to decode, holding the pools'
      * metadata and memory itself, so that a hit loads no store object and its validation re-reads the
      * one latch word it found. Make one per thread and keep it; it allocates nothing after.
      */
-    io.most.buffer.PageCursor cursor();
+    PageCursor cursor();
 
     /**
-     * A new reusable latched reader ({@link io.most.buffer.PagePin}) for one thread: {@link #read}'s
+     * A new reusable latched reader ({@link PagePin}) for one thread: {@link #read}'s
      * shared latch and the cursor's typed reads, with no {@link Page} handle, so it allocates nothing
      * whatever the JIT inlines. Make one per thread and keep it.
      */
-    io.most.buffer.PagePin pagePin();
+    PagePin pagePin();
 
     /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
     void flush();

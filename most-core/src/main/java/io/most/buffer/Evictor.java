@@ -16,6 +16,11 @@ import java.util.function.Supplier;
  * allocation first, invalidate a stale PM copy only after the newer copy is durable) are listed in
  * the package documentation; the lock rule too: holding a page lock, it only tries latches and other
  * page locks.
+ *
+ * <p>Why this class is large: a dirty DRAM page leaves DRAM in one of four ways (a whole page, a line
+ * update or a delta frame into PM, or a write to the block device), and eviction, the cleaner and
+ * {@code flush} all take the same ones under the same ordering rules; kept in one class, those rules
+ * are stated and checked once, where splitting by caller would repeat them.
  */
 final class Evictor {
     private static final int PM_EVICTION_BATCH = 8;
@@ -94,7 +99,7 @@ final class Evictor {
                 throw new OutOfSpaceException("no DRAM frame can be evicted: all " + dram.frames
                         + " are latched; close pages sooner or configure a larger DRAM pool");
             }
-            FramePool.backOff(attempt);
+            LatchWord.backOff(attempt);
         }
     }
 
@@ -113,7 +118,7 @@ final class Evictor {
                 throw new OutOfSpaceException("no PM frame can be evicted for page " + forPage + ": all "
                         + pm.frames + " are latched; close pages sooner or configure a larger PM pool");
             }
-            FramePool.backOff(attempt);
+            LatchWord.backOff(attempt);
         }
     }
 
@@ -456,7 +461,7 @@ final class Evictor {
 
     private boolean admitToPm(long pageId) {
         MigrationPolicy p = policy.get();
-        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : SpitfireBufferManager.draw(p.nw());
+        return p.nvmAdmissionQueue() ? admissionQueue.admit(pageId) : PageAccess.draw(p.nw());
     }
 
     /** The allocation of every page reaches storage before the page does. */

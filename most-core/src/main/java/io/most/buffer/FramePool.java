@@ -1,70 +1,17 @@
 package io.most.buffer;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A pool of equal-size page frames in one memory segment (DRAM, or a PM mapping), with one metadata
- * record per frame, a free list and a {@link Replacement replacement policy}.
- *
- * <p><b>Metadata layout.</b> Each frame's record is {@value #STRIDE} longs (64 bytes) of one
- * {@code long[]}: the latch word, the page id, the access frequency (the CLOCK reference bit, or the
- * S3-FIFO counter), the LSN and the dirty state (clean, dirty, or clean and persisted: see
- * {@link #isPersisted}). So an optimistic hit reads one record that spans
- * at most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never
- * in the same line: a writer latching one frame does not slow readers of its neighbour (false
- * sharing). The parallel {@code AtomicLongArray}s this replaces put eight neighbours' latch words in
- * one line and spread a hit over five arrays. The pool's {@link #hits() hit counter} precedes the
- * records in the same array, so that a hit counts without loading another object.
- *
- * <p><b>Latch word.</b> Bits 0-15 count shared holders, bit 16 marks an exclusive holder, bits 17-63
- * are a version that every exclusive release increments. A reader takes the shared latch by an atomic
- * add, undone if a writer held the frame; a writer takes the exclusive latch by CAS from "no holder".
- * An optimistic reader remembers the word, reads, and validates that version and exclusive bit are
- * unchanged (shared holders may come and go).
- * Every change of a frame's page, contents or mapping happens under the exclusive latch, so an
- * unchanged version proves the frame still holds what it held when the stamp was taken.
+ * A pool of equal-size page frames in one memory segment (DRAM, or a PM mapping): it owns the memory
+ * and its per-frame views, the frames' metadata array ({@link FrameRecords}: one record a frame, with
+ * the latch word of {@link LatchWord}), the free list and a {@link Replacement replacement policy}.
+ * Its methods name a frame by index and act on that frame's record; the hit paths that must not load
+ * the pool ({@link FrameCursor}, {@link FramePin}) use {@link FrameRecords} on the array itself.
  */
 final class FramePool {
-    static final long SHARED_MASK = 0xFFFF;
-    /** Most shared holders of one frame: half the count's range, see {@link #tryLatchShared}. */
-    static final long MAX_SHARED = SHARED_MASK >>> 1;
-    static final int EXCLUSIVE_BIT = 16;
-    static final long EXCLUSIVE = 1L << EXCLUSIVE_BIT;
-    static final int VERSION_SHIFT = 17;
-    static final long VERSION_ONE = 1L << VERSION_SHIFT;
-    static final long NO_PAGE = -1;
-    /**
-     * More frames than any pool has: its metadata array ({@value #STRIDE} longs a frame) could not be
-     * indexed by an {@code int}. A stamp names a frame in 28 bits ({@link OptimisticStamp}), and the hit
-     * paths test a mapping entry against this bound rather than against 0: the same one compare
-     * rejects "not mapped" (-1, a huge unsigned value) and gives the JIT the frame's whole range, so
-     * that it knows a frame's record index cannot overflow.
-     */
-    static final int MAX_FRAMES = 1 << 28;
-
-    /** Longs per frame record: 64 bytes, one cache line, so neighbouring latch words never share one. */
-    static final int STRIDE = 8;
-    /**
-     * Where frame 0's record starts in the metadata array: after the pool's hit counter, which comes
-     * first so that the records end the array, and a frame past the pool (a garbage stamp's) fails
-     * the array's own bounds check.
-     */
-    private static final int RECORDS = StripedCounter.LONGS;
-    // what a hit reads first and together: latch word, page id, frequency (24 bytes: a record that
-    // straddles two cache lines splits them in 2 placements of 8, where 40 bytes would in 4)
-    private static final int LATCH = 0;
-    private static final int PAGE = 1;
-    private static final int FREQUENCY = 2;
-    private static final int LSN = 3;
-    private static final int DIRTY = 4;
-    // the values of a record's DIRTY slot
-    private static final long CLEAN = 0;
-    private static final long IS_DIRTY = 1;
-    private static final long CLEAN_PERSISTED = 2;
-    private static final VarHandle META = MethodHandles.arrayElementVarHandle(long[].class);
+    static final long NO_PAGE = FrameRecords.NO_PAGE;
 
     final String tier;
     final int frameSize;
@@ -98,7 +45,7 @@ final class FramePool {
         this.frameSize = frameSize;
         this.frameBytes = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
-        long most = (Integer.MAX_VALUE - RECORDS) / STRIDE; // below MAX_FRAMES: the metadata array's limit
+        long most = FrameRecords.maxFrames();
         if (memory.byteSize() / frameSize > most) {
             throw new IllegalArgumentException(tier + " pool of " + memory.byteSize() / frameSize + " frames: at most "
                     + most);
@@ -117,11 +64,10 @@ final class FramePool {
             readOnlyPayloads[f] = payloads[f].asReadOnly();
         }
         // the pool's hit counter (StripedCounter), then the records: a hit counts in the array it holds
-        this.meta = new long[Math.addExact(RECORDS, Math.multiplyExact(frames, STRIDE))];
+        this.meta = FrameRecords.allocate(frames);
         this.hits = new StripedCounter(meta);
         this.freeStack = new int[frames];
         for (int f = frames - 1; f >= 0; f--) {
-            meta[record(f) + PAGE] = NO_PAGE;
             freeStack[freeTop++] = f;
         }
         this.replacement = replacement.apply(this);
@@ -164,7 +110,7 @@ final class FramePool {
     }
 
     long pageOf(int f) {
-        return (long) META.getVolatile(meta, record(f) + PAGE);
+        return FrameRecords.page(meta, f);
     }
 
     /**
@@ -173,7 +119,7 @@ final class FramePool {
      */
     void setPage(int f, long pageId) {
         assert isLatchedExclusively(f) : tier + " frame " + f + " changes its page without the exclusive latch";
-        META.setVolatile(meta, record(f) + PAGE, pageId);
+        FrameRecords.setPage(meta, f, pageId);
         if (pageId != NO_PAGE) {
             setFrequency(f, 0);
             replacement.inserted(f, pageId);
@@ -190,14 +136,14 @@ final class FramePool {
         assert isLatchedExclusively(f) && isLatchedExclusively(old) : tier + " frame " + f + " takes over frame "
                 + old + " without both exclusive latches";
         long pageId = pageOf(old);
-        META.setVolatile(meta, record(f) + PAGE, pageId);
+        FrameRecords.setPage(meta, f, pageId);
         setFrequency(f, frequency(old));
         replacement.replaced(old, f, pageId);
     }
 
     /** Whether the frame's page is newer than its copy on the next tier down. */
     boolean isDirty(int f) {
-        return (long) META.getVolatile(meta, record(f) + DIRTY) == IS_DIRTY;
+        return FrameRecords.isDirty(meta, f);
     }
 
     /**
@@ -205,7 +151,7 @@ final class FramePool {
      * loaded or copied in).
      */
     void setDirty(int f, boolean value) {
-        META.setVolatile(meta, record(f) + DIRTY, value ? IS_DIRTY : CLEAN);
+        FrameRecords.setDirty(meta, f, value);
     }
 
     /**
@@ -216,7 +162,7 @@ final class FramePool {
      * update ({@link PmRedoLog}). Meaningless for DRAM.
      */
     boolean isPersisted(int f) {
-        return (long) META.getVolatile(meta, record(f) + DIRTY) != CLEAN;
+        return FrameRecords.isPersisted(meta, f);
     }
 
     /**
@@ -226,49 +172,25 @@ final class FramePool {
      */
     void markWrittenBack(int f) {
         assert isDirty(f) : tier + " frame " + f + " written back while clean";
-        META.setVolatile(meta, record(f) + DIRTY, CLEAN_PERSISTED);
+        FrameRecords.markWrittenBack(meta, f);
     }
 
     long lsn(int f) {
-        return (long) META.getVolatile(meta, record(f) + LSN);
+        return FrameRecords.lsn(meta, f);
     }
 
     void setLsn(int f, long value) {
-        META.setVolatile(meta, record(f) + LSN, value);
+        FrameRecords.setLsn(meta, f, value);
     }
 
     /** Raises the frame's LSN to {@code value} if it is higher. */
     void raiseLsn(int f, long value) {
-        int i = record(f) + LSN;
-        long current;
-        do {
-            current = (long) META.getVolatile(meta, i);
-        } while (current < value && !META.compareAndSet(meta, i, current, value));
+        FrameRecords.raiseLsn(meta, f, value);
     }
 
-    /**
-     * Records an access for the replacement policy: raises the frame's frequency up to
-     * {@link Replacement#maxFrequency()}. Racy on purpose (a lost increment costs nothing but a
-     * little precision), and it only stores while the counter is below its cap, so the hot frames'
-     * records stay clean in every core's cache instead of bouncing between readers. Plain accesses:
-     * an opaque or volatile one would be a compiler barrier on the hit path, forcing every field the
-     * hit reads after it to be loaded again, and the count needs no ordering.
-     */
+    /** Records an access for the replacement policy ({@link FrameRecords#touch}). */
     void touch(int f) {
-        touchRecord(meta, record(f));
-    }
-
-    /**
-     * {@link #touch} of the record at {@code record} in {@code records} (this pool's metadata). The
-     * record holds the frequency less {@link Replacement#maxFrequency()}, so the cap is a test of the
-     * sign: a hit loads no cap.
-     */
-    private static void touchRecord(long[] records, int record) {
-        int i = record + FREQUENCY;
-        long n = (long) META.get(records, i);
-        if (n < 0) {
-            META.set(records, i, n + 1);
-        }
+        FrameRecords.touch(meta, FrameRecords.record(f));
     }
 
     /** Whether the replacement policy would evict frame {@code f} when it reaches it ({@link Replacement#isCold}). */
@@ -277,164 +199,87 @@ final class FramePool {
     }
 
     long frequency(int f) {
-        return (long) META.getOpaque(meta, record(f) + FREQUENCY) + maxFrequency;
+        return FrameRecords.frequency(meta, f, maxFrequency);
     }
 
     void setFrequency(int f, long value) {
-        META.setOpaque(meta, record(f) + FREQUENCY, value - maxFrequency);
+        FrameRecords.setFrequency(meta, f, value, maxFrequency);
     }
 
-    // ---- latches -----------------------------------------------------------------------------
+    // ---- latches: LatchWord on the frame's record -----------------------------------------------
 
-    private long latchWord(int f) {
-        return (long) META.getVolatile(meta, record(f) + LATCH);
-    }
-
-    private boolean casLatch(int f, long expected, long next) {
-        return META.compareAndSet(meta, record(f) + LATCH, expected, next);
-    }
-
-    private void addToLatch(int f, long delta) {
-        META.getAndAdd(meta, record(f) + LATCH, delta);
-    }
-
-    /**
-     * Takes a shared latch unless a writer holds the frame: one atomic add, not a read and a CAS (the
-     * read would fetch the record's line only for the CAS to fetch it again for writing, and a CAS
-     * fails whenever another reader came or went meanwhile). The add is undone if the frame was held
-     * exclusively or already had {@value #MAX_SHARED} shared holders, so a writer sees the count
-     * rise and fall while it holds the frame, which it ignores; the cap leaves room for 32,768
-     * threads' transient adds before one could carry into the exclusive bit.
-     */
+    /** {@link LatchWord#tryLatchShared} of frame {@code f}. */
     boolean tryLatchShared(int f) {
-        return tryLatchShared(meta, record(f));
-    }
-
-    /** Where frame {@code f}'s record (and its latch word) starts in the metadata array. */
-    static int record(int f) {
-        return RECORDS + f * STRIDE;
-    }
-
-    /** {@link #tryLatchShared(int)} of the record at {@code record} in {@code records} (this pool's metadata). */
-    private static boolean tryLatchShared(long[] records, int record) {
-        int i = record + LATCH;
-        long s = (long) META.getAndAdd(records, i, 1L);
-        if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) < MAX_SHARED) {
-            return true;
-        }
-        META.getAndAdd(records, i, -1L);
-        return false;
+        return LatchWord.tryLatchShared(meta, FrameRecords.latch(f));
     }
 
     void latchShared(int f) {
-        for (int spins = 0; !tryLatchShared(f); spins++) {
-            backOff(spins);
-        }
+        LatchWord.latchShared(meta, FrameRecords.latch(f));
     }
 
     /**
-     * The latched hit: latches frame {@code f} shared or exclusively (waiting for a writer to leave)
-     * and keeps the latch if the frame holds page {@code pageId}, counting an access for the
-     * replacement policy and a {@link #hits() hit}; else releases it and returns false. The records
+     * The latched hit ({@link FrameRecords#latchHolding}): latches frame {@code f} and keeps the latch
+     * if the frame holds page {@code pageId}, counting an access and a {@link #hits() hit}. The records
      * in a local, read once before the latch: the latch's atomic is a compiler barrier after which a
      * field read would load the array (and check the index against its length) again.
      */
     boolean latchHolding(int f, long pageId, boolean exclusive) {
-        long[] records = meta;
-        int record = record(f);
-        if (exclusive) {
-            latchExclusive(f);
-        } else {
-            for (int spins = 0; !tryLatchShared(records, record); spins++) {
-                backOff(spins);
-            }
-        }
-        if ((long) META.get(records, record + PAGE) == pageId) {
-            touchRecord(records, record);
-            StripedCounter.increment(records);
-            return true;
-        }
-        if (exclusive) {
-            unlatchExclusive(f);
-        } else {
-            META.getAndAdd(records, record + LATCH, -1L);
-        }
-        return false;
+        return FrameRecords.latchHolding(meta, f, pageId, exclusive);
     }
 
     void unlatchShared(int f) {
-        addToLatch(f, -1);
-    }
-
-    /** {@link #unlatchShared(int)} of the record at {@code record} of {@code records} ({@link #records()}). */
-    static void unlatchShared(long[] records, int record) {
-        META.getAndAdd(records, record + LATCH, -1L);
+        LatchWord.unlatchShared(meta, FrameRecords.latch(f));
     }
 
     boolean tryLatchExclusive(int f) {
-        long s = latchWord(f);
-        return (s & (EXCLUSIVE | SHARED_MASK)) == 0 && casLatch(f, s, s | EXCLUSIVE);
+        return LatchWord.tryLatchExclusive(meta, FrameRecords.latch(f));
     }
 
     void latchExclusive(int f) {
-        for (int spins = 0; !tryLatchExclusive(f); spins++) {
-            backOff(spins);
+        LatchWord.latchExclusive(meta, FrameRecords.latch(f));
+    }
+
+    /** {@link #latchExclusive} or {@link #latchShared}. */
+    void latch(int f, boolean exclusive) {
+        if (exclusive) {
+            latchExclusive(f);
+        } else {
+            latchShared(f);
+        }
+    }
+
+    /** {@link #unlatchExclusive} or {@link #unlatchShared}. */
+    void unlatch(int f, boolean exclusive) {
+        if (exclusive) {
+            unlatchExclusive(f);
+        } else {
+            unlatchShared(f);
         }
     }
 
     /** Whether a thread holds frame {@code f} exclusively (for assertions). */
     boolean isLatchedExclusively(int f) {
-        return (latchWord(f) & EXCLUSIVE) != 0;
+        return LatchWord.isLatchedExclusively(meta, FrameRecords.latch(f));
     }
 
     /** Releases an exclusive latch and bumps the version, invalidating optimistic readers. */
     void unlatchExclusive(int f) {
-        addToLatch(f, VERSION_ONE - EXCLUSIVE);
+        LatchWord.unlatchExclusive(meta, FrameRecords.latch(f));
     }
 
     /** Turns a held exclusive latch into one shared latch (bumping the version). */
     void downgrade(int f) {
-        addToLatch(f, VERSION_ONE - EXCLUSIVE + 1);
-    }
-
-    /** What {@link #optimisticHit} answers when the frame cannot be read optimistically. */
-    static final long NOT_READABLE = -1; // has the exclusive bit set, which a readable word never has
-
-    /**
-     * Whether {@code word}, an answer of {@link #optimisticHit}, is a latch word to read under
-     * rather than {@link #NOT_READABLE}. Tested by the exclusive bit, not by comparing with
-     * {@code NOT_READABLE}: the JIT folds the test into the identical one that chose the answer.
-     */
-    static boolean isReadable(long word) {
-        return (word & EXCLUSIVE) == 0;
+        LatchWord.downgrade(meta, FrameRecords.latch(f));
     }
 
     /**
-     * The start of an optimistic read of page {@code pageId} in frame {@code f}: the frame's latch word
-     * if no writer holds the frame and it holds that page (counted as an access for the replacement
-     * policy, and as a {@link #hits() hit}), else {@link #NOT_READABLE}. One acquire load of the latch
-     * word orders the page-id check and the caller's reads after it; everything else is plain,
-     * because an unchanged version at validation proves that no writer changed the record meanwhile.
+     * The start of an optimistic read of page {@code pageId} in frame {@code f}
+     * ({@link FrameRecords#optimisticHit}): the frame's latch word, or {@link LatchWord#NOT_READABLE}.
      */
     long optimisticHit(int f, long pageId) {
         // the array in a local: read from the field after the acquire load, it would be loaded (and its
         // length checked) again, the acquire being a compiler barrier for every field
-        return optimisticHit(meta, f, pageId);
-    }
-
-    /**
-     * {@link #optimisticHit(int, long)} in the pool whose metadata is {@code records} ({@link #records()}),
-     * for a caller that holds the array itself ({@link PageCursor}) and so loads no pool object.
-     */
-    static long optimisticHit(long[] records, int f, long pageId) {
-        int record = record(f);
-        long s = (long) META.getAcquire(records, record + LATCH);
-        if ((s & EXCLUSIVE) != 0 || (long) META.get(records, record + PAGE) != pageId) {
-            return NOT_READABLE;
-        }
-        touchRecord(records, record);
-        StripedCounter.increment(records);
-        return s;
+        return FrameRecords.optimisticHit(meta, f, pageId);
     }
 
     /**
@@ -445,38 +290,18 @@ final class FramePool {
         return hits;
     }
 
-    /**
-     * The frame's latch word again, ordered after the caller's reads of the frame: if its version and
-     * exclusive bit are those of {@link #optimisticHit}'s answer, no exclusive holder came or
-     * went while they ran.
-     */
+    /** The frame's latch word again, ordered after the caller's reads ({@link LatchWord#wordAfterReads}). */
     long latchWordAfterReads(int f) {
-        return latchWordAfterReads(meta, record(f)); // the array loaded before the fence, not reloaded after it
-    }
-
-    /** {@link #latchWordAfterReads(int)} of the record at {@code record} of {@code records}. */
-    static long latchWordAfterReads(long[] records, int record) {
-        VarHandle.loadLoadFence(); // a plain load before may not drift below the latch re-read
-        return (long) META.getVolatile(records, record + LATCH);
+        return FrameRecords.latchWordAfterReads(meta, FrameRecords.record(f)); // the array loaded before the fence
     }
 
     /**
-     * The pool's metadata array (hit counter, then one record a frame), for {@link PageCursor}, which
-     * keeps it in a field of its own so that its hits load no pool; only the static record methods of
-     * this class read or write it.
+     * The pool's metadata array (hit counter, then one record a frame), for {@link FrameCursor}, which
+     * keeps it in a field of its own so that its hits load no pool; only {@link FrameRecords} reads or
+     * writes it.
      */
     long[] records() {
         return meta;
-    }
-
-    /** Whether a frame's latch word {@code now} still has the version (and no writer) of {@code word}, an {@link #optimisticHit} answer. */
-    static boolean unchanged(long word, long now) {
-        return ((word ^ now) & ~SHARED_MASK) == 0;
-    }
-
-    /** Whether mapping entry {@code f} names a frame (-1 does not); see {@link #MAX_FRAMES}. */
-    static boolean isMapped(int f) {
-        return Integer.compareUnsigned(f, MAX_FRAMES) < 0;
     }
 
     /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
@@ -497,17 +322,7 @@ final class FramePool {
             if (spins > 10_000) {
                 throw new IllegalStateException("page " + pageId + " is latched: close every Page of it before free()");
             }
-            backOff(spins);
-        }
-    }
-
-    static void backOff(int spins) {
-        if (spins < 64) {
-            Thread.onSpinWait();
-        } else if (spins < 128) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(20_000);
+            LatchWord.backOff(spins);
         }
     }
 
@@ -531,11 +346,7 @@ final class FramePool {
     void release(int f) {
         assert isLatchedExclusively(f) : tier + " frame " + f + " released without the exclusive latch";
         replacement.removed(f);
-        int r = record(f);
-        META.setVolatile(meta, r + PAGE, NO_PAGE);
-        META.setVolatile(meta, r + DIRTY, CLEAN);
-        META.setVolatile(meta, r + LSN, 0L);
-        setFrequency(f, 0);
+        FrameRecords.clear(meta, f, maxFrequency);
         unlatchExclusive(f);
         synchronized (freeStack) {
             freeStack[freeTop++] = f;
@@ -574,10 +385,7 @@ final class FramePool {
      * (PM recovery); call {@link #rebuildFreeList()} afterwards.
      */
     void adopt(int f, long pageId, boolean isDirty, long pageLsn) {
-        int r = record(f);
-        META.setVolatile(meta, r + PAGE, pageId);
-        META.setVolatile(meta, r + DIRTY, isDirty ? IS_DIRTY : CLEAN); // a recovered frame is as PM holds it: persisted
-        META.setVolatile(meta, r + LSN, pageLsn);
+        FrameRecords.adopt(meta, f, pageId, isDirty, pageLsn); // a recovered frame is as PM holds it: persisted
     }
 
     /** Rebuilds the free list from the frames that hold no page; the others enter the replacement policy. */

@@ -4,17 +4,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * What {@link PageCursor} and {@link PagePin} share: each pool's metadata array, its one memory
+ * What {@link FrameCursor} and {@link FramePin} share: each pool's metadata array, its one memory
  * segment and the mappings, held in fields of the reader itself (so a hit loads no store or pool
  * object), the frame the reader is on, and the typed reads of that frame's payload, addressed in the
  * pool's segment. A reader on no page reads past every segment's end, so the segment's own bounds
  * check refuses the read and the reader names why ({@link #noPageHint}).
  */
-abstract sealed class FrameReader permits PageCursor, PagePin {
+abstract sealed class FrameReader permits FrameCursor, FramePin {
     /** {@link #base} on no page: past any pool segment, so a read fails its bounds check. */
     static final long NO_BASE = Long.MAX_VALUE / 2;
 
-    final SpitfireBufferManager store;
+    final PageAccess store;
     final int[] dramMapping;
     final long[] dramRecords;
     final MemorySegment dramMemory;
@@ -28,11 +28,11 @@ abstract sealed class FrameReader permits PageCursor, PagePin {
     // the page the reader is on
     boolean inPm;
     /** The frame's record index in its pool's metadata array. */
-    int record = FramePool.record(0);
+    int record = FrameRecords.record(0);
     /** Where the frame's payload starts in its pool's segment, or {@link #NO_BASE}. */
     long base = NO_BASE;
 
-    FrameReader(SpitfireBufferManager store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
+    FrameReader(PageAccess store, FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping,
                 long payloadBytes) {
         this.store = store;
         this.dramMapping = dramMapping;
@@ -48,12 +48,15 @@ abstract sealed class FrameReader permits PageCursor, PagePin {
     /** Puts the reader on frame {@code f} of the DRAM or PM pool. */
     final void onFrame(boolean pm, int f) {
         inPm = pm;
-        record = FramePool.record(f);
+        record = FrameRecords.record(f);
         base = f * frameBytes;
     }
 
     /** What the error of a read on no page tells the caller to do. */
     abstract String noPageHint();
+
+    /** The public name of the reader, for its errors and toString: the interface it implements. */
+    abstract String kind();
 
     /**
      * The 8 bytes (native byte order, any alignment) at payload offset {@code offset} of the page the
@@ -132,13 +135,13 @@ abstract sealed class FrameReader permits PageCursor, PagePin {
     /** The error of a read on no page; or {@code e}, the segment's own, if the reader is on a page. */
     private RuntimeException noPage(IndexOutOfBoundsException e) {
         if (base == NO_BASE) {
-            return new IllegalStateException(getClass().getSimpleName() + " is on no page: " + noPageHint());
+            return new IllegalStateException(kind() + " is on no page: " + noPageHint());
         }
         return e;
     }
 
-    /** The frame the reader is on, for toString. */
-    final String frameName() {
-        return base == NO_BASE ? "no page" : (inPm ? "pm" : "dram") + " frame " + base / frameBytes;
+    @Override
+    public final String toString() {
+        return kind() + "[" + (base == NO_BASE ? "no page" : (inPm ? "pm" : "dram") + " frame " + base / frameBytes) + "]";
     }
 }

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  * A PM write may work on a private copy ({@code target != frame}) that replaces the frame on close.
  */
 final class LatchedPage implements Page {
-    private final SpitfireBufferManager store;
+    private final PageAccess store;
     final FramePool pool;
     final int frame;
     final int target;
@@ -19,7 +19,7 @@ final class LatchedPage implements Page {
     boolean dirtied;
     private boolean closed;
 
-    LatchedPage(SpitfireBufferManager store, FramePool pool, int frame, int target, long pageId, boolean exclusive) {
+    LatchedPage(PageAccess store, FramePool pool, int frame, int target, long pageId, boolean exclusive) {
         this.store = store;
         this.pool = pool;
         this.frame = frame;

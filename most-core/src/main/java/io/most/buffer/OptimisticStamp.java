@@ -29,7 +29,7 @@ package io.most.buffer;
  * that a garbage stamp cannot alias a real frame through them.
  */
 final class OptimisticStamp {
-    private static final long FRAME_MASK = FramePool.MAX_FRAMES - 1;
+    private static final long FRAME_MASK = FrameRecords.MAX_FRAMES - 1;
     // bits 28-32 of a stamp, shifted down: the always-0 bits, the pool bit and the marker
     private static final long POOL_FIELD = 0x1F;
     private static final long DRAM_FIELD = 0x10;
@@ -37,7 +37,7 @@ final class OptimisticStamp {
     private static final long PM_BIT = 1L << 31;
     private static final long MARKER_BIT = 1L << 32;
     /** The latch word's bit that {@link #encode} turns into the {@link #MARKER_BIT}: bit 15, just below the exclusive bit. */
-    private static final long MARKER_IN_WORD = MARKER_BIT >>> 33 - FramePool.EXCLUSIVE_BIT;
+    private static final long MARKER_IN_WORD = MARKER_BIT >>> 33 - LatchWord.EXCLUSIVE_BIT;
 
     private OptimisticStamp() {
     }
@@ -49,7 +49,7 @@ final class OptimisticStamp {
         // moves up by 17, so that its exclusive bit lands on bit 33 and its bit 15 on bit 32, the
         // marker: bits 0-14 cleared and bit 15 set first, with and and or of small constants, where
         // masking or adding after the shift needs 64-bit constants loaded into registers
-        long shifted = (latchWord & -MARKER_IN_WORD | MARKER_IN_WORD) << 33 - FramePool.EXCLUSIVE_BIT;
+        long shifted = (latchWord & -MARKER_IN_WORD | MARKER_IN_WORD) << 33 - LatchWord.EXCLUSIVE_BIT;
         return shifted + (pm ? PM_BIT : 0) + frame;
     }
 
@@ -78,6 +78,6 @@ final class OptimisticStamp {
      */
     static boolean matches(long stamp, long latchWord) {
         // the word shifted so that its exclusive bit lies on the stamp's bit 33: equal from there up
-        return (latchWord << 33 - FramePool.EXCLUSIVE_BIT ^ stamp) >>> 33 == 0;
+        return (latchWord << 33 - LatchWord.EXCLUSIVE_BIT ^ stamp) >>> 33 == 0;
     }
 }

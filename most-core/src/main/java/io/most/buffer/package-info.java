@@ -4,9 +4,16 @@
  *
  * <h2>Pieces</h2>
  * <ul>
- *   <li>{@code FramePool}: frames, one 64-byte metadata record per frame (latch word, page id, LSN,
- *       dirty flag, access frequency), the free list; victims come from a {@code Replacement}
- *       ({@code ClockReplacement}, {@code S3FifoReplacement} with its {@code GhostSet}).</li>
+ *   <li>{@code SpitfireBufferManager}, the facade: opens, wires, closes, and answers {@code PageStore}
+ *       through {@code PageAccess} (its superclass: the read protocol of latched pins, stamps and typed
+ *       reads, with {@code PinnedFrame}, {@code FrameCursor} and {@code FramePin}), {@code PageLoader}
+ *       (a miss: loads from the block device, migrations between PM and DRAM) and
+ *       {@code PageAllocator} (allocate and free).</li>
+ *   <li>{@code FramePool}: frames and their memory, the free list; victims come from a
+ *       {@code Replacement} ({@code ClockReplacement}, {@code S3FifoReplacement} with its
+ *       {@code GhostSet}). Its metadata is one 64-byte record per frame ({@code FrameRecords}: latch
+ *       word, page id, LSN, dirty flag, access frequency), whose latch word follows
+ *       {@code LatchWord}'s protocol.</li>
  *   <li>{@code OptimisticStamp}: the layout of the stamps of the latch-free read API.</li>
  *   <li>{@code PmWriteCommit}: the commit of a write to a PM page (redo record, delta frame or whole
  *       page, after the WAL) and the switch to its private copy.</li>
@@ -25,8 +32,8 @@
  * <ol>
  *   <li><b>Page locks</b> (4096 striped {@code ReentrantLock}s, by page id): serialize changes of a
  *       page's mapping (load, migration, write-back, eviction, free, allocation). Methods that need one say so
- *       and assert it ({@code assert lockOf(pageId).isHeldByCurrentThread()}).</li>
- *   <li><b>Frame latches</b> (the latch word of a frame: shared, exclusive, version).</li>
+ *       and assert it ({@code assert locks.of(pageId).isHeldByCurrentThread()}).</li>
+ *   <li><b>Frame latches</b> (the latch word of a frame, {@code LatchWord}: shared, exclusive, version).</li>
  *   <li><b>Leaf locks</b>, held for a few instructions and never while waiting for anything: the
  *       free-list monitor of a {@code FramePool}, the queue lock of {@code S3FifoReplacement}, the
  *       allocation bitmap's and the block store's internal locks.</li>

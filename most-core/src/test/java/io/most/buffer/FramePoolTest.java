@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 
-/** The frame latch word and the optimistic versions built on it, and the stamp layout. */
+/**
+ * The pool: its frames and payload views, its free list, and the per-frame latch and optimistic-read
+ * methods it offers over {@link LatchWord} (whose protocol {@link LatchWordTest} tests on a bare word);
+ * and the stamp layout built on the latch word.
+ */
 class FramePoolTest {
     private static FramePool pool(int frames) {
         return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 8);
@@ -17,7 +21,7 @@ class FramePoolTest {
 
     private static long version(FramePool pool, int f) {
         long word = pool.latchWordAfterReads(f);
-        return (word & FramePool.EXCLUSIVE) != 0 ? -1 : word >>> FramePool.VERSION_SHIFT;
+        return (word & LatchWord.EXCLUSIVE) != 0 ? -1 : word >>> LatchWord.VERSION_SHIFT;
     }
 
     @Test
@@ -99,7 +103,7 @@ class FramePoolTest {
         }
         assertEquals(10_000, sharedHolds.get());
         assertTrue(pool.tryLatchExclusive(0), "every failed attempt was undone: no holder is left");
-        assertEquals(40_000, pool.latchWordAfterReads(0) >>> FramePool.VERSION_SHIFT, "one version per write");
+        assertEquals(40_000, pool.latchWordAfterReads(0) >>> LatchWord.VERSION_SHIFT, "one version per write");
     }
 
     @Test
@@ -109,33 +113,19 @@ class FramePoolTest {
         pool.setPage(f, 42);
         pool.unlatchExclusive(f);
         long word = pool.optimisticHit(f, 42);
-        assertNotEquals(FramePool.NOT_READABLE, word);
-        assertTrue(FramePool.isReadable(word));
+        assertNotEquals(LatchWord.NOT_READABLE, word);
+        assertTrue(LatchWord.isReadable(word));
         assertEquals(word, pool.latchWordAfterReads(f));
-        assertEquals(FramePool.NOT_READABLE, pool.optimisticHit(f, 43), "the frame holds another page");
+        assertEquals(LatchWord.NOT_READABLE, pool.optimisticHit(f, 43), "the frame holds another page");
         assertEquals(1, pool.frequency(f), "an optimistic read is an access for the replacement policy");
         pool.latchExclusive(f);
-        assertEquals(FramePool.NOT_READABLE, pool.optimisticHit(f, 42), "a writer holds the frame");
-        assertFalse(FramePool.isReadable(FramePool.NOT_READABLE));
+        assertEquals(LatchWord.NOT_READABLE, pool.optimisticHit(f, 42), "a writer holds the frame");
+        assertFalse(LatchWord.isReadable(LatchWord.NOT_READABLE));
         pool.unlatchExclusive(f);
         assertEquals(1, pool.hits().sum(), "only the readable answer counted a hit");
         assertTrue(pool.isFrame(3));
         assertFalse(pool.isFrame(4));
         assertFalse(pool.isFrame(-1));
-    }
-
-    @Test
-    void theSharedCountStopsShortOfTheExclusiveBit() {
-        FramePool pool = pool(1);
-        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
-            assertTrue(pool.tryLatchShared(0));
-        }
-        assertFalse(pool.tryLatchShared(0), "a full count refuses one more holder");
-        assertFalse(pool.isLatchedExclusively(0), "and does not carry into the exclusive bit");
-        for (long n = 0; n < FramePool.MAX_SHARED; n++) {
-            pool.unlatchShared(0);
-        }
-        assertTrue(pool.tryLatchExclusive(0), "every holder is gone");
     }
 
     @Test
@@ -175,7 +165,7 @@ class FramePoolTest {
 
     /** A latch word at {@code version} with {@code shared} shared holders and no writer. */
     private static long word(long version, int shared) {
-        return version << FramePool.VERSION_SHIFT | shared;
+        return version << LatchWord.VERSION_SHIFT | shared;
     }
 
     @Test
@@ -188,12 +178,12 @@ class FramePoolTest {
         assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
         assertTrue(OptimisticStamp.matches(s, word(12345, 0)), "shared holders come and go");
         assertFalse(OptimisticStamp.matches(s, word(12346, 2)));
-        assertFalse(OptimisticStamp.matches(s, word(12345, 0) | FramePool.EXCLUSIVE), "a writer holds the frame");
+        assertFalse(OptimisticStamp.matches(s, word(12345, 0) | LatchWord.EXCLUSIVE), "a writer holds the frame");
         long d = OptimisticStamp.encode(false, 0, 0);
         assertTrue(d != 0 && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
         // the widest frame index (a metadata array of 8 longs a frame holds fewer than 2^28), and 30 version bits
         int widest = (1 << 28) - 1;
-        assertThrows(ArithmeticException.class, () -> Math.multiplyExact(widest + 1, FramePool.STRIDE),
+        assertThrows(ArithmeticException.class, () -> Math.multiplyExact(widest + 1, FrameRecords.STRIDE),
                 "no pool has more frames than a stamp can name");
         long w = OptimisticStamp.encode(false, widest, word((1L << 30) - 1, 0));
         assertEquals(widest, OptimisticStamp.frame(w));
@@ -207,7 +197,7 @@ class FramePoolTest {
         }
         assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
         assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
-        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | FramePool.EXCLUSIVE));
+        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | LatchWord.EXCLUSIVE));
         assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
     }
 }

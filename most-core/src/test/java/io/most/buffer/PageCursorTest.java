@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.MigrationPolicy;
 import io.most.Page;
+import io.most.PageCursor;
+import io.most.PagePin;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -267,7 +269,7 @@ class PageCursorTest {
                     long id = ids[i];
                     long atLeast = completed.get(i);
                     boolean pin = n % 3 == 2; // a third of the reads latched, by the PagePin
-                    FrameReader reader = pin ? pinned : cursor;
+                    FrameReader reader = (FrameReader) (pin ? pinned : cursor);
                     if (pin) {
                         try {
                             pinned.pin(id); // loads a miss, evicting another
@@ -304,7 +306,8 @@ class PageCursorTest {
     }
 
     /** The version of the reader's page as its typed reads see it ({@link StoreFixture#versionOf}). */
-    private static long versionRead(FrameReader cursor, int payloadSize, long id) {
+    private static long versionRead(Object reader, int payloadSize, long id) {
+        FrameReader cursor = (FrameReader) reader; // what PageCursor and PagePin share, as the store makes them
         byte[] bytes = new byte[payloadSize];
         cursor.copy(0, bytes, 0, payloadSize);
         MemorySegment copied = MemorySegment.ofArray(bytes);

@@ -2,12 +2,12 @@ package io.most.bench.jmh;
 
 import io.most.MigrationPolicy;
 import io.most.Page;
+import io.most.PageCursor;
+import io.most.PagePin;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
-import io.most.buffer.PageCursor;
-import io.most.buffer.PagePin;
 import io.most.device.MemoryDevice;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,0 +1,487 @@
+package io.most.buffer;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageReader;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The read protocol of the buffer manager: how a caller reaches a buffered page's bytes. Latched pages
+ * ({@link #read}, {@link #write} and {@link #pinShared}: a frame's shared or exclusive latch, held until
+ * the handle closes), optimistic stamps ({@link #tryOptimisticRead}: the frame's latch word, validated
+ * after the reads) and the payload addressing of the typed reads, which keeps every read through a
+ * stamp inside its frame's payload. A page that is not buffered, or whose mapping changed while it was
+ * latched, goes to {@link #pinSlowly}, the load and migration path ({@link PageLoader}).
+ *
+ * <p>The buffer manager extends this class instead of holding it in a field so that a hit loads the
+ * pools and mappings from the store object itself: a delegate would cost every hit one more dependent
+ * load, after each acquire, which is a compiler barrier that makes the JIT load every field again.
+ *
+ * <p>Safety: every change of a frame's page, contents or mapping happens under the frame's exclusive
+ * latch ({@link FramePool}); the hit paths read the mappings plain, and a stale frame number fails the
+ * page-id and mapping checks made under the latch, or the stamp's validation. A closed store has
+ * nothing mapped ({@link SpitfireBufferManager}'s close unmaps every page before it frees the pools),
+ * so a hit needs no open check: only the paths that find nothing mapped check.
+ */
+abstract class PageAccess {
+    private static final int OPTIMISTIC_ATTEMPTS = 8;
+
+    final int pageSize;
+    /** {@link #payloadSize()} as a long: the typed reads' offset check then needs no sign extension. */
+    final long payloadBytes;
+    final FramePool dram;
+    /** The DRAM mapping's entries, for the hit paths' plain reads: one load fewer than through the table. */
+    final int[] dramMapping;
+    /** Null without PM, as is {@link #pmEntries}. */
+    final FramePool pm;
+    /** The PM mapping's entries (null without PM), read plain by the latched PM read hit. */
+    final int[] pmEntries;
+    final PmCost pmCost;
+    final BufferCounters counters;
+    // the pools' hit counters (FramePool.hits), for the paths that count outside the pools
+    private final StripedCounter dramHits;
+    private final StripedCounter pmHits;
+    /** The migration policy in force: the PM read hit draws its Dr. */
+    volatile MigrationPolicy policy;
+    /** Set as the store closes, before it unmaps every page: the paths that find nothing mapped check it. */
+    volatile boolean closed;
+
+    /**
+     * @param dramMapping the DRAM mapping's entries ({@link PageTable#entries()})
+     * @param pm          null without PM, as is {@code pmMapping}
+     */
+    PageAccess(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, PmCost pmCost,
+               BufferCounters counters, MigrationPolicy policy) {
+        this.pageSize = dram.frameSize;
+        this.payloadBytes = pageSize - PageHeader.SIZE;
+        this.dram = dram;
+        this.dramMapping = dramMapping;
+        this.pm = pm;
+        this.pmEntries = pm == null ? null : pmMapping;
+        this.pmCost = pmCost;
+        this.counters = counters;
+        this.dramHits = counters.dramHits;
+        this.pmHits = counters.pmHits;
+        this.policy = policy;
+    }
+
+    /**
+     * The miss: pins page {@code pageId} (mapping index {@code i}) when the hit path found it not
+     * mapped, or its mapping changed while latching; loads or migrates it as needed, and answers the
+     * {@link PinnedFrame#slow slow} form of the pinned frame. Called with the store open.
+     */
+    abstract long pinSlowly(long pageId, int i, boolean exclusive);
+
+    /**
+     * The close of an exclusive handle of a PM page: seals and publishes the private copy
+     * {@code target} that the write worked on over frame {@code frame}, and unlatches.
+     */
+    abstract void commitPmWrite(int frame, int target, long pageId, boolean dirtied, long lsn);
+
+    // the PageStore methods this class implements for the buffer manager: see PageStore for their contracts
+
+    public final int pageSize() {
+        return pageSize;
+    }
+
+    public final int payloadSize() {
+        return pageSize - PageHeader.SIZE;
+    }
+
+    /*
+     * read() and write() pin a frame (access(), which returns the frame as a long) and wrap it in a
+     * handle here, in a method small enough to inline into the caller: so escape analysis can drop the
+     * handle of a Page that the caller closes in the same method, and a hit on either tier allocates
+     * nothing. The handle never reaches code that is not inlined on a hit (see release()). The handle
+     * is made in one place, after the hit and slow paths merge, on purpose: a method that made it on
+     * the hit path and called the slow path beside would compile (with the slow path inlined) too big
+     * to inline into its caller, and a PM hit's handle would then escape.
+     */
+
+    public final Page read(long pageId) {
+        return handle(access(pageId, false), pageId, false);
+    }
+
+    public final Page write(long pageId) {
+        return handle(access(pageId, true), pageId, true);
+    }
+
+    private Page handle(long pinned, long pageId, boolean exclusive) {
+        FramePool pool = dram;
+        int frame = (int) pinned;
+        int target = frame;
+        if (pinned < 0) { // the slow path's answer; one allocation below for both, for escape analysis
+            pool = PinnedFrame.isPm(pinned) ? pm : dram;
+            frame = PinnedFrame.frame(pinned);
+            target = PinnedFrame.target(pinned);
+        }
+        return new LatchedPage(this, pool, frame, target, pageId, exclusive);
+    }
+
+    /**
+     * Pins the page's frame under a shared or exclusive latch, loading the page if needed: answers a
+     * DRAM hit's frame, else the {@link PinnedFrame#slow slow answer}. The DRAM hit is this method alone (small enough
+     * to inline into the caller); the rest is {@link #accessSlowly}. The mapping is read plain: a
+     * stale frame number fails the page-id and mapping checks made under the latch (whose atomic add
+     * orders them), and goes the slow way.
+     * No open check: close() unmaps every page, so a closed store's accesses all take the slow path,
+     * which checks.
+     */
+    private long access(long pageId, boolean exclusive) {
+        int i = checkedIndex(pageId);
+        int f = dramMapping[i];
+        if (FrameRecords.isMapped(f)) {
+            if (pinInDram(pageId, i, f, exclusive)) {
+                return f; // see PinnedFrame
+            }
+        } else if (!exclusive) {
+            long pinned = pinPmReadHit(pageId, i);
+            if (pinned < 0) {
+                return pinned;
+            }
+        }
+        return accessSlowly(pageId, i, exclusive);
+    }
+
+    /**
+     * {@link #read}'s pin without the handle, for {@link FramePin#pin}: the page's frame under a
+     * shared latch (loaded if needed), in the form {@link PinnedFrame#isPm} and {@link PinnedFrame#frame} decode.
+     */
+    final long pinShared(long pageId) {
+        return access(pageId, false);
+    }
+
+    /** {@link #access} when the page was not mapped in DRAM, or its mapping changed while latching. */
+    private long accessSlowly(long pageId, int i, boolean exclusive) {
+        checkOpen();
+        return pinSlowly(pageId, i, exclusive);
+    }
+
+    /**
+     * The latched PM read hit, on the inlined path beside the DRAM hit (not in {@link #accessSlowly},
+     * which a hot caller may or may not inline): so the handle of a PM hit is made, used and dropped
+     * in the caller's compile as a DRAM hit's is, and escape analysis removes it in every compile, not
+     * only in those where the slow path happened to inline. Answers the {@link PinnedFrame#slow slow answer} of the
+     * pinned frame, or 0 (not a PM hit here: the slow path decides, and loads, migrates or retries).
+     * Plain reads of both mappings after the latch's atomic add, which orders them; a page mapped in
+     * PM is allocated and intact, and a closed store has nothing mapped (see {@link SpitfireBufferManager#close}).
+     */
+    private long pinPmReadHit(long pageId, int i) {
+        int[] pmMapping = pmEntries;
+        if (pmMapping == null) {
+            return 0;
+        }
+        int m = pmMapping[i];
+        if (!FrameRecords.isMapped(m) || draw(policy.dr()) || !pm.latchHolding(m, pageId, false)) { // counts the hit
+            return 0;
+        }
+        if (pmMapping[i] != m || dramMapping[i] >= 0) { // moved (to DRAM, or elsewhere in PM) meanwhile
+            pmHits.decrement();
+            pm.unlatchShared(m);
+            return 0;
+        }
+        pmCost.load(Math.min(4096, pageSize));
+        return PinnedFrame.slow(PinnedFrame.of(true, m, m));
+    }
+
+    /**
+     * Latches DRAM frame {@code f} and keeps the latch if the frame still holds page {@code pageId} and
+     * the mapping still names it (a hit); else releases it and returns false. Plain reads after the
+     * latch: its atomic add orders them, and the frame's page and mapping change only under the
+     * exclusive latch. Also the load path's retry ({@link PageLoader}).
+     */
+    final boolean pinInDram(long pageId, int i, int f, boolean exclusive) {
+        if (dram.latchHolding(f, pageId, exclusive)) { // counts the hit
+            if (dramMapping[i] == f) {
+                return true;
+            }
+            dramHits.decrement();
+            dram.unlatch(f, exclusive);
+        }
+        return false;
+    }
+
+    /*
+     * The stamp API is the hit path at in-memory speed, so it is written for what the JIT makes of it
+     * once inlined into the caller: one acquire load (the latch word) when the stamp is taken and one
+     * load fence in validate(); every other load is plain (an ordered VarHandle access is a compiler
+     * barrier after which every field is loaded again), no object, no interface call, and decoding a
+     * stamp is a few shifts and one range check per call.
+     */
+
+    public final long tryOptimisticRead(long pageId) {
+        // no open check on a hit: close() unmaps every page before it frees the pools, so a closed store
+        // finds nothing mapped here and checks below
+        int i = checkedIndex(pageId);
+        // plain: a stale frame number holds another page (or none) and fails the page-id check below
+        int f = dramMapping[i];
+        if (FrameRecords.isMapped(f)) {
+            // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
+            long word = dram.optimisticHit(f, pageId); // counts the hit
+            if (LatchWord.isReadable(word)) {
+                return OptimisticStamp.encode(false, f, word);
+            }
+            return 0;
+        }
+        if (pm == null) {
+            checkOpen();
+            return 0;
+        }
+        return tryOptimisticReadInPm(pageId, i);
+    }
+
+    /**
+     * The PM half of {@link #tryOptimisticRead}. After the stamp is taken the DRAM mapping is read
+     * again (ordered after the version's acquire load): a PM->DRAM migration sets it before it releases
+     * the PM frame's latch, so a page that moved to DRAM before this stamp is seen here (its DRAM copy
+     * may be newer), and one that moves after bumps the PM frame's version and fails validation.
+     */
+    private long tryOptimisticReadInPm(long pageId, int i) {
+        int m = pmEntries[i];
+        if (!FrameRecords.isMapped(m)) {
+            checkOpen(); // a closed store has no page mapped: its PM hits need no check either
+            return 0;
+        }
+        long word = pm.optimisticHit(m, pageId); // counts the hit
+        if (!LatchWord.isReadable(word)) {
+            return 0;
+        }
+        if (dramMapping[i] >= 0) {
+            pmHits.decrement(); // not a PM hit after all: the page has a DRAM copy now
+            return 0;
+        }
+        pmCost.load(Math.min(4096, pageSize));
+        return OptimisticStamp.encode(true, m, word);
+    }
+
+    public final MemorySegment optimisticPayload(long stamp) {
+        FramePool pool = poolOf(stamp);
+        try {
+            // unchecked against the pool: the payload array's own bounds check rejects a frame past it
+            return pool.payload(OptimisticStamp.frame(stamp), false);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
+    }
+
+    /*
+     * The typed reads address the payload in the pool's one segment by arithmetic (frame index times
+     * frame size, from the stamp) rather than through the frame's own segment: no per-frame object to
+     * load before the data, and the pool segment's bounds and liveness checks are the same for every
+     * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
+     * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
+     * The frame index is not checked against the pool before the read: a frame past the pool starts
+     * past the segment's end, so the segment's own bounds check rejects it, and the handler names the
+     * bad stamp (a hit pays no compare for it).
+     */
+
+    public final long optimisticLong(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        long at = payloadAddress(stamp, pool, offset, Long.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
+    }
+
+    public final int optimisticInt(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
+    }
+
+    public final byte optimisticByte(long stamp, long offset) {
+        FramePool pool = poolOf(stamp);
+        long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
+        try {
+            return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, at);
+        } catch (IndexOutOfBoundsException e) {
+            throw frameOutside(stamp, pool, e);
+        }
+    }
+
+    public final void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
+        FramePool pool = poolOf(stamp);
+        frameOf(stamp, pool); // checked here: the copy's own bounds errors are the caller's to see
+        if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
+            throw outsidePayload(offset, length);
+        }
+        long from = payloadAddress(stamp, pool, offset, length);
+        MemorySegment.copy(pool.readOnlyMemory(), ValueLayout.JAVA_BYTE, from, destination, index, length);
+    }
+
+    /**
+     * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
+     * segment; for a frame past the pool, an offset past the segment's end (the caller's read of the
+     * segment then fails, and {@link #frameOutside} names the stamp).
+     *
+     * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
+     */
+    private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
+        // unsigned: a negative offset is a huge one, so one compare rejects both ends
+        if (Long.compareUnsigned(offset, payloadBytes - size) > 0) {
+            throw outsidePayload(offset, size);
+        }
+        return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
+    }
+
+    /**
+     * The error of a typed read whose access of the pool segment failed: the stamp's frame is past
+     * the pool (a stamp this store never issued), else the segment's own error.
+     */
+    private RuntimeException frameOutside(long stamp, FramePool pool, IndexOutOfBoundsException e) {
+        frameOf(stamp, pool); // throws the named error for a frame past the pool
+        return e;
+    }
+
+    private IndexOutOfBoundsException outsidePayload(long offset, int size) {
+        return new IndexOutOfBoundsException(size + " bytes at offset " + offset + " are outside the page payload of "
+                + payloadSize() + " bytes");
+    }
+
+    /**
+     * {@link io.most.PageStore#validate}. A stamp that fails validation takes back the hit its {@link #tryOptimisticRead}
+     * counted, so that a read retried (or redone under a latch) counts once.
+     */
+    public final boolean validate(long stamp) {
+        if (stamp == 0) {
+            return false;
+        }
+        FramePool pool = poolOf(stamp);
+        long word;
+        try {
+            // unchecked against the pool: the metadata array's own bounds check rejects a frame past it
+            word = pool.latchWordAfterReads(OptimisticStamp.frame(stamp));
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw badStamp(stamp);
+        }
+        if (OptimisticStamp.matches(stamp, word)) {
+            return true;
+        }
+        pool.hits().decrement();
+        return false;
+    }
+
+    /** The pool a stamp names: one test for a DRAM stamp, the common case. */
+    private FramePool poolOf(long stamp) {
+        if (OptimisticStamp.isDramStamp(stamp)) {
+            return dram;
+        }
+        if (!OptimisticStamp.isPmStamp(stamp) || pm == null) {
+            throw badStamp(stamp);
+        }
+        return pm;
+    }
+
+    private int frameOf(long stamp, FramePool pool) {
+        int f = OptimisticStamp.frame(stamp);
+        if (!pool.isFrame(f)) {
+            throw badStamp(stamp);
+        }
+        return f;
+    }
+
+    private static IllegalArgumentException badStamp(long stamp) {
+        return new IllegalArgumentException(stamp == 0
+                ? "stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead"
+                : "0x" + Long.toHexString(stamp) + " is not a stamp of this store's tryOptimisticRead");
+    }
+
+    public final io.most.PageCursor cursor() {
+        return new FrameCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
+    }
+
+    public final io.most.PagePin pagePin() {
+        return new FramePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
+    }
+
+    public final <R> R readOptimistic(long pageId, PageReader<R> reader) {
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+            long stamp = tryOptimisticRead(pageId);
+            if (stamp == 0) {
+                break; // not buffered or being written: the latch loads or waits
+            }
+            R result = null;
+            RuntimeException failure = null;
+            try {
+                result = reader.read(optimisticPayload(stamp));
+            } catch (RuntimeException e) {
+                failure = e; // thrown by an inconsistent read? only validation can tell
+            }
+            if (validate(stamp)) {
+                if (failure != null) {
+                    throw failure;
+                }
+                return result;
+            }
+            counters.optimisticRetries.increment();
+        }
+        try (Page page = read(pageId)) {
+            return reader.read(page.payload());
+        }
+    }
+
+    /** Called by {@link LatchedPage#close()}. */
+    final void release(LatchedPage page) {
+        FramePool pool = page.pool;
+        int f = page.frame;
+        if (!page.exclusive) {
+            pool.unlatchShared(f);
+            return;
+        }
+        if (pool == dram) {
+            if (page.dirtied) {
+                dram.raiseLsn(f, page.lsn);
+                dram.setDirty(f, true);
+            }
+            dram.unlatchExclusive(f);
+            return;
+        }
+        commitPmWrite(page.frame, page.target, page.pageId, page.dirtied, page.lsn); // fields: the handle stays local
+    }
+
+    /** Whether an event of {@code probability} happens this time (drawn per call, per thread). */
+    static boolean draw(double probability) {
+        return probability >= 1 || (probability > 0 && ThreadLocalRandom.current().nextDouble() < probability);
+    }
+
+    final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("page store is closed");
+        }
+    }
+
+    /** The page id as an index of the mapping table, or IllegalArgumentException if out of range. */
+    private int checkedIndex(long pageId) {
+        // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
+        // two merge (a long compare would not), and a negative id fails the same compare
+        int i = (int) pageId;
+        if (i != pageId || Integer.compareUnsigned(i, dramMapping.length) >= 0) {
+            throw outsideCapacity(pageId);
+        }
+        return i;
+    }
+
+    /** The error for a page id outside the store's capacity (here and in {@link FrameCursor#begin}). */
+    final IllegalArgumentException outsideCapacity(long pageId) {
+        return new IllegalArgumentException("page " + pageId + " is not allocated (capacity "
+                + dramMapping.length + " pages)");
+    }
+
+    /** The DRAM pool's hit counter (a cursor takes back the hit of a failed validation). */
+    final StripedCounter dramHits() {
+        return dramHits;
+    }
+
+    /** The PM pool's hit counter (a cursor takes back the hit of a failed validation). */
+    final StripedCounter pmHits() {
+        return pmHits;
+    }
+}

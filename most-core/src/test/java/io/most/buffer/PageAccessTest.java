@@ -1,0 +1,239 @@
+package io.most.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PageAccess}, the read protocol, on hand-built pools and mappings with no store around them: a
+ * hit pins or stamps the mapped frame and counts it, anything else goes to the slow path (here a
+ * recorder), a stamp validates until a writer comes, and the typed reads stay inside the payload and
+ * name a bad stamp or offset.
+ */
+class PageAccessTest {
+    private static final int PAGE = 4096;
+    private static final int PAGES = 16;
+    private static final int FRAMES = 4;
+    private static final long PAYLOAD = PAGE - PageHeader.SIZE;
+
+    /** What the slow path was asked: the test's stand-in for the load and migration path. */
+    record Missed(long pageId, int index, boolean exclusive) {
+    }
+
+    static final class MissedException extends RuntimeException {
+        final Missed missed;
+
+        MissedException(Missed missed) {
+            super("slow path: " + missed);
+            this.missed = missed;
+        }
+    }
+
+    /** The read protocol over the given pools, whose slow path throws what it was asked. */
+    static final class Access extends PageAccess {
+        Access(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, MigrationPolicy policy) {
+            super(dram, dramMapping, pm, pmMapping, PmCost.NONE,
+                    new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits()), policy);
+        }
+
+        @Override
+        long pinSlowly(long pageId, int i, boolean exclusive) {
+            throw new MissedException(new Missed(pageId, i, exclusive));
+        }
+
+        @Override
+        void commitPmWrite(int frame, int target, long pageId, boolean dirtied, long lsn) {
+            throw new AssertionError("no PM write is pinned without the slow path");
+        }
+    }
+
+    private final Arena arena = Arena.ofAuto();
+    private final FramePool dram = pool("dram");
+    private final int[] dramMapping = mapping();
+
+    private FramePool pool(String tier) {
+        return new FramePool(tier, arena.allocate((long) FRAMES * PAGE, PAGE), PAGE, PageHeader.SIZE);
+    }
+
+    private static int[] mapping() {
+        int[] mapping = new int[PAGES];
+        java.util.Arrays.fill(mapping, -1);
+        return mapping;
+    }
+
+    /** Puts page {@code pageId} holding {@code value} at payload offset 0 into a free frame of {@code pool}. */
+    private static int put(FramePool pool, int[] mapping, long pageId, long value) {
+        int f = pool.takeFree();
+        pool.payload(f, true).set(ValueLayout.JAVA_LONG, 0, value);
+        pool.setPage(f, pageId);
+        mapping[(int) pageId] = f;
+        pool.unlatchExclusive(f);
+        return f;
+    }
+
+    private Access dramOnly() {
+        return new Access(dram, dramMapping, null, null, MigrationPolicy.eager());
+    }
+
+    private static Missed missed(Runnable access) {
+        return assertThrows(MissedException.class, access::run).missed;
+    }
+
+    @Test
+    void aDramHitPinsTheMappedFrameAndAnythingElseGoesTheSlowWay() {
+        Access access = dramOnly();
+        int f = put(dram, dramMapping, 5, 55);
+        try (Page page = access.read(5)) {
+            assertEquals(55, page.payload().get(ValueLayout.JAVA_LONG, 0));
+            assertFalse(dram.tryLatchExclusive(f), "held shared until closed");
+        }
+        try (Page page = access.write(5)) {
+            page.payload().set(ValueLayout.JAVA_LONG, 0, 56);
+            page.markDirty(3);
+        }
+        assertTrue(dram.isDirty(f), "a dirtied handle marks its frame at close");
+        assertEquals(3, dram.lsn(f));
+        assertEquals(2, dram.hits().sum());
+        assertEquals(new Missed(6, 6, false), missed(() -> access.read(6)), "not mapped");
+        assertEquals(new Missed(6, 6, true), missed(() -> access.write(6)));
+        dramMapping[7] = f; // a stale entry: the frame holds page 5
+        assertEquals(new Missed(7, 7, false), missed(() -> access.read(7)), "the page-id check under the latch");
+        assertEquals(2, dram.hits().sum(), "misses count no hit");
+        assertTrue(dram.tryLatchExclusive(f), "nothing left latched");
+        dram.unlatchExclusive(f);
+    }
+
+    @Test
+    void aPageOutsideTheMappingAndAClosedStoreAreNamed() {
+        Access access = dramOnly();
+        for (long bad : new long[] {-1, PAGES, 1L << 32}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> access.read(bad));
+            assertEquals("page " + bad + " is not allocated (capacity " + PAGES + " pages)", e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> access.tryOptimisticRead(bad));
+        }
+        access.closed = true;
+        assertEquals("page store is closed",
+                assertThrows(IllegalStateException.class, () -> access.read(6)).getMessage(),
+                "the slow path is not reached once closed");
+        assertThrows(IllegalStateException.class, () -> access.tryOptimisticRead(6));
+    }
+
+    @Test
+    void aStampValidatesUntilAWriterComesAndTakesBackItsHitIfNot() {
+        Access access = dramOnly();
+        put(dram, dramMapping, 5, 0x0102030405060708L);
+        long stamp = access.tryOptimisticRead(5);
+        assertNotEquals(0, stamp);
+        assertFalse(OptimisticStamp.isPm(stamp));
+        assertEquals(0x0102030405060708L, access.optimisticLong(stamp, 0));
+        assertEquals(0x05060708, access.optimisticInt(stamp, 0));
+        assertEquals((byte) 0x08, access.optimisticByte(stamp, 0));
+        byte[] copy = new byte[8];
+        access.optimisticCopy(stamp, 0, copy, 0, 8);
+        assertEquals(0x0102030405060708L, java.lang.foreign.MemorySegment.ofArray(copy).get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
+        assertEquals(0x0102030405060708L, access.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG, 0));
+        assertTrue(access.validate(stamp));
+        assertEquals(1, dram.hits().sum());
+        try (Page page = access.write(5)) {
+            assertEquals(0, access.tryOptimisticRead(5), "no stamp while a writer holds the page");
+        }
+        assertFalse(access.validate(stamp), "the writer moved the version");
+        assertEquals(1, dram.hits().sum(), "the write's hit; the failed validation took the stamp's back");
+        assertEquals(0, access.tryOptimisticRead(6), "not buffered: no stamp, and no slow path");
+        assertFalse(access.validate(0));
+    }
+
+    @Test
+    void typedReadsStayInsideThePayloadAndNameABadStamp() {
+        Access access = dramOnly();
+        put(dram, dramMapping, 5, 1);
+        long stamp = access.tryOptimisticRead(5);
+        for (long offset : new long[] {-1, PAYLOAD - 7, Long.MIN_VALUE}) {
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                    () -> access.optimisticLong(stamp, offset));
+            assertEquals("8 bytes at offset " + offset + " are outside the page payload of " + PAYLOAD + " bytes",
+                    e.getMessage());
+        }
+        assertEquals(0, access.optimisticLong(stamp, PAYLOAD - 8), "the last long of the payload");
+        assertThrows(IndexOutOfBoundsException.class, () -> access.optimisticByte(stamp, PAYLOAD));
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> access.optimisticCopy(stamp, 1, new byte[(int) PAYLOAD], 0, (int) PAYLOAD));
+        assertEquals("stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead",
+                assertThrows(IllegalArgumentException.class, () -> access.optimisticLong(0, 0)).getMessage());
+        long garbage = 0x123;
+        assertEquals("0x123 is not a stamp of this store's tryOptimisticRead",
+                assertThrows(IllegalArgumentException.class, () -> access.optimisticInt(garbage, 0)).getMessage());
+        long pmStamp = OptimisticStamp.encode(true, 0, 0);
+        assertThrows(IllegalArgumentException.class, () -> access.validate(pmStamp), "no PM pool here");
+        long pastThePool = OptimisticStamp.encode(false, FRAMES + 5, 0);
+        assertThrows(IllegalArgumentException.class, () -> access.optimisticLong(pastThePool, 0));
+        assertThrows(IllegalArgumentException.class, () -> access.optimisticCopy(pastThePool, 0, new byte[8], 0, 8));
+        assertThrows(IllegalArgumentException.class, () -> access.validate(pastThePool));
+        assertThrows(IllegalArgumentException.class, () -> access.optimisticPayload(pastThePool));
+    }
+
+    @Test
+    void aPageBufferedOnlyInPmIsReadThereUnlessThePolicyMigratesIt() {
+        FramePool pm = pool("pm");
+        int[] pmMapping = mapping();
+        Access access = new Access(dram, dramMapping, pm, pmMapping, MigrationPolicy.of(0, 1, 1, 1));
+        int m = put(pm, pmMapping, 9, 99);
+        try (Page page = access.read(9)) {
+            assertEquals(99, page.payload().get(ValueLayout.JAVA_LONG, 0));
+            assertTrue(page.toString().contains("pm frame " + m), page.toString());
+        }
+        long stamp = access.tryOptimisticRead(9);
+        assertTrue(OptimisticStamp.isPm(stamp));
+        assertEquals(99, access.optimisticLong(stamp, 0));
+        assertTrue(access.validate(stamp));
+        assertEquals(2, pm.hits().sum());
+        assertEquals(new Missed(9, 9, true), missed(() -> access.write(9)), "a PM write goes to a private copy");
+        access.policy = MigrationPolicy.of(1, 1, 1, 1);
+        assertEquals(new Missed(9, 9, false), missed(() -> access.read(9)), "Dr = 1: every read migrates to DRAM");
+        int f = put(dram, dramMapping, 9, 100);
+        assertEquals(100, access.optimisticLong(access.tryOptimisticRead(9), 0), "a DRAM copy is read first");
+        assertEquals(f, dramMapping[9]);
+        assertEquals(2, pm.hits().sum());
+    }
+
+    @Test
+    void readOptimisticRetriesAFailedValidationAndThenLatches() {
+        Access access = dramOnly();
+        int f = put(dram, dramMapping, 5, 55);
+        AtomicInteger calls = new AtomicInteger();
+        // the reader plays a writer for its first three calls: each bumps the version under the read
+        long value = access.readOptimistic(5, payload -> {
+            if (calls.incrementAndGet() <= 3 && dram.tryLatchExclusive(f)) {
+                dram.unlatchExclusive(f);
+            }
+            return payload.get(ValueLayout.JAVA_LONG, 0);
+        });
+        assertEquals(55, value);
+        assertEquals(4, calls.get());
+        assertEquals(3, access.counters.optimisticRetries.sum());
+        calls.set(0);
+        value = access.readOptimistic(5, payload -> {
+            calls.incrementAndGet();
+            if (dram.tryLatchExclusive(f)) { // always, but under the shared latch, which it cannot pass
+                dram.unlatchExclusive(f);
+            }
+            return payload.get(ValueLayout.JAVA_LONG, 0);
+        });
+        assertEquals(55, value);
+        assertEquals(9, calls.get(), "eight optimistic attempts, then one under the latch");
+        IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                () -> access.readOptimistic(5, payload -> {
+                    throw new IllegalStateException("the reader's own error on a validated read");
+                }));
+        assertEquals("the reader's own error on a validated read", thrown.getMessage());
+    }
+}
