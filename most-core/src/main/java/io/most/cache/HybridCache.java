@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -40,7 +39,7 @@ final class HybridCache implements MostCache {
     private final RegionStore large;
     private final BlockDevice largeDevice;
     private final CacheCounters counters;
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final KeyLockStripes stripes = new KeyLockStripes(STRIPES);
     private final Object stateLock = new Object();
     private CacheSuperblock superblock; // guarded by stateLock
     private volatile boolean closed; // written under stateLock
@@ -54,9 +53,6 @@ final class HybridCache implements MostCache {
         this.largeDevice = largeDevice;
         this.counters = counters;
         this.superblock = superblock;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
     }
 
     static HybridCache open(CacheConfig config) {
@@ -501,11 +497,7 @@ final class HybridCache implements MostCache {
 
     @Override
     public void clear() {
-        int locked = 0;
-        try {
-            for (; locked < STRIPES; locked++) {
-                stripes[locked].lock();
-            }
+        stripes.withAllLocked(() -> {
             small.clear();
             if (large != null) {
                 long minLive = large.clear();
@@ -513,11 +505,7 @@ final class HybridCache implements MostCache {
                     writeSuperblock(superblock.withState(minLive, 0, false));
                 }
             }
-        } finally {
-            for (int i = locked - 1; i >= 0; i--) {
-                stripes[i].unlock();
-            }
-        }
+        });
     }
 
     @Override
@@ -584,13 +572,7 @@ final class HybridCache implements MostCache {
 
     private <R> R withKey(long h, java.util.function.Supplier<R> body) {
         checkOpen();
-        ReentrantLock lock = stripes[(int) (h >>> 54)];
-        lock.lock();
-        try {
-            return body.get();
-        } finally {
-            lock.unlock();
-        }
+        return stripes.locked(h, body);
     }
 
     private void checkOpen() {
@@ -604,31 +586,14 @@ final class HybridCache implements MostCache {
     }
 
     private long renewedDeadline(long now) {
-        return saturatedAdd(now, config.expireAfterAccess().toMillis());
+        return Deadlines.after(now, config.expireAfterAccess().toMillis());
     }
 
     /** The deadline of a write at {@code now}: its own lifetime, else the configured one, else none (0). */
     private long deadline(Duration timeToLive, long now) {
         Duration life = timeToLive != null ? timeToLive
                 : config.expireAfterWrite() != null ? config.expireAfterWrite() : config.expireAfterAccess();
-        if (life == null || life.equals(FOREVER)) {
-            return 0;
-        }
-        if (life.isNegative() || life.isZero() || life.toMillis() == 0) {
-            throw new IllegalArgumentException("a time to live must be at least one millisecond, got " + life);
-        }
-        long millis;
-        try {
-            millis = life.toMillis();
-        } catch (ArithmeticException tooLong) {
-            return 0;
-        }
-        return saturatedAdd(now, millis);
-    }
-
-    private static long saturatedAdd(long now, long millis) {
-        long sum = now + millis;
-        return ((now ^ sum) & (millis ^ sum)) < 0 || sum <= 0 ? 0 : sum;
+        return Deadlines.of(life, now);
     }
 
     private void checkKey(byte[] key) {

@@ -306,13 +306,13 @@ final class RegionStore implements AutoCloseable {
     /** Whether a live value of {@code key} is indexed. */
     boolean contains(ByteKey key, long now) {
         Location loc = index.get(key);
-        return loc != null && !BucketStore.expired(loc.deadline, now);
+        return loc != null && !Deadlines.passed(loc.deadline, now);
     }
 
     /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
     long deadline(ByteKey key, long now) {
         Location loc = index.get(key);
-        return loc == null || BucketStore.expired(loc.deadline, now) ? -1 : loc.deadline;
+        return loc == null || Deadlines.passed(loc.deadline, now) ? -1 : loc.deadline;
     }
 
     /** Appends {@code value} as the latest item of {@code key}. */
@@ -327,7 +327,7 @@ final class RegionStore implements AutoCloseable {
         }
         Location loc = index.get(key);
         append(key, ValueSource.of(new byte[0]), 0, RegionLayout.KIND_TOMBSTONE);
-        return loc != null && !BucketStore.expired(loc.deadline, now);
+        return loc != null && !Deadlines.passed(loc.deadline, now);
     }
 
     private void append(ByteKey key, ValueSource value, long deadline, byte kind) {
@@ -400,7 +400,7 @@ final class RegionStore implements AutoCloseable {
     <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader, boolean access) {
         for (int attempt = 0; attempt < 8; attempt++) {
             Location loc = index.get(key);
-            if (loc == null || BucketStore.expired(loc.deadline, now)) {
+            if (loc == null || Deadlines.passed(loc.deadline, now)) {
                 return null;
             }
             if (front != null && access && attempt == 0) {
@@ -440,7 +440,7 @@ final class RegionStore implements AutoCloseable {
     /** Sets the deadline of a live {@code key} in the index; returns whether it was present. */
     boolean renew(ByteKey key, long deadline, long now) {
         Location loc = index.get(key);
-        if (loc == null || BucketStore.expired(loc.deadline, now)) {
+        if (loc == null || Deadlines.passed(loc.deadline, now)) {
             return false;
         }
         loc.deadline = deadline;
@@ -642,7 +642,7 @@ final class RegionStore implements AutoCloseable {
                 ByteKey key = key(RegionLayout.key(buffer, at));
                 Location loc = index.get(key);
                 if (loc != null && loc.region == region && loc.seq == oldSeq && loc.offset == at) {
-                    if (loc.accessed && !BucketStore.expired(loc.deadline, now) && used + bytes <= reinsertBudget) {
+                    if (loc.accessed && !Deadlines.passed(loc.deadline, now) && used + bytes <= reinsertBudget) {
                         MemorySegment.copy(buffer, at, buffer, used, bytes);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 8, openSeq);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 16, loc.deadline);
@@ -655,7 +655,7 @@ final class RegionStore implements AutoCloseable {
                         }
                     } else if (index.remove(key, loc)) {
                         dropCopy(key);
-                        if (BucketStore.expired(loc.deadline, now)) {
+                        if (Deadlines.passed(loc.deadline, now)) {
                             counters.expirations.increment();
                         } else {
                             counters.evictions.increment();
