@@ -1,6 +1,5 @@
 package io.most.bench.driver;
 
-import io.most.device.LatencyHistogram;
 import java.util.Optional;
 
 /**
@@ -12,7 +11,7 @@ import java.util.Optional;
  * @param latency        per-operation latency (open loop: from the intended start), merged over threads
  * @param firstError     the first error any thread saw, for the warning
  */
-public record Measurement(long ops, long errors, long elapsedNanos, LatencyHistogram latency,
+public record Measurement(long ops, long errors, long elapsedNanos, Latencies latency,
                    Optional<RuntimeException> firstError) {
 
     /** Completed operations per second. */
