@@ -33,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <pre>{@code
  * class MyDeviceContractTest extends BlockDeviceContractTest {
- *     @Override
  *     protected BlockDevice open(Path dir) {
  *         return MyDevice.open(dir.resolve("my.dat"), CAPACITY);
  *     }

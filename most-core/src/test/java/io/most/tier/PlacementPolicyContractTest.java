@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>{@code
  * class MyPolicyContractTest extends PlacementPolicyContractTest {
- *     @Override
  *     protected PlacementPolicy newPolicy() {
  *         return new MyPolicy();
  *     }
