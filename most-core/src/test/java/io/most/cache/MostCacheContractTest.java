@@ -46,7 +46,7 @@ public abstract class MostCacheContractTest {
     @TempDir
     protected Path dir;
 
-    private final CacheFixture.ManualClock clock = new CacheFixture.ManualClock();
+    private final ManualClock clock = new ManualClock();
 
     /**
      * A cache in {@code dir} (the same directory again for a warm restart) whose expiry runs on
@@ -65,7 +65,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void randomOperationsAgreeWithAModelMapAcrossRestarts() {
+    public void randomOperationsAgreeWithAModelMapAcrossRestarts() {
         SplittableRandom random = new SplittableRandom(14);
         Map<ByteBuffer, byte[]> model = new HashMap<>();
         MostCache cache = open();
@@ -175,7 +175,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void putAllAndClearThenRestart() {
+    public void putAllAndClearThenRestart() {
         int large;
         try (MostCache cache = open()) {
             large = cache.config().hasLargeItems() ? 3000 : 100;
@@ -201,7 +201,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void expiryRunsOnTheCachesClock() {
+    public void expiryRunsOnTheCachesClock() {
         try (MostCache cache = open()) {
             cache.put(key(1), value(1, 50), Duration.ofSeconds(10));
             cache.put(key(2), value(2, 50));
@@ -225,7 +225,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void badInputIsANamedError() {
+    public void badInputIsANamedError() {
         try (MostCache cache = open()) {
             ItemTooLargeException empty = assertThrows(ItemTooLargeException.class, () -> cache.put(new byte[0], value(1, 4)));
             assertTrue(empty.getMessage().contains("at least one byte"), empty.getMessage());
@@ -245,7 +245,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void aClosedCacheRefusesAndClosesOnce() {
+    public void aClosedCacheRefusesAndClosesOnce() {
         MostCache cache = open();
         cache.put(key(1), value(1, 10));
         cache.close();
@@ -258,7 +258,7 @@ public abstract class MostCacheContractTest {
     }
 
     @Test
-    void computeIsAtomicPerKeyUnderThreads() throws Exception {
+    public void computeIsAtomicPerKeyUnderThreads() throws Exception {
         int threads = 4;
         int increments = 512; // a multiple of the key count: every key gets the same share
         int keys = 8;

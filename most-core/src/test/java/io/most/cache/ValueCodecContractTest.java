@@ -65,7 +65,7 @@ public abstract class ValueCodecContractTest<V> {
     }
 
     @Test
-    void everySampleRoundTripsWhateverTheMemoryHeldBefore() {
+    public void everySampleRoundTripsWhateverTheMemoryHeldBefore() {
         ValueCodec<V> codec = codec();
         assertFalse(samples().isEmpty(), "a contract needs samples");
         for (V v : samples()) {
@@ -81,7 +81,7 @@ public abstract class ValueCodecContractTest<V> {
     }
 
     @Test
-    void encodingStaysWithinItsSizeAndDecodesFromNativeReadOnlyMemoryAtAnyOffset() {
+    public void encodingStaysWithinItsSizeAndDecodesFromNativeReadOnlyMemoryAtAnyOffset() {
         ValueCodec<V> codec = codec();
         try (Arena arena = Arena.ofConfined()) {
             for (V v : samples()) {
@@ -104,7 +104,7 @@ public abstract class ValueCodecContractTest<V> {
     }
 
     @Test
-    void oneInstanceServesManyThreads() throws Exception {
+    public void oneInstanceServesManyThreads() throws Exception {
         ValueCodec<V> codec = codec();
         List<V> samples = samples();
         ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -132,7 +132,7 @@ public abstract class ValueCodecContractTest<V> {
     }
 
     @Test
-    void valuesGoThroughBothEnginesOfACache() {
+    public void valuesGoThroughBothEnginesOfACache() {
         try (MostCache cache = MostCache.open(CacheFixture.config(dir, 64, 32).build())) {
             List<V> samples = samples();
             for (int i = 0; i < samples.size(); i++) {

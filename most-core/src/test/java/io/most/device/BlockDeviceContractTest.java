@@ -75,7 +75,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @BeforeEach
-    void setUp() {
+    public void setUp() {
         device = open(dir);
         arena = Arena.ofShared();
         capacity = device.capacity();
@@ -84,7 +84,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @AfterEach
-    void tearDown() {
+    public void tearDown() {
         try {
             release(device);
         } finally {
@@ -100,7 +100,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void roundTripsBlocksAtEveryPosition() {
+    public void roundTripsBlocksAtEveryPosition() {
         MemorySegment out = device.allocate(arena, 3 * BLOCK);
         fill(out, 42);
         long[] offsets = {0, BLOCK, capacity - 3 * BLOCK};
@@ -114,7 +114,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void acceptsHeapAndUnalignedBuffers() {
+    public void acceptsHeapAndUnalignedBuffers() {
         byte[] data = new byte[BLOCK];
         new SplittableRandom(7).nextBytes(data);
         device.write(2 * BLOCK, MemorySegment.ofArray(data));
@@ -124,7 +124,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsUnalignedOffsetNamingValueAndAlignment() {
+    public void rejectsUnalignedOffsetNamingValueAndAlignment() {
         MemorySegment buf = device.allocate(arena, BLOCK);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.read(100, buf));
         assertTrue(e.getMessage().contains("100") && e.getMessage().contains("4096"), e.getMessage());
@@ -132,7 +132,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsUnalignedOrEmptyLength() {
+    public void rejectsUnalignedOrEmptyLength() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> device.write(0, arena.allocate(1000, BLOCK)));
         assertTrue(e.getMessage().contains("1000") && e.getMessage().contains("4096"), e.getMessage());
@@ -140,7 +140,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsAccessBeyondCapacity() {
+    public void rejectsAccessBeyondCapacity() {
         MemorySegment buf = device.allocate(arena, 2 * BLOCK);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> device.read(capacity - BLOCK, buf));
@@ -149,7 +149,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void concurrentRandomWritesAndReadsKeepChecksums() throws Exception {
+    public void concurrentRandomWritesAndReadsKeepChecksums() throws Exception {
         int blocks = (int) Math.min(capacity / BLOCK, 1024);
         // per block: the seed of its last completed write (0 = never written); a lock per block
         // keeps a reader from racing the writer of the same block, so every read can be verified.
@@ -216,7 +216,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void interruptedThreadKeepsDeviceOpenAndUsable() throws Exception {
+    public void interruptedThreadKeepsDeviceOpenAndUsable() throws Exception {
         MemorySegment out = device.allocate(arena, BLOCK);
         fill(out, 3);
         Thread t = new Thread(() -> {
@@ -240,7 +240,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void closeIsIdempotentAndLaterOperationsFail() {
+    public void closeIsIdempotentAndLaterOperationsFail() {
         if (!closeCloses()) {
             MemorySegment out = device.allocate(arena, BLOCK);
             fill(out, 5);
@@ -264,7 +264,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void statisticsCountOperationsAndBytes() {
+    public void statisticsCountOperationsAndBytes() {
         MemorySegment buf = device.allocate(arena, 2 * BLOCK);
         DeviceStats before = device.stats();
         long reads = before.ops(IoOp.READ);

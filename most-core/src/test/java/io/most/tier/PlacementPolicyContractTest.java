@@ -56,7 +56,7 @@ public abstract class PlacementPolicyContractTest {
     }
 
     @Test
-    void eachVolumeGetsAFreshInstanceWithAShortName() {
+    public void eachVolumeGetsAFreshInstanceWithAShortName() {
         PlacementPolicy a = newPolicy();
         PlacementPolicy b = newPolicy();
         assertNotSame(a, b, "a policy instance serves one volume");
@@ -69,7 +69,7 @@ public abstract class PlacementPolicyContractTest {
     }
 
     @Test
-    void keepsEveryBlockThroughPlacementAndMigration() {
+    public void keepsEveryBlockThroughPlacementAndMigration() {
         try (TieredVolume v = volume(); Arena arena = Arena.ofConfined()) {
             int blocks = (int) (v.capacity() / BLOCK);
             long[] versions = new long[blocks];
@@ -102,7 +102,7 @@ public abstract class PlacementPolicyContractTest {
     }
 
     @Test
-    void answersEveryRoutingQuestion() {
+    public void answersEveryRoutingQuestion() {
         try (TieredVolume v = volume(); Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(BLOCK, BLOCK);
             for (long off = 0; off < v.capacity(); off += SEGMENT) {
@@ -122,7 +122,7 @@ public abstract class PlacementPolicyContractTest {
     }
 
     @Test
-    void concurrentIoWhileTheOptimizerRunsKeepsEveryBlock() throws Exception {
+    public void concurrentIoWhileTheOptimizerRunsKeepsEveryBlock() throws Exception {
         try (TieredVolume v = volume()) {
             int blocks = (int) (v.capacity() / BLOCK);
             // per block the version of its last completed write (0 = never), and a lock per block so that

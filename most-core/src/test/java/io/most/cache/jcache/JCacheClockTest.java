@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.cache.CacheConfig;
+import io.most.cache.ManualClock;
 import io.most.cache.MostCache;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.cache.configuration.FactoryBuilder;
 import javax.cache.configuration.MutableCacheEntryListenerConfiguration;
 import javax.cache.configuration.MutableConfiguration;
@@ -33,25 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 class JCacheClockTest {
     @TempDir
     Path dir;
-
-    /** A clock that moves only when told to, far from the system's time. */
-    static final class ManualClock implements InstantSource {
-        private final AtomicLong millis = new AtomicLong(1_000_000_000L);
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        void advance(long ms) {
-            millis.addAndGet(ms);
-        }
-    }
 
     /** Counts expiry events (a static list: listener factories build instances by class). */
     public static final class ExpiredKeys implements CacheEntryExpiredListener<String, String> {
