@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.cache.Cache;
 import javax.cache.configuration.CompleteConfiguration;
 import javax.cache.integration.CacheLoader;
@@ -51,25 +52,24 @@ final class JCacheIntegration<K, V> {
 
     void write(K key, V value) {
         if (writer != null) {
-            try {
-                writer.write(new MostJCache.SimpleEntry<>(key, value));
-            } catch (CacheWriterException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw new CacheWriterException(e);
-            }
+            writing(() -> writer.write(new MostJCache.SimpleEntry<>(key, value)));
         }
     }
 
     void writeDelete(K key) {
         if (writer != null) {
-            try {
-                writer.delete(key);
-            } catch (CacheWriterException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw new CacheWriterException(e);
-            }
+            writing(() -> writer.delete(key));
+        }
+    }
+
+    /** Runs a writer call; its failure reaches the caller as a {@link CacheWriterException}. */
+    private static void writing(Runnable call) {
+        try {
+            call.run();
+        } catch (CacheWriterException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CacheWriterException(e);
         }
     }
 
@@ -107,18 +107,17 @@ final class JCacheIntegration<K, V> {
     }
 
     V load(K key) {
-        try {
-            return loader.load(key);
-        } catch (CacheLoaderException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new CacheLoaderException(e);
-        }
+        return loading(() -> loader.load(key));
     }
 
     Map<K, V> loadAll(List<K> keys) {
+        return loading(() -> loader.loadAll(keys));
+    }
+
+    /** Runs a loader call; its failure reaches the caller as a {@link CacheLoaderException}. */
+    private static <T> T loading(Supplier<T> call) {
         try {
-            return loader.loadAll(keys);
+            return call.get();
         } catch (CacheLoaderException e) {
             throw e;
         } catch (RuntimeException e) {
