@@ -45,8 +45,10 @@ public abstract class BlockDeviceContractTest {
     /** The capacity the core's own devices are opened with; a device may have any of at least 64 blocks. */
     public static final long CAPACITY = 4L << 20;
 
-    /** A fresh directory for the device's files, per test. */
-    @TempDir
+    /**
+     * A fresh directory for the device's files, per test (injected into {@link #setUp} rather than
+     * this field, so that no reflection reaches into a subclass's module).
+     */
     protected Path dir;
     /** The device under test, opened before each test. */
     protected BlockDevice device;
@@ -75,7 +77,8 @@ public abstract class BlockDeviceContractTest {
     }
 
     @BeforeEach
-    public void setUp() {
+    public void setUp(@TempDir Path dir) {
+        this.dir = dir;
         device = open(dir);
         arena = Arena.ofShared();
         capacity = device.capacity();
