@@ -1,5 +1,6 @@
 package io.most.bench;
 
+import io.most.Sizes;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -7,7 +8,6 @@ import java.util.regex.Pattern;
 /** Parses and prints the durations and sizes of the command line ({@code 500ms}, {@code 20s}, {@code 256m}). */
 public final class Units {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
-    private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)(?:i?b)?");
 
     private Units() {
     }
@@ -53,45 +53,21 @@ public final class Units {
      * @throws UsageException naming the option unless the value is a positive size
      */
     public static long parseSize(String option, String text) {
-        Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new UsageException(option + " '" + text + "' is not a size: expected a positive number of bytes"
-                    + " with an optional suffix k, m, g or t (e.g. 4096, 64k, 256m, 1g)");
-        }
-        int shift = switch (m.group(2)) {
-            case "k" -> 10;
-            case "m" -> 20;
-            case "g" -> 30;
-            case "t" -> 40;
-            default -> 0;
-        };
-        long value;
+        long size;
         try {
-            value = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new UsageException(option + " '" + text + "' is too large");
+            size = Sizes.parse(text);
+        } catch (Sizes.InvalidSizeException e) {
+            throw new UsageException(option + " " + e.getMessage());
         }
-        if (value == 0) {
+        if (size == 0) {
             throw new UsageException(option + " '" + text + "' must be positive");
         }
-        if (Long.numberOfLeadingZeros(value) <= shift) {
-            throw new UsageException(option + " '" + text + "' is too large");
-        }
-        return value << shift;
+        return size;
     }
 
     /** A byte count in the largest binary unit that keeps it readable: {@code 256 MiB}, {@code 1.5 GiB}. */
     public static String formatBytes(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double value = bytes;
-        int unit = 0;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return value == Math.rint(value)
-                ? String.format(Locale.ROOT, "%d %s", (long) value, units[unit])
-                : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+        return Sizes.format(bytes);
     }
 
     /** {@code nanos} for a message: three significant digits and a unit, e.g. "2.50 s". */

@@ -69,7 +69,7 @@ final class BucketStore {
         try {
             byte[] v = store.readOptimistic(bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
-                if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
+                if (item < 0 || Deadlines.passed(BucketLayout.deadline(page, item), now)) {
                     return MISS;
                 }
                 int length = BucketLayout.valueLength(page, item);
@@ -97,7 +97,7 @@ final class BucketStore {
         try (Page page = store.read(bucket + 1)) {
             MemorySegment seg = page.payload();
             int item = BucketLayout.find(seg, key, hash);
-            if (item < 0 || expired(BucketLayout.deadline(seg, item), now)) {
+            if (item < 0 || Deadlines.passed(BucketLayout.deadline(seg, item), now)) {
                 return null;
             }
             return reader.read(seg.asSlice(BucketLayout.valueOffset(seg, item), BucketLayout.valueLength(seg, item)));
@@ -116,7 +116,7 @@ final class BucketStore {
         try {
             return store.readOptimistic(bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
-                return item >= 0 && !expired(BucketLayout.deadline(page, item), now);
+                return item >= 0 && !Deadlines.passed(BucketLayout.deadline(page, item), now);
             });
         } catch (CorruptPageException e) {
             repair(bucket);
@@ -137,7 +137,7 @@ final class BucketStore {
                     return -1L;
                 }
                 long deadline = BucketLayout.deadline(page, item);
-                return expired(deadline, now) ? -1L : deadline;
+                return Deadlines.passed(deadline, now) ? -1L : deadline;
             });
         } catch (CorruptPageException e) {
             repair(bucket);
@@ -236,7 +236,7 @@ final class BucketStore {
             if (item < 0) {
                 return null; // nothing changed: the page stays clean
             }
-            boolean live = !expired(BucketLayout.deadline(page, item), now);
+            boolean live = !Deadlines.passed(BucketLayout.deadline(page, item), now);
             BucketLayout.remove(page, item);
             filters.rebuild(bucket, page);
             return live;
@@ -252,7 +252,7 @@ final class BucketStore {
         }
         Boolean set = mutate(bucket, page -> {
             int item = BucketLayout.find(page, key, hash);
-            if (item < 0 || expired(BucketLayout.deadline(page, item), now)) {
+            if (item < 0 || Deadlines.passed(BucketLayout.deadline(page, item), now)) {
                 return null;
             }
             BucketLayout.setDeadline(page, item, deadline);
@@ -272,7 +272,7 @@ final class BucketStore {
             int end = BucketLayout.end(seg);
             int item = BucketLayout.HEADER_BYTES;
             for (int i = 0, n = BucketLayout.count(seg); i < n && item >= 0; i++) {
-                if (!expired(BucketLayout.deadline(seg, item), now)) {
+                if (!Deadlines.passed(BucketLayout.deadline(seg, item), now)) {
                     byte[] key = seg.asSlice(BucketLayout.keyOffset(item), BucketLayout.keyLength(seg, item))
                             .toArray(ValueLayout.JAVA_BYTE);
                     byte[] value = seg.asSlice(BucketLayout.valueOffset(seg, item), BucketLayout.valueLength(seg, item))
@@ -407,7 +407,7 @@ final class BucketStore {
         boolean dropped = false;
         int item = BucketLayout.HEADER_BYTES;
         while (item < BucketLayout.end(page)) {
-            if (expired(BucketLayout.deadline(page, item), now)) {
+            if (Deadlines.passed(BucketLayout.deadline(page, item), now)) {
                 BucketLayout.remove(page, item);
                 counters.expirations.increment();
                 dropped = true;
@@ -419,9 +419,5 @@ final class BucketStore {
             }
         }
         return dropped;
-    }
-
-    static boolean expired(long deadline, long now) {
-        return deadline != 0 && now >= deadline;
     }
 }

@@ -1,15 +1,9 @@
 package io.most.cache;
 
-import io.most.ConfigurationException;
 import io.most.Page;
 import io.most.PageStore;
-import io.most.PageStoreConfig;
 import io.most.device.BlockDevice;
-import io.most.device.DirectFileDevice;
-import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +11,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -40,12 +31,12 @@ final class HybridCache implements MostCache {
     private final RegionStore large;
     private final BlockDevice largeDevice;
     private final CacheCounters counters;
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final KeyLockStripes stripes = new KeyLockStripes(STRIPES);
     private final Object stateLock = new Object();
     private CacheSuperblock superblock; // guarded by stateLock
     private volatile boolean closed; // written under stateLock
 
-    private HybridCache(CacheConfig config, PageStore store, BucketStore small, RegionStore large,
+    HybridCache(CacheConfig config, PageStore store, BucketStore small, RegionStore large,
                         BlockDevice largeDevice, CacheCounters counters, CacheSuperblock superblock) {
         this.config = config;
         this.store = store;
@@ -54,93 +45,16 @@ final class HybridCache implements MostCache {
         this.largeDevice = largeDevice;
         this.counters = counters;
         this.superblock = superblock;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
     }
 
+    /** Opens (or creates) the cache {@code config} describes: {@link CacheRecovery#open}. */
     static HybridCache open(CacheConfig config) {
-        Objects.requireNonNull(config, "config");
-        List<AutoCloseable> opened = new ArrayList<>();
-        try {
-            if (config.directory() != null) {
-                createDirectory(config.directory());
-            }
-            BlockDevice smallDevice = config.smallItemDevice() != null ? config.smallItemDevice()
-                    : DirectFileDevice.open(config.directory().resolve(CacheConfig.SMALL_ITEM_FILE),
-                            smallDeviceBytes(config.buckets() + 1, config.pageSize()));
-            opened.add(smallDevice);
-            PageStoreConfig.Builder pages = PageStoreConfig.builder().pageSize(config.pageSize())
-                    .dramBytes(config.dramBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
-            if (config.pmBytes() > 0) {
-                pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());
-            }
-            PageStore store = PageStore.open(pages.build());
-            opened.add(store);
-            String smallName = "small-item device '" + smallDevice.name() + "'";
-            if (store.payloadSize() < config.pageSize() - CacheConfig.PAGE_RESERVE) {
-                throw new ConfigurationException("the page store leaves " + store.payloadSize() + " bytes per page;"
-                        + " the cache needs " + (config.pageSize() - CacheConfig.PAGE_RESERVE));
-            }
-            if (store.pageCapacity() < config.buckets() + 1) {
-                throw new ConfigurationException(smallName + " holds " + store.pageCapacity() + " pages; "
-                        + config.buckets() + " buckets need " + (config.buckets() + 1) + ": lower smallItemBytes or"
-                        + " give a larger device");
-            }
-            CacheCounters counters = new CacheCounters();
-            boolean fresh = !store.isAllocated(0);
-            CacheSuperblock sb;
-            if (fresh) {
-                if (store.stats().allocatedPages() != 0) {
-                    throw new CacheFormatException(smallName + " is a MOST page store but not a MOST cache's; use"
-                            + " another file or delete it to start an empty cache");
-                }
-                sb = create(store, config);
-            } else {
-                try (Page page = store.read(0)) {
-                    sb = CacheSuperblock.readFrom(page.payload(), config, smallName);
-                }
-            }
-            BucketStore buckets = new BucketStore(store, config.buckets(), counters);
-            RegionStore regions = null;
-            BlockDevice largeDevice = null;
-            if (config.hasLargeItems()) {
-                largeDevice = config.largeItemDevice() != null ? config.largeItemDevice()
-                        : DirectFileDevice.open(config.directory().resolve(CacheConfig.LARGE_ITEM_FILE),
-                                RegionStore.headerBytes(4096) + config.largeItemBytes());
-                opened.add(largeDevice);
-                regions = RegionStore.open(largeDevice, config.regionSize(), config.regions(), sb.cacheId(),
-                        sb.minLiveSeq(), counters, config.clock()::millis, indexFile(config), sb.clean(),
-                        config.largeItemFrontBytes() > 0 ? new ItemFront(config.largeItemFrontBytes()) : null);
-                opened.add(regions);
-            }
-            HybridCache cache = new HybridCache(config, store, buckets, regions, largeDevice, counters, sb);
-            cache.start(sb.clean());
-            return cache;
-        } catch (RuntimeException | Error e) {
-            for (int i = opened.size() - 1; i >= 0; i--) {
-                try {
-                    opened.get(i).close();
-                } catch (Exception suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            throw e;
-        }
+        return CacheRecovery.open(config);
     }
 
     /** Where a clean close saves the large-item index: beside the files, if the cache has a directory. */
-    private static Path indexFile(CacheConfig config) {
+    static Path indexFile(CacheConfig config) {
         return config.directory() == null ? null : config.directory().resolve(CacheConfig.LARGE_ITEM_INDEX_FILE);
-    }
-
-    private static void createDirectory(Path dir) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new ConfigurationException("cannot create the cache directory " + dir + ": " + e.getMessage()
-                    + "; choose a writable directory", e);
-        }
     }
 
     /** Device bytes for a page store of {@code pages} data pages (its superblocks and bitmaps besides). */
@@ -148,41 +62,11 @@ final class HybridCache implements MostCache {
         return PageStore.blockDeviceBytesFor(pages, pageSize);
     }
 
-    /** Formats a blank page store: the superblock page and every bucket page, durable before use. */
-    private static CacheSuperblock create(PageStore store, CacheConfig config) {
-        CacheSuperblock sb = new CacheSuperblock(UUID.randomUUID(), config.pageSize(), config.buckets(),
-                config.hasLargeItems() ? config.regionSize() : 0, config.regions(), 1, 0, false);
-        for (long p = 0; p <= config.buckets(); p++) {
-            store.allocate(p);
-        }
-        try (Page page = store.write(0)) {
-            sb.writeTo(page.payload());
-            page.markDirty(1);
-        }
-        store.checkpoint();
-        return sb;
-    }
-
     /**
-     * After a clean close the item count is in the superblock; after a crash the buckets are counted,
-     * and a key found in both engines (a move between engines cut short) keeps its small copy. Then
-     * the superblock is marked in use, so a crash from now on is recognised.
+     * Marks the superblock in use, so that a crash from now on is recognised, and makes the recovered
+     * state durable: the last step of an open, after {@link CacheRecovery} has made the engines agree.
      */
-    private void start(boolean clean) {
-        if (clean) {
-            small.setEntries(superblock.smallEntries());
-        } else {
-            small.setEntries(small.countAll());
-            if (large != null) {
-                long now = now();
-                for (byte[] key : large.keys()) {
-                    long h = KeyHash.of(key);
-                    if (small.contains(key, h, now)) {
-                        large.remove(new ByteKey(key, h), now);
-                    }
-                }
-            }
-        }
+    void markInUse() {
         synchronized (stateLock) {
             writeSuperblock(superblock.withState(superblock.minLiveSeq(), superblock.smallEntries(), false));
         }
@@ -491,7 +375,7 @@ final class HybridCache implements MostCache {
     @Override
     public Iterator<CacheEntry> iterator() {
         checkOpen();
-        return new EntryIterator();
+        return new CacheEntryIterator(small, large, now());
     }
 
     @Override
@@ -501,11 +385,7 @@ final class HybridCache implements MostCache {
 
     @Override
     public void clear() {
-        int locked = 0;
-        try {
-            for (; locked < STRIPES; locked++) {
-                stripes[locked].lock();
-            }
+        stripes.withAllLocked(() -> {
             small.clear();
             if (large != null) {
                 long minLive = large.clear();
@@ -513,11 +393,7 @@ final class HybridCache implements MostCache {
                     writeSuperblock(superblock.withState(minLive, 0, false));
                 }
             }
-        } finally {
-            for (int i = locked - 1; i >= 0; i--) {
-                stripes[i].unlock();
-            }
-        }
+        });
     }
 
     @Override
@@ -584,13 +460,7 @@ final class HybridCache implements MostCache {
 
     private <R> R withKey(long h, java.util.function.Supplier<R> body) {
         checkOpen();
-        ReentrantLock lock = stripes[(int) (h >>> 54)];
-        lock.lock();
-        try {
-            return body.get();
-        } finally {
-            lock.unlock();
-        }
+        return stripes.locked(h, body);
     }
 
     private void checkOpen() {
@@ -604,31 +474,14 @@ final class HybridCache implements MostCache {
     }
 
     private long renewedDeadline(long now) {
-        return saturatedAdd(now, config.expireAfterAccess().toMillis());
+        return Deadlines.after(now, config.expireAfterAccess().toMillis());
     }
 
     /** The deadline of a write at {@code now}: its own lifetime, else the configured one, else none (0). */
     private long deadline(Duration timeToLive, long now) {
         Duration life = timeToLive != null ? timeToLive
                 : config.expireAfterWrite() != null ? config.expireAfterWrite() : config.expireAfterAccess();
-        if (life == null || life.equals(FOREVER)) {
-            return 0;
-        }
-        if (life.isNegative() || life.isZero() || life.toMillis() == 0) {
-            throw new IllegalArgumentException("a time to live must be at least one millisecond, got " + life);
-        }
-        long millis;
-        try {
-            millis = life.toMillis();
-        } catch (ArithmeticException tooLong) {
-            return 0;
-        }
-        return saturatedAdd(now, millis);
-    }
-
-    private static long saturatedAdd(long now, long millis) {
-        long sum = now + millis;
-        return ((now ^ sum) & (millis ^ sum)) < 0 || sum <= 0 ? 0 : sum;
+        return Deadlines.of(life, now);
     }
 
     private void checkKey(byte[] key) {
@@ -648,82 +501,6 @@ final class HybridCache implements MostCache {
             throw new ItemTooLargeException("a value of " + valueBytes + " bytes is over maxValueBytes "
                     + config.maxValueBytes() + (config.hasLargeItems() ? "" : " (large items are off: set"
                     + " largeItemBytes to store values larger than a bucket page)"));
-        }
-    }
-
-    /** Reads of a value segment into a fresh array, or into a read-only view. */
-    private static final class SegmentReaders {
-        /** A fresh array: the caller may change it (store by value). */
-        static final RegionStore.ValueReader<byte[]> BYTES = new RegionStore.ValueReader<>() {
-            @Override
-            public byte[] read(MemorySegment value) {
-                return SegmentBytes.copyOf(value);
-            }
-
-            @Override
-            public byte[] readShared(byte[] value) {
-                return value.clone();
-            }
-        };
-        /** A read-only view: of the front's own array on a front hit (no copy), else of a fresh copy. */
-        static final RegionStore.ValueReader<ByteBuffer> VIEW = new RegionStore.ValueReader<>() {
-            @Override
-            public ByteBuffer read(MemorySegment value) {
-                return ByteBuffer.wrap(SegmentBytes.copyOf(value)).asReadOnlyBuffer();
-            }
-
-            @Override
-            public ByteBuffer readShared(byte[] value) {
-                return ByteBuffer.wrap(value).asReadOnlyBuffer();
-            }
-        };
-        static final Function<byte[], byte[]> SAME = v -> v;
-        static final Function<byte[], ByteBuffer> READ_ONLY = v -> ByteBuffer.wrap(v).asReadOnlyBuffer();
-    }
-
-    /** Buckets one by one, then a snapshot of the large-item keys. */
-    private final class EntryIterator implements Iterator<CacheEntry> {
-        private final long now = now();
-        private long bucket;
-        private Iterator<CacheEntry> current = java.util.Collections.emptyIterator();
-        private Iterator<byte[]> largeKeys;
-        private CacheEntry next;
-
-        @Override
-        public boolean hasNext() {
-            while (next == null) {
-                if (current.hasNext()) {
-                    next = current.next();
-                } else if (bucket < small.buckets()) {
-                    current = small.entries(bucket++, now).iterator();
-                } else if (large != null) {
-                    if (largeKeys == null) {
-                        largeKeys = large.keys().iterator();
-                    }
-                    if (!largeKeys.hasNext()) {
-                        return false;
-                    }
-                    byte[] key = largeKeys.next();
-                    // iteration is no access: it must not make every item hot for reinsertion
-                    byte[] value = large.get(new ByteKey(key, KeyHash.of(key)), now, 0, SegmentReaders.BYTES, false);
-                    if (value != null) {
-                        next = new CacheEntry(key, value);
-                    }
-                } else {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public CacheEntry next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            CacheEntry e = next;
-            next = null;
-            return e;
         }
     }
 }

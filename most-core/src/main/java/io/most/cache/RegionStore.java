@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -30,7 +29,8 @@ import java.util.function.LongSupplier;
  * is reclaimed (and overwritten) first. That needs each region durable before the next region's first
  * device write: the sealer writes one region at a time, forced before the next hand-off, and
  * {@link #flush()} waits for a pending seal before it writes the open region's filled blocks and
- * forces. Opening rebuilds the index by scanning the regions in sequence order, newest item winning.
+ * forces. Opening ({@link RegionRecovery}) rebuilds the index by scanning the regions in sequence
+ * order, newest item winning, unless a clean close saved it.
  * A seal that fails stays pending (readable from its buffer) and is written again by the next flush or
  * hand-off, which throw {@link CacheWriteException} if it fails again.
  *
@@ -49,6 +49,11 @@ import java.util.function.LongSupplier;
  * admitted by a reader racing a writer is never returned for the newer value. Every change of a key's
  * index entry other than a reinsertion also removes its copy, and a reader drops a copy it admitted
  * if the index moved on meanwhile, so the front's bytes go to live values.
+ *
+ * <p>Why this class is large: the append, the reclaim with its reinsertions, the reads that retry
+ * and the front's copies share one lock, one index and the invariants above (a region durable before
+ * the next one's first write, a copy served only for its version), which hold only if one class keeps
+ * all four; recovery, the layout, the sealer and the front are classes of their own.
  */
 final class RegionStore implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.most.cache");
@@ -145,9 +150,9 @@ final class RegionStore implements AutoCloseable {
 
     /**
      * Opens the regions on {@code device}: formats a blank device, checks the header of a used one and
-     * rebuilds the index from the regions of generation {@code minLiveSeq} or later. {@code clock} gives
-     * epoch milliseconds, to tell expired items from evicted ones; {@code front}, if not null, keeps
-     * copies of hot items in DRAM.
+     * rebuilds the index ({@link RegionRecovery}) from the index saved at a clean close, or else from
+     * the regions of generation {@code minLiveSeq} or later. {@code clock} gives epoch milliseconds, to
+     * tell expired items from evicted ones; {@code front}, if not null, keeps copies of hot items in DRAM.
      *
      * @throws CacheFormatException if the device holds another cache, format or geometry
      */
@@ -155,31 +160,15 @@ final class RegionStore implements AutoCloseable {
                             CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean,
                             ItemFront front) {
         long header = headerBytes(device.blockSize());
-        if (regionSize % device.blockSize() != 0) {
-            throw new io.most.ConfigurationException("regionSize " + regionSize + " is not a multiple of the block size "
-                    + device.blockSize() + " of device '" + device.name() + "'");
-        }
-        if (header + regionCount * regionSize > device.capacity()) {
-            throw new io.most.ConfigurationException("large-item device '" + device.name() + "' holds "
-                    + device.capacity() + " bytes; " + regionCount + " regions of " + regionSize + " need "
-                    + (header + regionCount * regionSize) + ": lower largeItemBytes or give a larger device");
-        }
+        RegionRecovery.checkGeometry(device, regionSize, regionCount, header);
         RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock,
                 front);
         try {
-            store.openHeader();
-            // a clean close saved the index: load it instead of scanning; either way the file goes now
-            RegionIndexFile.Header saved = indexFile == null || !clean ? null
-                    : RegionIndexFile.read(indexFile, cacheId, minLiveSeq, store.index::put);
-            if (indexFile != null) {
-                RegionIndexFile.delete(indexFile);
-            }
-            if (saved != null) {
-                store.resume(saved);
-            } else {
-                store.index.clear();
-                store.recover(minLiveSeq);
-            }
+            // the store's buffer is scratch for the recovery until the first append opens a region
+            RegionRecovery recovery = new RegionRecovery(device, regionSize, (int) regionCount, header, cacheId,
+                    store.buffer);
+            recovery.openHeader();
+            store.continueAt(recovery.restore(indexFile, clean, minLiveSeq, store.index));
             return store;
         } catch (RuntimeException e) {
             store.close();
@@ -187,79 +176,23 @@ final class RegionStore implements AutoCloseable {
         }
     }
 
-    private void openHeader() {
-        MemorySegment h = buffer.asSlice(0, headerBytes); // scratch until the first append opens a region
-        device.read(0, h);
-        if (RegionLayout.deviceHeaderBlank(h)) {
-            h.fill((byte) 0);
-            RegionLayout.writeDeviceHeader(h, regionSize, regionCount, cacheId);
-            device.write(0, h);
-            device.force();
-            return;
-        }
-        String problem = RegionLayout.checkDeviceHeader(h, regionSize, regionCount, cacheId);
-        if (problem != null) {
-            throw new CacheFormatException("large-item device '" + device.name() + "' cannot be opened: " + problem
-                    + "; use the files this cache was created with, or delete them to start empty");
-        }
-    }
-
     private long regionOffset(int region) {
         return headerBytes + (long) region * regionSize;
     }
 
-    /** Rebuilds the index from every region of generation {@code >= minLive}, oldest first. */
-    private void recover(long minLive) {
-        record Found(int region, long seq) {
-        }
-        List<Found> found = new ArrayList<>();
-        MemorySegment scan = buffer; // scratch until the first append opens a region
-        MemorySegment head = scan.asSlice(0, device.blockSize());
-        for (int r = 0; r < regionCount; r++) {
-            device.read(regionOffset(r), head);
-            long seq = RegionLayout.regionSeq(head, cacheId);
-            if (seq >= minLive) {
-                found.add(new Found(r, seq));
-            }
-        }
-        found.sort(Comparator.comparingLong(Found::seq));
-        for (Found f : found) {
-            device.read(regionOffset(f.region), scan);
-            int at = RegionLayout.REGION_HEADER_BYTES;
-            int bytes;
-            while ((bytes = RegionLayout.validItemBytes(scan, at, f.seq, regionSize)) > 0) {
-                ByteKey key = key(RegionLayout.key(scan, at));
-                if (RegionLayout.kind(scan, at) == RegionLayout.KIND_TOMBSTONE) {
-                    index.remove(key);
-                } else {
-                    index.put(key, new Location(f.region, f.seq, at, bytes, RegionLayout.deadline(scan, at)));
-                }
-                at += bytes;
-            }
-        }
-        Found newest = found.isEmpty() ? null : found.getLast();
-        minLiveSeq = minLive;
+    /**
+     * Continues where {@link RegionRecovery} says the ring stands. The open region is only chosen, not
+     * reclaimed: the next region in the ring is the oldest, and reclaiming it now would evict its items
+     * at every restart, so it waits for the first append.
+     */
+    private void continueAt(RegionRecovery.Position at) {
         lock.lock();
         try {
-            // the next region in the ring is the oldest: reclaiming it now would evict its items at every
-            // restart, so it waits for the first append
-            openRegion = newest == null ? 0 : (newest.region + 1) % regionCount;
-            openSeq = Math.max(minLive, newest == null ? 1 : newest.seq + 1);
+            minLiveSeq = at.minLiveSeq();
+            openRegion = at.openRegion();
+            openSeq = at.openSeq();
             openPending = true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Continues after a clean close from a saved index: the next region to write is the saved one. */
-    private void resume(RegionIndexFile.Header saved) {
-        lock.lock();
-        try {
-            minLiveSeq = saved.minLiveSeq();
-            openRegion = saved.openRegion();
-            openSeq = saved.openSeq();
-            openPending = true;
-            indexLoaded = true;
+            indexLoaded = at.indexLoaded();
         } finally {
             lock.unlock();
         }
@@ -286,7 +219,7 @@ final class RegionStore implements AutoCloseable {
         }
     }
 
-    private static ByteKey key(byte[] bytes) {
+    static ByteKey key(byte[] bytes) {
         return new ByteKey(bytes, KeyHash.of(bytes));
     }
 
@@ -306,13 +239,13 @@ final class RegionStore implements AutoCloseable {
     /** Whether a live value of {@code key} is indexed. */
     boolean contains(ByteKey key, long now) {
         Location loc = index.get(key);
-        return loc != null && !BucketStore.expired(loc.deadline, now);
+        return loc != null && !Deadlines.passed(loc.deadline, now);
     }
 
     /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
     long deadline(ByteKey key, long now) {
         Location loc = index.get(key);
-        return loc == null || BucketStore.expired(loc.deadline, now) ? -1 : loc.deadline;
+        return loc == null || Deadlines.passed(loc.deadline, now) ? -1 : loc.deadline;
     }
 
     /** Appends {@code value} as the latest item of {@code key}. */
@@ -327,7 +260,7 @@ final class RegionStore implements AutoCloseable {
         }
         Location loc = index.get(key);
         append(key, ValueSource.of(new byte[0]), 0, RegionLayout.KIND_TOMBSTONE);
-        return loc != null && !BucketStore.expired(loc.deadline, now);
+        return loc != null && !Deadlines.passed(loc.deadline, now);
     }
 
     private void append(ByteKey key, ValueSource value, long deadline, byte kind) {
@@ -400,7 +333,7 @@ final class RegionStore implements AutoCloseable {
     <R> R get(ByteKey key, long now, long renewTo, ValueReader<R> reader, boolean access) {
         for (int attempt = 0; attempt < 8; attempt++) {
             Location loc = index.get(key);
-            if (loc == null || BucketStore.expired(loc.deadline, now)) {
+            if (loc == null || Deadlines.passed(loc.deadline, now)) {
                 return null;
             }
             if (front != null && access && attempt == 0) {
@@ -440,7 +373,7 @@ final class RegionStore implements AutoCloseable {
     /** Sets the deadline of a live {@code key} in the index; returns whether it was present. */
     boolean renew(ByteKey key, long deadline, long now) {
         Location loc = index.get(key);
-        if (loc == null || BucketStore.expired(loc.deadline, now)) {
+        if (loc == null || Deadlines.passed(loc.deadline, now)) {
             return false;
         }
         loc.deadline = deadline;
@@ -642,7 +575,7 @@ final class RegionStore implements AutoCloseable {
                 ByteKey key = key(RegionLayout.key(buffer, at));
                 Location loc = index.get(key);
                 if (loc != null && loc.region == region && loc.seq == oldSeq && loc.offset == at) {
-                    if (loc.accessed && !BucketStore.expired(loc.deadline, now) && used + bytes <= reinsertBudget) {
+                    if (loc.accessed && !Deadlines.passed(loc.deadline, now) && used + bytes <= reinsertBudget) {
                         MemorySegment.copy(buffer, at, buffer, used, bytes);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 8, openSeq);
                         buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, used + 16, loc.deadline);
@@ -655,7 +588,7 @@ final class RegionStore implements AutoCloseable {
                         }
                     } else if (index.remove(key, loc)) {
                         dropCopy(key);
-                        if (BucketStore.expired(loc.deadline, now)) {
+                        if (Deadlines.passed(loc.deadline, now)) {
                             counters.expirations.increment();
                         } else {
                             counters.evictions.increment();

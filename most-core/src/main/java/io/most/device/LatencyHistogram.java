@@ -7,6 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
  * A lock-free log-linear histogram of latencies in nanoseconds: 16 linear sub-buckets per power
  * of two, so any recorded value is reported within about 6% (p50/p99 grade, not HdrHistogram
  * grade). Recording is one atomic increment plus two adders; safe from any number of threads.
+ *
+ * <p>It serves the live device statistics ({@link DeviceStats}, the metrics), where the core must
+ * stay free of dependencies and 6% is enough to watch a device; the bench's reported percentiles
+ * come from HdrHistogram instead (three significant digits).
  */
 public final class LatencyHistogram {
     private static final int SUB_BITS = 4;

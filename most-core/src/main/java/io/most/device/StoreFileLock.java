@@ -9,6 +9,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
 
 /**
  * An exclusive OS lock on a store file, held for as long as the store has the file open, so that a
@@ -43,6 +44,34 @@ public final class StoreFileLock implements AutoCloseable {
     public static StoreFileLock acquire(Path path, String role) {
         NativeIO io = NativeIO.get().orElse(null);
         return io != null ? acquireNative(path, role, io) : acquireChannel(path, role);
+    }
+
+    /**
+     * Locks {@code path}, first creating it (empty, with its directories) if it is absent: for a lock
+     * file of its own beside files that something else opens and locks, or replaces by a rename.
+     *
+     * @throws FileInUseException     if another store holds it
+     * @throws ConfigurationException if the file cannot be created or opened
+     */
+    public static StoreFileLock acquireCreating(Path path, String role) {
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            if (!Files.exists(path)) {
+                Files.createFile(path);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            // another opener created it between the check and here (only its lock counts), or a file
+            // stands where a directory of the path should be
+            if (!Files.isRegularFile(path)) {
+                throw new ConfigurationException("cannot create " + role + " '" + path + "': '" + raced.getFile()
+                        + "' is in the way; choose another path", raced);
+            }
+        } catch (IOException e) {
+            throw new ConfigurationException("cannot create " + role + " '" + path + "': " + e.getMessage(), e);
+        }
+        return acquire(path, role);
     }
 
     private static StoreFileLock acquireNative(Path path, String role, NativeIO io) {
@@ -115,26 +144,39 @@ public final class StoreFileLock implements AutoCloseable {
         }
     }
 
-    /** Names the process holding a {@code flock} on a file, from {@code /proc/locks} where there is one. */
+    /** Names the process holding a {@code flock} on a file, for a message ("" if unknown). */
     private static String holderOf(Path path) {
+        OptionalLong holder = holder(path);
+        if (holder.isEmpty()) {
+            return "";
+        }
+        long pid = holder.getAsLong();
+        return pid == ProcessHandle.current().pid() ? " (in this process, pid " + pid + ")" : " (process " + pid + ")";
+    }
+
+    /**
+     * The process holding a {@code flock} on {@code path} (a {@code StoreFileLock} or another), from
+     * {@code /proc/locks}; empty where the system does not tell or nobody holds one. A caller can tell
+     * "open elsewhere in this process" from "open in another process" by comparing it with
+     * {@link ProcessHandle#pid()}.
+     */
+    public static OptionalLong holder(Path path) {
         try {
             Object inode = Files.getAttribute(path, "unix:ino");
             Path locks = Path.of("/proc/locks");
             if (!Files.isReadable(locks)) {
-                return "";
+                return OptionalLong.empty();
             }
             for (String line : Files.readAllLines(locks)) {
                 String[] f = line.trim().split("\\s+");
                 // "1: FLOCK ADVISORY WRITE <pid> <maj>:<min>:<inode> 0 EOF"
                 if (f.length >= 6 && f[1].equals("FLOCK") && f[5].endsWith(":" + inode)) {
-                    long pid = Long.parseLong(f[4]);
-                    return pid == ProcessHandle.current().pid() ? " (in this process, pid " + pid + ")"
-                            : " (process " + pid + ")";
+                    return OptionalLong.of(Long.parseLong(f[4]));
                 }
             }
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            // the holder is a courtesy in the message; the refusal stands without it
+            // the holder is a courtesy in a message; the refusal stands without it
         }
-        return "";
+        return OptionalLong.empty();
     }
 }

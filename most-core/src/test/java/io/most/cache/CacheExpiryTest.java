@@ -22,7 +22,7 @@ class CacheExpiryTest {
     @TempDir
     Path dir;
 
-    private final CacheFixture.ManualClock clock = new CacheFixture.ManualClock();
+    private final ManualClock clock = new ManualClock();
 
     @ParameterizedTest
     @ValueSource(ints = {100, 5000})

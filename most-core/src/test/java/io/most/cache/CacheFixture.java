@@ -2,12 +2,9 @@ package io.most.cache;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** Small caches on real files for the cache's tests, a settable clock, and values that check themselves. */
+/** Small caches on real files for the cache's tests, and values that check themselves. */
 final class CacheFixture {
     static final int PAGE = 4096;
     static final int REGION = 64 * 1024;
@@ -40,24 +37,5 @@ final class CacheFixture {
         byte[] v = new byte[length];
         new SplittableRandom(seed).nextBytes(v);
         return v;
-    }
-
-    /** A clock that moves only when told to. */
-    static final class ManualClock implements InstantSource {
-        private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        void advance(long ms) {
-            millis.addAndGet(ms);
-        }
     }
 }

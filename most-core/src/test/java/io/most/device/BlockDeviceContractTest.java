@@ -25,31 +25,76 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@link BlockDevice} contract, run against every implementation by the subclasses below:
- * round trips, alignment errors, concurrency with checksums, interrupts, close, statistics, and the
- * same for batches ({@link BlockDevice#transferAll}).
+ * The {@link BlockDevice} contract: round trips at every position, alignment and range errors that
+ * name the value, concurrency with checksums, interrupts, close, statistics, and the same for batches
+ * ({@link BlockDevice#transferAll}). Every implementation
+ * runs it through a subclass that says how to open one ({@link #open}): the core's devices below and
+ * in {@code io.most.tier}, the bench's devices, and any device of a user's, since this class is
+ * published in most-core's test jar ({@code <type>test-jar</type>}, as Lucene publishes its test
+ * framework):
+ *
+ * <pre>{@code
+ * class MyDeviceContractTest extends BlockDeviceContractTest {
+ *     protected BlockDevice open(Path dir) {
+ *         return MyDevice.open(dir.resolve("my.dat"), CAPACITY);
+ *     }
+ * }
+ * }</pre>
  */
-abstract class BlockDeviceContractTest {
-    static final int BLOCK = 4096;
-    static final long CAPACITY = 4L << 20;
+public abstract class BlockDeviceContractTest {
+    /** The block size every device under test has. */
+    public static final int BLOCK = 4096;
+    /** The capacity the core's own devices are opened with; a device may have any of at least 64 blocks. */
+    public static final long CAPACITY = 4L << 20;
 
-    @TempDir
-    Path dir;
-    BlockDevice device;
-    Arena arena;
+    /**
+     * A fresh directory for the device's files, per test (injected into {@link #setUp} rather than
+     * this field, so that no reflection reaches into a subclass's module).
+     */
+    protected Path dir;
+    /** The device under test, opened before each test. */
+    protected BlockDevice device;
+    /** Memory for the test's buffers, closed after each test. */
+    protected Arena arena;
+    private long capacity;
 
-    abstract BlockDevice open(Path dir);
+    /**
+     * A new, open device of {@value #BLOCK}-byte blocks and at least 64 blocks (the core's devices
+     * take {@link #CAPACITY}), its files, if any, in {@code dir}. Called once before each test; the
+     * test owns the device and closes it through {@link #release}.
+     */
+    protected abstract BlockDevice open(Path dir);
+
+    /**
+     * Whether {@link BlockDevice#close} closes this device. False for a view that leaves closing to
+     * the device's owner: the contract is then that close leaves it open and usable.
+     */
+    protected boolean closeCloses() {
+        return true;
+    }
+
+    /** Closes what {@link #open} opened, after each test (a view that does not close closes its owner here). */
+    protected void release(BlockDevice device) {
+        device.close();
+    }
 
     @BeforeEach
-    void setUp() {
+    public void setUp(@TempDir Path dir) {
+        this.dir = dir;
         device = open(dir);
         arena = Arena.ofShared();
+        capacity = device.capacity();
+        assertEquals(BLOCK, device.blockSize(), "the contract runs on 4 KiB blocks");
+        assertTrue(capacity >= 64L * BLOCK && capacity % BLOCK == 0, "capacity " + capacity);
     }
 
     @AfterEach
-    void tearDown() {
-        device.close();
-        arena.close();
+    public void tearDown() {
+        try {
+            release(device);
+        } finally {
+            arena.close();
+        }
     }
 
     static void fill(MemorySegment s, long seed) {
@@ -60,10 +105,10 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void roundTripsBlocksAtEveryPosition() {
+    public void roundTripsBlocksAtEveryPosition() {
         MemorySegment out = device.allocate(arena, 3 * BLOCK);
         fill(out, 42);
-        long[] offsets = {0, BLOCK, CAPACITY - 3 * BLOCK};
+        long[] offsets = {0, BLOCK, capacity - 3 * BLOCK};
         for (long offset : offsets) {
             device.write(offset, out);
             MemorySegment in = device.allocate(arena, 3 * BLOCK);
@@ -74,7 +119,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void acceptsHeapAndUnalignedBuffers() {
+    public void acceptsHeapAndUnalignedBuffers() {
         byte[] data = new byte[BLOCK];
         new SplittableRandom(7).nextBytes(data);
         device.write(2 * BLOCK, MemorySegment.ofArray(data));
@@ -84,7 +129,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsUnalignedOffsetNamingValueAndAlignment() {
+    public void rejectsUnalignedOffsetNamingValueAndAlignment() {
         MemorySegment buf = device.allocate(arena, BLOCK);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.read(100, buf));
         assertTrue(e.getMessage().contains("100") && e.getMessage().contains("4096"), e.getMessage());
@@ -92,7 +137,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsUnalignedOrEmptyLength() {
+    public void rejectsUnalignedOrEmptyLength() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> device.write(0, arena.allocate(1000, BLOCK)));
         assertTrue(e.getMessage().contains("1000") && e.getMessage().contains("4096"), e.getMessage());
@@ -100,17 +145,17 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void rejectsAccessBeyondCapacity() {
+    public void rejectsAccessBeyondCapacity() {
         MemorySegment buf = device.allocate(arena, 2 * BLOCK);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> device.read(CAPACITY - BLOCK, buf));
+                () -> device.read(capacity - BLOCK, buf));
         assertTrue(e.getMessage().contains("capacity"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> device.write(Long.MAX_VALUE - BLOCK + 1, buf));
     }
 
     @Test
-    void concurrentRandomWritesAndReadsKeepChecksums() throws Exception {
-        int blocks = (int) (CAPACITY / BLOCK);
+    public void concurrentRandomWritesAndReadsKeepChecksums() throws Exception {
+        int blocks = (int) Math.min(capacity / BLOCK, 1024);
         // per block: the seed of its last completed write (0 = never written); a lock per block
         // keeps a reader from racing the writer of the same block, so every read can be verified.
         AtomicLongArray seeds = new AtomicLongArray(blocks);
@@ -176,7 +221,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void interruptedThreadKeepsDeviceOpenAndUsable() throws Exception {
+    public void interruptedThreadKeepsDeviceOpenAndUsable() throws Exception {
         MemorySegment out = device.allocate(arena, BLOCK);
         fill(out, 3);
         Thread t = new Thread(() -> {
@@ -200,7 +245,19 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void closeIsIdempotentAndLaterOperationsFail() {
+    public void closeIsIdempotentAndLaterOperationsFail() {
+        if (!closeCloses()) {
+            MemorySegment out = device.allocate(arena, BLOCK);
+            fill(out, 5);
+            device.close();
+            device.close();
+            assertTrue(device.isOpen(), "a view that leaves closing to the owner stays open");
+            device.write(0, out);
+            MemorySegment in = device.allocate(arena, BLOCK);
+            device.read(0, in);
+            assertEquals(-1, out.mismatch(in), "and usable");
+            return;
+        }
         device.close();
         device.close();
         assertFalse(device.isOpen());
@@ -212,7 +269,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void statisticsCountOperationsAndBytes() {
+    public void statisticsCountOperationsAndBytes() {
         MemorySegment buf = device.allocate(arena, 2 * BLOCK);
         DeviceStats before = device.stats();
         long reads = before.ops(IoOp.READ);
@@ -231,7 +288,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void batchOfMixedBuffersRoundTrips() {
+    public void batchOfMixedBuffersRoundTrips() {
         int n = 24;
         List<IoRequest> writes = new ArrayList<>();
         List<MemorySegment> written = new ArrayList<>();
@@ -261,7 +318,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void batchLargerThanAnyQueueIsSplitNeverDropped() {
+    public void batchLargerThanAnyQueueIsSplitNeverDropped() {
         int blocks = (int) (CAPACITY / BLOCK);
         MemorySegment all = device.allocate(arena, CAPACITY);
         fill(all, 77);
@@ -281,7 +338,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void batchWithOneBadRequestIsRefusedWholeNamingIt() {
+    public void batchWithOneBadRequestIsRefusedWholeNamingIt() {
         MemorySegment data = device.allocate(arena, BLOCK);
         fill(data, 9);
         List<IoRequest> batch = List.of(IoRequest.write(0, data), IoRequest.write(BLOCK, data),
@@ -295,7 +352,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void emptyBatchIsANoOpAndABatchOnAClosedDeviceFails() {
+    public void emptyBatchIsANoOpAndABatchOnAClosedDeviceFails() {
         device.transferAll(List.of());
         device.close();
         MemorySegment buf = Arena.ofAuto().allocate(BLOCK, BLOCK);
@@ -307,7 +364,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void batchRequestsAreCountedInStatistics() {
+    public void batchRequestsAreCountedInStatistics() {
         long reads = device.stats().ops(IoOp.READ);
         long writes = device.stats().ops(IoOp.WRITE);
         MemorySegment buf = device.allocate(arena, 4 * BLOCK);
@@ -319,7 +376,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void concurrentBatchesKeepChecksums() throws Exception {
+    public void concurrentBatchesKeepChecksums() throws Exception {
         int threads = 4;
         int blocksPerThread = (int) (CAPACITY / BLOCK) / threads;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -359,7 +416,7 @@ abstract class BlockDeviceContractTest {
     }
 
     @Test
-    void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
+    public void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
         MemorySegment out = device.allocate(arena, 8 * BLOCK);
         fill(out, 13);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -393,28 +450,28 @@ abstract class BlockDeviceContractTest {
 
 class MemoryDeviceTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return new MemoryDevice(CAPACITY);
     }
 }
 
 class DirectFileDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return DirectFileDevice.open(dir.resolve("device.dat"), CAPACITY);
     }
 }
 
 class PmemDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return PmemDevice.open(dir.resolve("pm.dat"), CAPACITY);
     }
 }
 
 class EmulatedDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         // the pmem profile at scale 1: microsecond service times keep this test fast
         return new EmulatedDevice(new MemoryDevice(CAPACITY), DeviceProfiles.get("pmem", 1));
     }
@@ -422,7 +479,16 @@ class EmulatedDeviceContractTest extends BlockDeviceContractTest {
 
 class FaultyDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return new FaultyDevice(DirectFileDevice.open(dir.resolve("faulty.dat"), CAPACITY));
+    }
+}
+
+class ForwardingDeviceContractTest extends BlockDeviceContractTest {
+    @Override
+    protected BlockDevice open(Path dir) {
+        // a view that overrides nothing: every operation, the checks and the statistics are the inner device's
+        return new ForwardingDevice(DirectFileDevice.open(dir.resolve("forwarded.dat"), CAPACITY)) {
+        };
     }
 }

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  */
 class IoUringDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return IoEngines.open(dir, IoEngine.IO_URING, DirectFileDevice.Options.defaults(), IoUringEngine.DEFAULT_MAX_SQE_BYTES);
     }
 }
@@ -33,7 +33,7 @@ final class IoEngines {
 /** The pread/pwrite fallback, forced by the option (as {@code -Dmost.io.engine=pread} would). */
 class PreadDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return IoEngines.open(dir, IoEngine.PREAD, DirectFileDevice.Options.defaults(), IoUringEngine.DEFAULT_MAX_SQE_BYTES);
     }
 }
@@ -45,7 +45,7 @@ class PreadDeviceContractTest extends BlockDeviceContractTest {
  */
 class SmallRingDeviceContractTest extends BlockDeviceContractTest {
     @Override
-    BlockDevice open(Path dir) {
+    protected BlockDevice open(Path dir) {
         return IoEngines.open(dir, IoEngine.IO_URING, DirectFileDevice.Options.defaults().withQueueDepth(4), BLOCK);
     }
 }

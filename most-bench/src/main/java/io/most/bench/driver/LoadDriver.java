@@ -2,7 +2,6 @@ package io.most.bench.driver;
 
 import io.most.bench.BenchException;
 import io.most.bench.workload.Workload;
-import io.most.device.LatencyHistogram;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -11,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a {@link Workload.Session} with the threads and timing of a {@link LoadShape} and measures
- * latency with one {@link LatencyHistogram} per thread, merged at the end.
+ * latency with one {@link Latencies} per thread, merged at the end.
  *
  * <p><b>Closed loop:</b> each thread issues its next operation when the previous one completes;
  * latency is the operation's own time.
@@ -117,7 +116,7 @@ public final class LoadDriver {
     }
 
     private Measurement merge(Worker[] workers, Timeline timeline) {
-        LatencyHistogram latency = new LatencyHistogram();
+        Latencies latency = new Latencies();
         long ops = 0;
         long errors = 0;
         long lastDone = timeline.measureFrom;
@@ -163,7 +162,7 @@ public final class LoadDriver {
         private final Timeline timeline;
         private final CountDownLatch ready;
         private final CountDownLatch finished;
-        final LatencyHistogram latency = new LatencyHistogram();
+        final Latencies latency = new Latencies();
         /** All completed operations, warm-up included; read by the progress line. */
         volatile long completed;
         long measuredOps;

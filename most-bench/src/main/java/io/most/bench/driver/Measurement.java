@@ -1,6 +1,5 @@
 package io.most.bench.driver;
 
-import io.most.device.LatencyHistogram;
 import java.util.Optional;
 
 /**
@@ -13,7 +12,7 @@ import java.util.Optional;
  * @param firstError     the first error any thread saw, for the warning
  * @param pacing         how an open loop kept its schedule in the measured window (all zero for a closed loop)
  */
-public record Measurement(long ops, long errors, long elapsedNanos, LatencyHistogram latency,
+public record Measurement(long ops, long errors, long elapsedNanos, Latencies latency,
                    Optional<RuntimeException> firstError, Pacing pacing) {
 
     /**

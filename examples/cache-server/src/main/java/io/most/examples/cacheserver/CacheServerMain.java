@@ -1,5 +1,6 @@
 package io.most.examples.cacheserver;
 
+import io.most.Sizes;
 import io.netty.util.ResourceLeakDetector;
 import java.io.File;
 import java.nio.file.Path;
@@ -104,8 +105,8 @@ public final class CacheServerMain implements Callable<Integer> {
         }, "most-sigterm"));
         System.out.printf(Locale.ROOT, "MOST cache server listening on %s:%d (data %s, DRAM %s, PM %s, SSD %s, regions %s)%n",
                 server.address().getHostString(), server.address().getPort(), dir.toAbsolutePath(),
-                SizeConverter.format(dram), SizeConverter.format(pm), SizeConverter.format(ssd),
-                SizeConverter.format(regions));
+                Sizes.format(dram), Sizes.format(pm), Sizes.format(ssd),
+                Sizes.format(regions));
         System.out.flush();
         server.awaitTermination();
         stopped.run();
@@ -146,53 +147,15 @@ public final class CacheServerMain implements Callable<Integer> {
         return null;
     }
 
-    /** Sizes as {@code 123}, {@code 64k}, {@code 64m}, {@code 2g} (binary units). */
+    /** Sizes as {@code 123}, {@code 64k}, {@code 64m}, {@code 2g} (binary units): {@link Sizes#parse}. */
     static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            return parse(value);
-        }
-
-        static long parse(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            if (v.endsWith("b")) {
-                v = v.substring(0, v.length() - 1);
-            }
-            int shift = 0;
-            if (!v.isEmpty()) {
-                switch (v.charAt(v.length() - 1)) {
-                    case 'k' -> shift = 10;
-                    case 'm' -> shift = 20;
-                    case 'g' -> shift = 30;
-                    case 't' -> shift = 40;
-                    default -> shift = -1;
-                }
-                if (shift > 0) {
-                    v = v.substring(0, v.length() - 1);
-                }
-            }
             try {
-                long n = Long.parseLong(v);
-                if (n < 0 || n > (Long.MAX_VALUE >> Math.max(shift, 0))) {
-                    throw new NumberFormatException();
-                }
-                return n << Math.max(shift, 0);
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not a size: write bytes or a number with k, m, g or t (e.g. 64m)");
+                return Sizes.parse(value);
+            } catch (Sizes.InvalidSizeException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
-        }
-
-        static String format(long bytes) {
-            String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-            int u = 0;
-            double v = bytes;
-            while (v >= 1024 && u < units.length - 1) {
-                v /= 1024;
-                u++;
-            }
-            return v == Math.rint(v) ? String.format(Locale.ROOT, "%d %s", (long) v, units[u])
-                    : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
         }
     }
 }

@@ -1,28 +1,26 @@
 package io.most.examples.h2;
 
 import io.most.ConfigurationException;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
+import io.most.FileInUseException;
+import io.most.device.StoreFileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
 
 /**
- * An exclusive operating-system lock on a volume's file, held while the volume is open, so that a
+ * An exclusive operating-system lock for a volume's file, held while the volume is open, so that a
  * second process (or a second open in this JVM) fails with {@link VolumeLockedException} instead of
- * writing the same blocks. The lock is an advisory {@code fcntl} lock: the kernel drops it when the
- * process dies, so a kill -9 never leaves a stale lock behind.
+ * writing the same blocks. It is core's {@link StoreFileLock} (a BSD {@code flock}, which the kernel
+ * drops when the process dies, so a kill -9 never leaves a stale lock behind) on a lock file of its
+ * own, {@code <volume file>.lock}: the volume's file itself is locked by the device that opens it,
+ * and a second lock on one file in one process would refuse that device.
  */
 final class ProcessLock implements AutoCloseable {
     private final Path file;
-    private final FileChannel channel;
-    private final FileLock lock;
+    private final StoreFileLock lock;
 
-    private ProcessLock(Path file, FileChannel channel, FileLock lock) {
+    private ProcessLock(Path file, StoreFileLock lock) {
         this.file = file;
-        this.channel = channel;
         this.lock = lock;
     }
 
@@ -30,35 +28,23 @@ final class ProcessLock implements AutoCloseable {
      * Locks {@code file}, which must exist.
      *
      * @throws VolumeLockedException  if another process or another open in this JVM holds it
-     * @throws ConfigurationException if the file cannot be opened for writing
+     * @throws ConfigurationException if the file or its lock file cannot be opened
      */
     static ProcessLock acquire(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new ConfigurationException("cannot lock '" + file + "': no such file");
         }
-        FileChannel channel;
+        Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
         try {
-            channel = FileChannel.open(file, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw new ConfigurationException("cannot open '" + file + "' to lock it: " + e.getMessage(), e);
-        }
-        try {
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                throw new VolumeLockedException("the MOST volume '" + file + "' is in use by another process;"
-                        + " close the database there first");
+            return new ProcessLock(file, StoreFileLock.acquireCreating(lockFile, "volume lock file"));
+        } catch (FileInUseException e) {
+            OptionalLong holder = StoreFileLock.holder(lockFile);
+            if (holder.isPresent() && holder.getAsLong() == ProcessHandle.current().pid()) {
+                throw new VolumeLockedException("the MOST volume '" + file + "' is already open in this JVM;"
+                        + " use the open MostVolume (or close it first)");
             }
-            return new ProcessLock(file, channel, lock);
-        } catch (OverlappingFileLockException e) {
-            closeQuietly(channel);
-            throw new VolumeLockedException("the MOST volume '" + file + "' is already open in this JVM;"
-                    + " use the open MostVolume (or close it first)");
-        } catch (IOException e) {
-            closeQuietly(channel);
-            throw new ConfigurationException("cannot lock '" + file + "': " + e.getMessage(), e);
-        } catch (VolumeLockedException e) {
-            closeQuietly(channel);
-            throw e;
+            throw new VolumeLockedException("the MOST volume '" + file + "' is in use by another process;"
+                    + " close the database there first");
         }
     }
 
@@ -69,19 +55,6 @@ final class ProcessLock implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            lock.release();
-        } catch (IOException ignored) {
-            // closing the channel releases it too
-        }
-        closeQuietly(channel);
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // nothing was written through this channel
-        }
+        lock.close();
     }
 }

@@ -1,15 +1,8 @@
 package io.most.examples.oltp;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.most.FileInUseException;
+import io.most.device.StoreFileLock;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * An OS file lock on {@code <log>.lock}, held for a database's life, so that a second
@@ -19,18 +12,15 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>A lock file of its own rather than a lock on the log: the log is replaced by a rename when it
  * is truncated, and a lock belongs to the file it was taken on, so a lock on the log would silently
- * stop covering it. The lock file holds the holder's process id (for the error message); it stays
- * behind after close, which is harmless: only the lock counts, and the OS drops it when the process
- * dies, so a crash never leaves the database locked.
+ * stop covering it. The lock is core's {@link StoreFileLock} (a {@code flock} of its own
+ * descriptor, which closing another descriptor of the file cannot drop, and which names its holder
+ * from {@code /proc/locks}); the file stays behind after close, which is harmless: only the lock
+ * counts, and the OS drops it when the process dies, so a crash never leaves the database locked.
  */
 final class DatabaseLock implements AutoCloseable {
-    private final Path path;
-    private final FileChannel channel;
-    private final FileLock lock;
+    private final StoreFileLock lock;
 
-    private DatabaseLock(Path path, FileChannel channel, FileLock lock) {
-        this.path = path;
-        this.channel = channel;
+    private DatabaseLock(StoreFileLock lock) {
         this.lock = lock;
     }
 
@@ -41,56 +31,17 @@ final class DatabaseLock implements AutoCloseable {
      */
     static DatabaseLock acquire(Path logPath) {
         Path path = logPath.resolveSibling(logPath.getFileName() + ".lock");
-        FileChannel channel = null;
         try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null; // held by this JVM
-            }
-            if (lock == null) {
-                String holder = holder(channel);
-                channel.close();
-                throw new DatabaseInUseException("the database of log " + logPath + " is open already"
-                        + (holder.isEmpty() ? "" : " (by process " + holder + ")") + ": its lock file " + path
-                        + " is held; close that database first (nothing was read or changed)");
-            }
-            byte[] pid = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
-            channel.truncate(0);
-            channel.write(ByteBuffer.wrap(pid), 0);
-            return new DatabaseLock(path, channel, lock);
-        } catch (IOException e) {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            throw new UncheckedIOException("cannot lock database lock file " + path, e);
+            return new DatabaseLock(StoreFileLock.acquireCreating(path, "database lock file"));
+        } catch (FileInUseException e) {
+            throw new DatabaseInUseException("the database of log " + logPath + " is open already: "
+                    + e.getMessage() + " (nothing was read or changed)");
         }
-    }
-
-    private static String holder(FileChannel channel) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(32);
-        channel.read(b, 0);
-        return new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).trim();
     }
 
     /** Releases the lock. */
     @Override
     public void close() {
-        try {
-            lock.release();
-            channel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot release database lock file " + path, e);
-        }
+        lock.close();
     }
 }

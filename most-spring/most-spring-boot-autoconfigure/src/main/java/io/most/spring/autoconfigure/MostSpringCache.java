@@ -1,7 +1,7 @@
 package io.most.spring.autoconfigure;
 
+import io.most.cache.KeyLockStripes;
 import io.most.cache.MostCache;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,7 +33,7 @@ public class MostSpringCache extends AbstractValueAdaptingCache {
     private final MostCache cache;
     private final Serializer<Object> serializer;
     private final Deserializer<Object> deserializer;
-    private final ReentrantLock[] loadLocks = new ReentrantLock[LOAD_STRIPES];
+    private final KeyLockStripes loadLocks = new KeyLockStripes(LOAD_STRIPES);
 
     /**
      * @param name             the Spring cache name
@@ -49,9 +49,6 @@ public class MostSpringCache extends AbstractValueAdaptingCache {
         this.cache = cache;
         this.serializer = serializer;
         this.deserializer = deserializer;
-        for (int i = 0; i < LOAD_STRIPES; i++) {
-            loadLocks[i] = new ReentrantLock();
-        }
     }
 
     @Override
@@ -94,8 +91,7 @@ public class MostSpringCache extends AbstractValueAdaptingCache {
         if (stored != null) {
             return (T) fromStoreValue(stored);
         }
-        ReentrantLock lock = loadLocks[Math.floorMod(Arrays.hashCode(k), LOAD_STRIPES)];
-        lock.lock();
+        ReentrantLock lock = loadLocks.lock(KeyLockStripes.hash(k));
         try {
             stored = lookupBytes(k); // another thread may have loaded it while this one waited
             if (stored != null) {

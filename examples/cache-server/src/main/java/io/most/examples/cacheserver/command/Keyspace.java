@@ -1,11 +1,11 @@
 package io.most.examples.cacheserver.command;
 
 import io.most.cache.CacheStats;
+import io.most.cache.KeyLockStripes;
 import io.most.cache.MostCache;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -27,7 +27,13 @@ public final class Keyspace {
     public static final long NO_EXPIRY = -1;
 
     private final MostCache cache;
-    private final KeyLocks locks = new KeyLocks();
+    /**
+     * Makes a server command on one key atomic against every other server command on it: the
+     * cache's own operations are atomic per call, but a Redis command can take several (read the
+     * lifetime, update the value, set the lifetime back). Writers of a key take its stripe first;
+     * readers take none, as in the cache.
+     */
+    private final KeyLockStripes locks = new KeyLockStripes(1024);
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
@@ -38,12 +44,7 @@ public final class Keyspace {
 
     /** Runs {@code body} holding {@code key}'s lock (against other server commands on the key). */
     public <T> T locked(byte[] key, Supplier<T> body) {
-        ReentrantLock lock = locks.lock(key);
-        try {
-            return body.get();
-        } finally {
-            lock.unlock();
-        }
+        return locks.locked(KeyLockStripes.hash(key), body);
     }
 
     /** The value of {@code key} or null, counted as a keyspace hit or miss. */
