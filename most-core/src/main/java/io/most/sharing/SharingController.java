@@ -99,6 +99,7 @@ public final class SharingController implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        probe.clearAll(); // also when rounds ran on another thread (runUntil) and the loop never did
         if (failure != null) {
             throw new IllegalStateException("sharing policy " + policy + " failed", failure);
         }
