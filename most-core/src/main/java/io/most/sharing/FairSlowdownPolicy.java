@@ -9,25 +9,20 @@ package io.most.sharing;
  * light and heavy tenants converge alike.
  */
 final class FairSlowdownPolicy extends SharingPolicy {
-    private final long refreshNanos;
-    private final long pauseNanos;
+    private final Slowdowns slowdowns;
     private final long intervalNanos;
     private final double threshold;
     private final int fairIntervalsToRelax;
     private final double step;
-    private double[] alone;
-    private long aloneAt;
     private int fairIntervals;
 
     FairSlowdownPolicy(long refreshNanos, long pauseNanos, long intervalNanos, double threshold,
                        int fairIntervalsToRelax, double step) {
-        if (!(threshold >= 1) || !(step > 0 && step < 1) || refreshNanos <= 0 || pauseNanos <= 0
-                || intervalNanos <= 0 || fairIntervalsToRelax <= 0) {
+        if (!(threshold >= 1) || !(step > 0 && step < 1) || intervalNanos <= 0 || fairIntervalsToRelax <= 0) {
             throw new IllegalArgumentException("fair slowdown needs a threshold >= 1, a step in (0, 1) and positive"
                     + " intervals");
         }
-        this.refreshNanos = refreshNanos;
-        this.pauseNanos = pauseNanos;
+        this.slowdowns = new Slowdowns(refreshNanos, pauseNanos);
         this.intervalNanos = intervalNanos;
         this.threshold = threshold;
         this.fairIntervalsToRelax = fairIntervalsToRelax;
@@ -36,21 +31,15 @@ final class FairSlowdownPolicy extends SharingPolicy {
 
     @Override
     void check(Probe probe) {
-        alone = null;
+        // nothing to resolve: every governed tenant takes part
     }
 
     @Override
     void iterate(Probe probe) throws InterruptedException {
         int n = probe.size();
-        if (alone == null || probe.now() - aloneAt >= refreshNanos) {
-            alone = new double[n];
-            for (int i = 0; i < n; i++) {
-                alone[i] = probe.aloneThroughput(i, pauseNanos);
-            }
-            aloneAt = probe.now();
-        }
+        slowdowns.refresh(probe);
         Probe.Window w = probe.observe(intervalNanos);
-        double[] slowdown = Slowdowns.of(alone, w.throughput(), probe);
+        double[] slowdown = slowdowns.estimate(w.throughput(), probe);
         int most = -1;
         int least = -1;
         for (int i = 0; i < n; i++) {

@@ -21,13 +21,10 @@ final class ProportionalPolicy extends SharingPolicy {
     private final long tickNanos;
     private final int ticksPerEpoch;
     private final double donateStep;
-    private final long refreshNanos;
-    private final long pauseNanos;
+    private final Slowdowns slowdowns;
     private double[] weight;
     private double totalWeight;
     private double[] assigned;
-    private double[] alone;
-    private long aloneAt;
 
     ProportionalPolicy(Map<String, Integer> weights, long tickNanos, int ticksPerEpoch, double donateStep,
                        long refreshNanos, long pauseNanos) {
@@ -37,16 +34,14 @@ final class ProportionalPolicy extends SharingPolicy {
                         + " got " + w);
             }
         });
-        if (tickNanos <= 0 || ticksPerEpoch <= 0 || !(donateStep > 0 && donateStep < 1) || refreshNanos <= 0
-                || pauseNanos <= 0) {
+        if (tickNanos <= 0 || ticksPerEpoch <= 0 || !(donateStep > 0 && donateStep < 1)) {
             throw new IllegalArgumentException("proportional share needs positive intervals and a donate step in (0, 1)");
         }
         this.weights = Map.copyOf(weights);
         this.tickNanos = tickNanos;
         this.ticksPerEpoch = ticksPerEpoch;
         this.donateStep = donateStep;
-        this.refreshNanos = refreshNanos;
-        this.pauseNanos = pauseNanos;
+        this.slowdowns = new Slowdowns(refreshNanos, pauseNanos);
     }
 
     @Override
@@ -69,24 +64,12 @@ final class ProportionalPolicy extends SharingPolicy {
         for (int i = 0; i < n; i++) {
             assigned[i] = weight[i] / totalWeight;
         }
-        alone = null;
-    }
-
-    /** The shares assigned for the next epoch (a copy). */
-    double[] assigned() {
-        return assigned.clone();
     }
 
     @Override
     void iterate(Probe probe) throws InterruptedException {
         int n = probe.size();
-        if (alone == null || probe.now() - aloneAt >= refreshNanos) {
-            alone = new double[n];
-            for (int i = 0; i < n; i++) {
-                alone[i] = probe.aloneThroughput(i, pauseNanos);
-            }
-            aloneAt = probe.now();
-        }
+        slowdowns.refresh(probe);
         long epochNanos = tickNanos * ticksPerEpoch;
         long[] start = new long[n];
         long[] requests = new long[n];
@@ -114,7 +97,7 @@ final class ProportionalPolicy extends SharingPolicy {
             shared[i] = (probe.tenant(i).requests() - requests[i]) * 1e9 / elapsed;
             used[i] = (probe.used(i) - start[i]) / (elapsed * 1000.0);
         }
-        double[] slowdown = Slowdowns.of(alone, shared, probe);
+        double[] slowdown = slowdowns.estimate(shared, probe);
         double[] desired = new double[n];
         for (int i = 0; i < n; i++) {
             double fair = weight[i] / totalWeight;
