@@ -57,19 +57,13 @@ final class FairSlowdownPolicy extends SharingPolicy {
             return;
         }
         if (slowdown[most] / slowdown[least] > threshold) {
-            Throttle relaxed = probe.throttle(most);
-            if (relaxed.isCapped()) {
-                relaxed.setShare(Math.min(1, relaxed.share() * (1 + step)));
-            }
+            probe.relaxBy(most, 1 + step);
             probe.tighten(least, w.share()[least], w.share()[least] * step);
             fairIntervals = 0;
         } else if (++fairIntervals > fairIntervalsToRelax) {
             // probe for unused capacity with half a step: a whole one would undo the fairness just reached
             for (int i = 0; i < n; i++) {
-                Throttle t = probe.throttle(i);
-                if (t.isCapped()) {
-                    t.setShare(Math.min(1, t.share() * (1 + step / 2)));
-                }
+                probe.relaxBy(i, 1 + step / 2);
             }
             fairIntervals = 0;
         }

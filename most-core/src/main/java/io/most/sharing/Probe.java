@@ -110,7 +110,7 @@ final class Probe {
             Throttle throttle = throttle(c);
             Throttle.Setting saved = throttle.setting();
             try {
-                throttle.setShare(Math.max(MIN_SHARE, Math.min(throttle.share(), baseline.share()[c]) - step));
+                tighten(c, baseline.share()[c], step);
                 double gain = metric.improvement(before, metric.value(observe(nanos), victim));
                 if (gain > bestGain) {
                     bestGain = gain;
@@ -161,6 +161,14 @@ final class Probe {
         Throttle t = throttle(i);
         if (t.isCapped()) {
             t.setShare(Math.min(1, t.share() + step));
+        }
+    }
+
+    /** Multiplies tenant {@code i}'s cap by {@code factor} (> 1), removing it once it reaches the whole. */
+    void relaxBy(int i, double factor) {
+        Throttle t = throttle(i);
+        if (t.isCapped()) {
+            t.setShare(Math.min(1, t.share() * factor));
         }
     }
 

@@ -4,7 +4,6 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.EmulatedPm;
 import io.most.device.IoOp;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +66,7 @@ public final class SharedDevices {
 
     /** The tenants in the order they joined. */
     public synchronized List<Tenant> tenants() {
-        return List.copyOf(new ArrayList<>(tenants.values()));
+        return List.copyOf(tenants.values());
     }
 
     /** The shared PM device. */
