@@ -1,5 +1,6 @@
 package io.most.sharing;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -59,7 +60,7 @@ final class ProportionalPolicy extends SharingPolicy {
         for (String name : weights.keySet()) {
             require(probe, name, "proportional share");
         }
-        totalWeight = java.util.Arrays.stream(weight).sum();
+        totalWeight = Arrays.stream(weight).sum();
         assigned = new double[n];
         for (int i = 0; i < n; i++) {
             assigned[i] = weight[i] / totalWeight;

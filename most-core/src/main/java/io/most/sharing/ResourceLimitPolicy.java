@@ -1,5 +1,6 @@
 package io.most.sharing;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -31,7 +32,7 @@ final class ResourceLimitPolicy extends SharingPolicy {
     @Override
     void check(Probe probe) {
         limit = new double[probe.size()];
-        java.util.Arrays.fill(limit, Double.POSITIVE_INFINITY);
+        Arrays.fill(limit, Double.POSITIVE_INFINITY);
         limits.forEach((name, share) -> limit[require(probe, name, "resource limit")] = share);
     }
 
