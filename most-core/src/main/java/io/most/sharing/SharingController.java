@@ -11,7 +11,9 @@ import java.util.Objects;
  *
  * <p>The tenants governed are those that joined the set before {@link #start}; join every tenant
  * first. One controller per resource: a second controller on the same resource would fight the first
- * over the same throttles.
+ * over the same throttles. A PM and a block-device controller may run side by side, but they read the
+ * same per-tenant request statistics and each starts new latency windows, so give a latency-based
+ * policy (QoS) to one of them only.
  */
 public final class SharingController implements AutoCloseable {
     private final Probe probe;
