@@ -25,6 +25,7 @@ module io.most.core {
     exports io.most.cache.jcache;
     exports io.most.cache.chronicle;
     exports io.most.metrics;
+    exports io.most.sharing;
 
     provides javax.cache.spi.CachingProvider with io.most.cache.jcache.MostCachingProvider;
 }

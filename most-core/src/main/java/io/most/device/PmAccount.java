@@ -18,18 +18,47 @@ public final class PmAccount {
     private final LongAdder costPicos = new LongAdder();
     private final LongAdder reads = new LongAdder();
     private final LongAdder writes = new LongAdder();
+    private final Gate gate;
+
+    /**
+     * What an access passes before it reaches the device: a sharing controller's throttle, which may
+     * delay the calling thread (or stall it until released) by the access's cost.
+     */
+    @FunctionalInterface
+    public interface Gate {
+        /** A gate that lets every access through at once. */
+        Gate OPEN = (op, costPicos) -> { };
+
+        /**
+         * Called on the accessing thread before an access of {@code op} that costs {@code costPicos}
+         * (see {@link EmulatedPm#costPicos}); returns when the access may proceed.
+         */
+        void admit(IoOp op, long costPicos);
+    }
 
     /**
      * @param name   the tenant's name, for reports
      * @param device the device this tenant shares with others
      */
     public PmAccount(String name, EmulatedPm device) {
-        if (name == null || name.isBlank() || device == null) {
-            throw new IllegalArgumentException("a PM account needs a non-blank name and a device, got '" + name
-                    + "' on " + device);
+        this(name, device, Gate.OPEN);
+    }
+
+    /**
+     * An account whose accesses first pass {@code gate}, so a controller can throttle this tenant.
+     *
+     * @param name   the tenant's name, for reports
+     * @param device the device this tenant shares with others
+     * @param gate   what each access waits on before it is scheduled
+     */
+    public PmAccount(String name, EmulatedPm device, Gate gate) {
+        if (name == null || name.isBlank() || device == null || gate == null) {
+            throw new IllegalArgumentException("a PM account needs a non-blank name, a device and a gate, got '"
+                    + name + "' on " + device + " through " + gate);
         }
         this.name = name;
         this.device = device;
+        this.gate = gate;
     }
 
     /** The tenant's name. */
@@ -58,21 +87,20 @@ public final class PmAccount {
     }
 
     /**
-     * Schedules the access on the shared device, counts it to this tenant and returns its completion
-     * instant without waiting (see {@link EmulatedPm#reserve}).
+     * Passes the gate, then schedules the access on the shared device, counts it to this tenant and
+     * returns its completion instant without waiting (see {@link EmulatedPm#reserve}).
      */
     public long reserve(IoOp op, long offset, long bytes) {
-        long done = device.reserve(op, offset, bytes);
-        record(op, offset, bytes);
-        return done;
-    }
-
-    private void record(IoOp op, long offset, long bytes) {
-        if (bytes == 0) {
-            return;
+        long cost = device.costPicos(op, offset, bytes);
+        if (bytes != 0) {
+            gate.admit(op, cost);
         }
-        costPicos.add(device.costPicos(op, offset, bytes));
-        (op == IoOp.WRITE ? writes : reads).increment();
+        long done = device.reserve(op, offset, bytes);
+        if (bytes != 0) {
+            costPicos.add(cost);
+            (op == IoOp.WRITE ? writes : reads).increment();
+        }
+        return done;
     }
 
     /** Cost units this tenant used so far, in picoseconds of the whole device. */

@@ -266,6 +266,21 @@ class EmulatedPmTest {
         assertThrows(IllegalArgumentException.class, () -> pm.costPicos(IoOp.WRITE, -1, 64));
         assertThrows(IllegalArgumentException.class, () -> new PmAccount(" ", pm));
         assertThrows(IllegalArgumentException.class, () -> new PmAccount("t", null));
+        assertThrows(IllegalArgumentException.class, () -> new PmAccount("t", pm, null));
+    }
+
+    @Test
+    void aGateSeesEveryAccessAndItsCostBeforeTheDevice() {
+        EmulatedPm pm = device(optane);
+        List<String> seen = new ArrayList<>();
+        PmAccount gated = new PmAccount("gated", pm, (op, cost) -> seen.add(op + " " + cost + " after "
+                + pm.accesses(op)));
+        gated.write(64);
+        gated.read(4096);
+        gated.read(0); // a zero-byte access reaches neither the gate nor the counters
+        assertEquals(List.of("WRITE " + pm.costPicos(IoOp.WRITE, 0, 64) + " after 0",
+                "READ " + pm.costPicos(IoOp.READ, 0, 4096) + " after 0"), seen);
+        assertEquals(pm.consumedPicos(), gated.costPicos());
     }
 
     @Test
