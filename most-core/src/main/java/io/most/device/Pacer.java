@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * stretch and wake slightly late. Device capacity is accounted in virtual time, so late wake-ups
  * cost latency, never throughput.
  */
-final class Pacer {
+public final class Pacer {
     /** Below this, spinning is cheaper and more precise than parking. */
     static final long SPIN_NANOS = 20_000;
     private static final int MAX_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
@@ -30,7 +30,7 @@ final class Pacer {
     }
 
     /** Returns once {@code System.nanoTime() >= deadline}. Preserves the thread's interrupt status. */
-    static void awaitUntil(long deadline) {
+    public static void awaitUntil(long deadline) {
         boolean interrupted = false;
         long remaining = deadline - System.nanoTime();
         if (remaining > SPIN_NANOS) {

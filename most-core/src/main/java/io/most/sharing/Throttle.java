@@ -1,8 +1,8 @@
 package io.most.sharing;
 
 import io.most.device.IoOp;
+import io.most.device.Pacer;
 import io.most.device.PmAccount;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * How much one tenant's accesses to one {@link Resource} are held back, settable at any time from any
@@ -20,9 +20,6 @@ import java.util.concurrent.locks.LockSupport;
  * Thread-safe. With no knob set an access costs one volatile read.
  */
 public final class Throttle implements PmAccount.Gate {
-    /** Waits longer than this park the thread; shorter ones spin, as a CPU stalled on memory does. */
-    private static final long SPIN_NANOS = 20_000;
-
     private final String name;
     private volatile boolean active;
     private volatile long delayNanos;
@@ -165,23 +162,10 @@ public final class Throttle implements PmAccount.Gate {
                 until = Math.max(until, start);
             }
         }
-        interrupted |= awaitUntil(until);
+        Pacer.awaitUntil(until);
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static boolean awaitUntil(long deadline) {
-        boolean interrupted = false;
-        long remaining;
-        while ((remaining = deadline - System.nanoTime()) > SPIN_NANOS) {
-            LockSupport.parkNanos(remaining - SPIN_NANOS);
-            interrupted |= Thread.interrupted();
-        }
-        while (System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        return interrupted;
     }
 
     @Override
