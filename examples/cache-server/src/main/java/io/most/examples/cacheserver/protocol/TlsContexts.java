@@ -9,7 +9,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
 import java.security.cert.CertificateFactory;
 import javax.net.ssl.SSLException;
 
@@ -43,6 +52,7 @@ public final class TlsContexts {
                     + " -topk8 -nocrypt -in KEY -out KEY.pk8`), or it does not match --tls-cert-file " + tls.certFile()
                     + ": " + rootMessage(e), e);
         }
+        requireMatchingKey(tls.certFile(), tls.keyFile());
         builder.sslProvider(SslProvider.JDK);
         if (tls.caCertFile() != null) {
             builder.trustManager(tls.caCertFile().toFile())
@@ -53,6 +63,56 @@ public final class TlsContexts {
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("TLS context from --tls-cert-file " + tls.certFile() + " and"
                     + " --tls-key-file " + tls.keyFile() + ": " + rootMessage(e), e);
+        }
+    }
+
+    /**
+     * Signs with the key and verifies with the certificate's public key: the JDK would otherwise accept a
+     * key of another certificate here and fail every handshake later.
+     */
+    private static void requireMatchingKey(Path certFile, Path keyFile) {
+        try (InputStream in = Files.newInputStream(certFile)) {
+            X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+            PublicKey publicKey = cert.getPublicKey();
+            PrivateKey privateKey = KeyFactory.getInstance(publicKey.getAlgorithm())
+                    .generatePrivate(new PKCS8EncodedKeySpec(pemBody(keyFile)));
+            String algorithm = switch (publicKey.getAlgorithm()) {
+                case "RSA" -> "SHA256withRSA";
+                case "EC" -> "SHA256withECDSA";
+                default -> publicKey.getAlgorithm(); // Ed25519, Ed448
+            };
+            byte[] probe = "most-tls-key-check".getBytes(StandardCharsets.US_ASCII);
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(privateKey);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(publicKey);
+            verifier.update(probe);
+            if (!verifier.verify(signature)) {
+                throw new IllegalArgumentException("--tls-key-file " + keyFile + " is not the private key of"
+                        + " --tls-cert-file " + certFile + ": give the key the certificate was made for");
+            }
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("--tls-key-file " + keyFile + ": cannot use it with --tls-cert-file "
+                    + certFile + " (" + rootMessage(e) + "); an unencrypted PEM key in PKCS#8 (BEGIN PRIVATE KEY) of"
+                    + " the certificate's key type is expected", e);
+        }
+    }
+
+    private static byte[] pemBody(Path keyFile) throws IOException {
+        String pem = Files.readString(keyFile, StandardCharsets.US_ASCII);
+        int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
+        int end = pem.indexOf("-----END PRIVATE KEY-----");
+        if (begin < 0 || end < begin) {
+            throw new IOException("no BEGIN PRIVATE KEY block (PKCS#1 or encrypted keys: convert with `openssl pkcs8"
+                    + " -topk8 -nocrypt`)");
+        }
+        String body = pem.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end).replaceAll("\\s", "");
+        try {
+            return Base64.getDecoder().decode(body);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the key block is not base64", e);
         }
     }
 
