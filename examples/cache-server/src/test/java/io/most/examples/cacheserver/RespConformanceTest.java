@@ -248,6 +248,33 @@ class RespConformanceTest {
         s.add(Step.exact("FLUSHDB"));
         s.add(Step.exact("FLUSHALL"));
         s.add(Step.exact("DBSIZE"));
+        // keyspace: TYPE, UNLINK, RENAME, KEYS, SCAN's errors (a whole scan is compared as a set below)
+        s.add(Step.exact("SET", "ty", "v"));
+        s.add(Step.exact("TYPE", "ty"));
+        s.add(Step.exact("TYPE", "nokey"));
+        s.add(Step.exact("TYPE"));
+        s.add(Step.exact("KEYS", "t?"));
+        s.add(Step.exact("KEYS", "nomatch*"));
+        s.add(Step.exact("KEYS"));
+        s.add(Step.exact("RENAME", "nokey", "x"));
+        s.add(Step.exact("RENAME", "ty", "ty"));
+        s.add(Step.exact("SET", "ty2", "old"));
+        s.add(Step.exact("EXPIRE", "ty", "1000"));
+        s.add(Step.exact("RENAME", "ty", "ty2"));
+        s.add(Step.exact("GET", "ty2"));
+        s.add(Step.exact("TTL", "ty2"));
+        s.add(Step.exact("EXISTS", "ty"));
+        s.add(Step.exact("RENAME", "ty2"));
+        s.add(Step.exact("UNLINK", "ty2", "nokey"));
+        s.add(Step.exact("UNLINK"));
+        s.add(Step.exact("SCAN", "x"));
+        s.add(Step.exact("SCAN", "0", "COUNT", "0"));
+        s.add(Step.exact("SCAN", "0", "COUNT", "x"));
+        s.add(Step.exact("SCAN", "0", "FOO"));
+        s.add(Step.exact("SCAN", "0", "MATCH"));
+        s.add(Step.exact("SCAN", "18446744073709551615"));
+        s.add(Step.exact("SCAN", "-1"));
+        s.add(Step.exact("SCAN"));
         s.add(Step.exact("CONFIG", "GET", "save"));
         s.add(Step.exact("CONFIG", "GET", "appendonly"));
         s.add(Step.exact("CONFIG", "GET", "databases"));
@@ -322,11 +349,50 @@ class RespConformanceTest {
     @Test
     void protocolErrorsCloseTheConnectionAsRedisDoes() throws IOException {
         List<String> inputs = List.of("*1\r\n*1\r\n", "GET \"abc\r\n", "*3000000000\r\n", "*1\r\n$600000000\r\n",
+                "*1\r\n$abc\r\n", "*abc\r\n", "*1\r\n$-5\r\n", "*1\r\n$\r\n", "*1\r\n$1x\r\n",
                 "*2\r\n$3\r\nGET\r\n:1\r\n", "SET a 'b'c\r\n");
         for (String input : inputs) {
             byte[] bytes = input.getBytes(StandardCharsets.US_ASCII);
             String expected = closingReply(servers.redisPort(), bytes);
             assertEquals(expected, closingReply(servers.mostPort(), bytes), "reply to " + input.strip());
+        }
+    }
+
+    @Test
+    void aWholeScanAndKeysFindTheSameKeysAsRedis() throws IOException {
+        List<String> expected = null;
+        for (int port : new int[] {servers.redisPort(), servers.mostPort()}) {
+            try (RespClient c = new RespClient(port)) {
+                for (int i = 0; i < 300; i++) {
+                    c.call("SET", "scan:" + i, "v");
+                }
+                java.util.TreeSet<String> scanned = new java.util.TreeSet<>();
+                String cursor = "0";
+                do {
+                    String reply = c.callText("SCAN", cursor, "MATCH", "scan:1*", "COUNT", "7", "TYPE", "string");
+                    String[] lines = reply.split("\r\n");
+                    cursor = lines[2];
+                    for (int i = 5; i < lines.length; i += 2) {
+                        scanned.add(lines[i]);
+                    }
+                } while (!cursor.equals("0"));
+                java.util.TreeSet<String> keys = new java.util.TreeSet<>();
+                String[] lines = c.callText("KEYS", "scan:1*").split("\r\n");
+                for (int i = 2; i < lines.length; i += 2) {
+                    keys.add(lines[i]);
+                }
+                assertEquals(scanned, keys, "SCAN and KEYS on port " + port);
+                assertEquals(111, keys.size());
+                List<String> found = new ArrayList<>(keys);
+                if (expected == null) {
+                    expected = found;
+                } else {
+                    assertEquals(expected, found);
+                }
+                String[] none = c.callText("SCAN", "0", "TYPE", "hash", "COUNT", "1000").split("\r\n");
+                assertEquals("*0", none[none.length - 1].startsWith("*") ? none[none.length - 1] : "keys found");
+                c.call("FLUSHALL");
+            }
         }
     }
 

@@ -28,6 +28,7 @@ public final class Keyspace {
 
     private final MostCache cache;
     private final KeyLocks locks = new KeyLocks();
+    private final ReentrantLock renames = new ReentrantLock();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
@@ -114,6 +115,60 @@ public final class Keyspace {
         byte[] ck = cacheKey(key);
         // the server's lock as well: other commands on the key take several cache calls under it
         return locked(key, () -> cache.compute(ck, update));
+    }
+
+    /** What {@link #type} answers for a missing key. */
+    public static final String NONE = "none";
+
+    /** The Redis type of {@code key}: {@code string}, or {@link #NONE} if absent. Not counted as a lookup. */
+    public String type(byte[] key) {
+        return contains(key) ? "string" : NONE;
+    }
+
+    /**
+     * One step of a walk over the keys, as Redis's {@code SCAN}: gives {@code action} the keys (with their
+     * type) of the next part of the keyspace from {@code cursor} and returns the next cursor, 0 at the end.
+     * A key present for the whole walk is given at least once (the cache's {@link MostCache#scanKeys});
+     * a cursor this keyspace never returned ends the walk at once, as an unknown cursor does in Redis.
+     *
+     * @param count the step gives about this many keys (Redis's {@code COUNT} hint)
+     */
+    public long scan(long cursor, int count, java.util.function.BiConsumer<byte[], String> action) {
+        return cache.scanKeys(cursor, count, ck -> {
+            if (ck.length > 0 && ck[0] == STRING) {
+                action.accept(java.util.Arrays.copyOfRange(ck, 1, ck.length), "string");
+            }
+        });
+    }
+
+    /**
+     * Moves the value and lifetime of {@code from} to {@code to}, replacing what {@code to} held;
+     * returns false if {@code from} does not exist. Atomic against every other command on either key:
+     * renames take one server-wide lock first, so two renames never wait for each other's keys, and
+     * every other command holds at most one key lock at a time.
+     */
+    public boolean rename(byte[] from, byte[] to) {
+        renames.lock();
+        try {
+            return locked(from, () -> locked(to, () -> {
+                byte[] value = cache.get(cacheKey(from));
+                if (value == null) {
+                    return false;
+                }
+                if (java.util.Arrays.equals(from, to)) {
+                    return true;
+                }
+                long ttl = ttlMillis(from);
+                if (ttl == 0 || ttl == NO_KEY) {
+                    return false; // expiring within this millisecond: as absent, rather than moved without a lifetime
+                }
+                put(to, value, ttl == NO_EXPIRY ? 0 : ttl);
+                remove(from);
+                return true;
+            }));
+        } finally {
+            renames.unlock();
+        }
     }
 
     /** Keys stored (expired ones the cache has not dropped yet included, as Redis's {@code DBSIZE}). */
