@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Tenants of one server never reach each other's keys: three users, each limited to its own key prefix
  * but with different command sets, run thousands of random commands over their own keys and the
  * others'. Every command naming another tenant's key is refused with {@code -NOPERM}, no reply carries
- * another tenant's value, and at the end each tenant's keys are exactly what its own commands left
- * (checked by the admin against a model of each tenant's namespace): no command of one user read,
- * changed or deleted another's keys, including the commands on the whole keyspace.
+ * another tenant's value or key name (KEYS and SCAN list only the user's keys), and at the end each
+ * tenant's keys are exactly what its own commands left (checked by the admin against a model of each
+ * tenant's namespace): no command of one user read, changed or deleted another's keys, including the
+ * commands on the whole keyspace.
  */
 class AclIsolationTest {
     private static final int TENANTS = 3;
@@ -70,7 +71,7 @@ class AclIsolationTest {
                         failures.add("t" + t + " " + String.join(" ", step.args) + " -> " + reply.strip());
                     }
                     for (int other = 0; other < TENANTS; other++) {
-                        if (other != t && reply.contains(tag(other))) {
+                        if (other != t && (reply.contains(tag(other)) || reply.contains("t" + other + ":"))) {
                             failures.add("t" + t + " read t" + other + "'s value: " + String.join(" ", step.args));
                         }
                     }
@@ -108,7 +109,10 @@ class AclIsolationTest {
             return key(owner, random.nextInt(KEYS));
         };
         String value = tag(tenant) + "w" + op;
-        String[] args = switch (random.nextInt(14)) {
+        String[] args = switch (random.nextInt(17)) {
+            case 14 -> new String[] {"KEYS", "*"};
+            case 15 -> new String[] {"SCAN", "0", "COUNT", "1000"};
+            case 16 -> new String[] {"RENAME", key.get(), key.get()};
             case 0 -> new String[] {"GET", key.get()};
             case 1 -> new String[] {"SET", key.get(), value};
             case 2 -> new String[] {"DEL", key.get(), key.get()};
@@ -131,8 +135,9 @@ class AclIsolationTest {
     /** What a permitted command did to the tenant's own keys, given its reply. */
     private static void apply(Map<String, String> model, String[] a, String reply) {
         if (reply.startsWith("-")) {
-            assertTrue(reply.startsWith("-ERR value is not an integer") || reply.startsWith("-NOPERM this user has no"
-                    + " permissions to run"), String.join(" ", a) + " -> " + reply);
+            assertTrue(reply.startsWith("-ERR value is not an integer") || reply.startsWith("-ERR no such key")
+                    || reply.startsWith("-NOPERM this user has no permissions to run"), String.join(" ", a) + " -> "
+                    + reply);
             return;
         }
         switch (a[0]) {
@@ -152,6 +157,12 @@ class AclIsolationTest {
                 model.put(a[3], a[4]);
             }
             case "APPEND" -> model.merge(a[1], a[2], String::concat);
+            case "RENAME" -> {
+                String value = model.remove(a[1]);
+                if (value != null) {
+                    model.put(a[2], value);
+                }
+            }
             case "INCR" -> model.put(a[1], reply.substring(1).strip());
             default -> {
             }

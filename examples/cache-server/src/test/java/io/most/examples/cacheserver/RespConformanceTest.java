@@ -396,6 +396,48 @@ class RespConformanceTest {
         }
     }
 
+    /** Redis 7's INFO sections, with the fields clients and exporters parse, named as Redis names them. */
+    @Test
+    void infoHasRedisSectionsAndFields() throws IOException {
+        java.util.Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
+        fields.put("server", List.of("redis_version", "redis_mode", "process_id", "run_id", "tcp_port",
+                "uptime_in_seconds"));
+        fields.put("clients", List.of("connected_clients", "maxclients", "blocked_clients", "tracking_clients"));
+        fields.put("memory", List.of("used_memory", "used_memory_human", "used_memory_peak", "total_system_memory",
+                "maxmemory", "maxmemory_policy"));
+        fields.put("persistence", List.of("loading", "rdb_changes_since_last_save", "rdb_bgsave_in_progress",
+                "rdb_last_save_time", "aof_enabled", "aof_rewrite_in_progress"));
+        fields.put("stats", List.of("total_connections_received", "total_commands_processed", "rejected_connections",
+                "expired_keys", "evicted_keys", "keyspace_hits", "keyspace_misses"));
+        fields.put("replication", List.of("role", "connected_slaves", "master_replid", "master_repl_offset"));
+        fields.put("cpu", List.of("used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children"));
+        try (RespClient m = new RespClient(servers.mostPort()); RespClient r = new RespClient(servers.redisPort())) {
+            m.call("SET", "info-key", "v");
+            r.call("SET", "info-key", "v");
+            for (var section : fields.entrySet()) {
+                String most = m.callText("INFO", section.getKey());
+                String redis = r.callText("INFO", section.getKey());
+                String header = "# " + title(section.getKey());
+                assertTrue(most.contains(header + "\r\n") && redis.contains(header + "\r\n"), most);
+                for (String field : section.getValue()) {
+                    assertTrue(redis.contains("\r\n" + field + ":"), "redis has " + field);
+                    assertTrue(most.contains("\r\n" + field + ":"), "most has " + field + " in " + section.getKey());
+                }
+            }
+            assertTrue(m.callText("INFO", "keyspace").contains("db0:keys="));
+            String all = m.callText("INFO");
+            for (String section : fields.keySet()) {
+                assertTrue(all.contains("# " + title(section) + "\r\n"), section);
+            }
+            m.call("DEL", "info-key");
+            r.call("DEL", "info-key");
+        }
+    }
+
+    private static String title(String section) {
+        return section.equals("cpu") ? "CPU" : Character.toUpperCase(section.charAt(0)) + section.substring(1);
+    }
+
     @Test
     void quitRepliesOkAndCloses() throws IOException {
         for (int port : new int[] {servers.mostPort(), servers.redisPort()}) {
