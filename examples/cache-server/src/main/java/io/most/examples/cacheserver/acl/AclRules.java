@@ -142,30 +142,32 @@ public final class AclRules {
     }
 
     private void addKeyPattern(String pattern) {
-        if (allKeys) {
-            throw new IllegalArgumentException("Adding a pattern after the * pattern (or the 'allkeys' flag) is not"
-                    + " valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns");
-        }
-        if (pattern.equals("*")) {
-            allKeys = true;
-            keyPatterns.clear();
-        } else if (!keyPatterns.contains(pattern)) {
-            keyPatterns.add(pattern);
-        }
+        allKeys = addPattern(pattern, allKeys, keyPatterns, "allkeys", "resetkeys", "patterns");
     }
 
     private void addChannelPattern(String pattern) {
-        if (allChannels) {
-            throw new IllegalArgumentException("Adding a pattern after the * pattern (or the 'allchannels' flag) is"
-                    + " not valid and does not have any effect. Try 'resetchannels' to start with an empty list of"
-                    + " channels");
+        allChannels = addPattern(pattern, allChannels, channelPatterns, "allchannels", "resetchannels", "channels");
+    }
+
+    /**
+     * Adds {@code pattern} to {@code patterns} (once) as Redis does: {@code *} stands for every name and
+     * replaces the list; a pattern after it is an error. Returns whether every name is now allowed.
+     */
+    private static boolean addPattern(String pattern, boolean all, List<String> patterns, String allFlag,
+                                      String reset, String what) {
+        if (all) {
+            throw new IllegalArgumentException("Adding a pattern after the * pattern (or the '" + allFlag + "' flag)"
+                    + " is not valid and does not have any effect. Try '" + reset + "' to start with an empty list of "
+                    + what);
         }
         if (pattern.equals("*")) {
-            allChannels = true;
-            channelPatterns.clear();
-        } else if (!channelPatterns.contains(pattern)) {
-            channelPatterns.add(pattern);
+            patterns.clear();
+            return true;
         }
+        if (!patterns.contains(pattern)) {
+            patterns.add(pattern);
+        }
+        return false;
     }
 
     private void setAllCommands(boolean all) {
