@@ -87,6 +87,12 @@ class AclIsolationTest {
                         if (value != null) {
                             actual.put(key(t, k), value);
                         }
+                        for (int f = 0; f < 3; f++) {
+                            String field = bulk(admin.callText("HGET", key(t, k) + "h", "f" + f));
+                            if (field != null) {
+                                actual.put(key(t, k) + "h f" + f, field);
+                            }
+                        }
                     }
                     assertEquals(models.get(t), actual, "seed " + seed + ": tenant t" + t + "'s keys");
                 }
@@ -109,7 +115,10 @@ class AclIsolationTest {
             return key(owner, random.nextInt(KEYS));
         };
         String value = tag(tenant) + "w" + op;
-        String[] args = switch (random.nextInt(17)) {
+        String[] args = switch (random.nextInt(20)) {
+            case 17 -> new String[] {"HSET", key.get() + "h", "f" + random.nextInt(3), value};
+            case 18 -> new String[] {"HGET", key.get() + "h", "f" + random.nextInt(3)};
+            case 19 -> new String[] {"HDEL", key.get() + "h", "f" + random.nextInt(3)};
             case 14 -> new String[] {"KEYS", "*"};
             case 15 -> new String[] {"SCAN", "0", "COUNT", "1000"};
             case 16 -> new String[] {"RENAME", key.get(), key.get()};
@@ -148,6 +157,10 @@ class AclIsolationTest {
                 }
             }
             case "SET" -> model.put(a[1], a[2]);
+            // a hash is modelled as one entry per field, "key field"
+            case "HSET" -> model.put(a[1] + " " + a[2], a[3]);
+            case "HGET" -> assertEquals(model.get(a[1] + " " + a[2]), bulk(reply), String.join(" ", a));
+            case "HDEL" -> model.remove(a[1] + " " + a[2]);
             case "DEL" -> {
                 model.remove(a[1]);
                 model.remove(a[2]);

@@ -43,8 +43,8 @@ public final class CommandTable {
     /** Every command this server implements. */
     public static CommandTable standard() {
         Map<String, CommandSpec> byName = new LinkedHashMap<>();
-        List<List<CommandSpec>> groups = List.of(StringCommands.specs(), KeyCommands.specs(), ScanCommands.specs(),
-                ServerCommands.specs(), AclCommands.specs());
+        List<List<CommandSpec>> groups = List.of(StringCommands.specs(), HashCommands.specs(), KeyCommands.specs(),
+                ScanCommands.specs(), ServerCommands.specs(), AclCommands.specs());
         for (List<CommandSpec> group : groups) {
             for (CommandSpec spec : group) {
                 byName.put(spec.name(), spec);
