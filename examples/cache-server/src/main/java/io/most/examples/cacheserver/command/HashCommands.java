@@ -2,10 +2,8 @@ package io.most.examples.cacheserver.command;
 
 import static io.most.examples.cacheserver.command.CommandSpec.command;
 
-import io.most.examples.cacheserver.acl.Glob;
 import io.most.examples.cacheserver.protocol.Replies;
 import io.netty.handler.codec.redis.RedisMessage;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,9 +14,6 @@ import java.util.List;
  * insertion order (Redis promises no order either).
  */
 final class HashCommands {
-    /** HSCAN's default COUNT, as SCAN's. */
-    private static final int DEFAULT_COUNT = 10;
-
     private HashCommands() {
     }
 
@@ -161,41 +156,18 @@ final class HashCommands {
     }
 
     private static RedisMessage hscan(Session s, List<byte[]> a) {
-        long cursor;
-        try {
-            cursor = Long.parseUnsignedLong(new String(a.get(2), StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            throw new CommandException("ERR invalid cursor");
-        }
-        String pattern = null;
-        int count = DEFAULT_COUNT;
-        for (int i = 3; i < a.size(); i += 2) {
-            if (i + 1 >= a.size()) {
-                throw CommandException.syntax();
-            }
-            switch (CommandTable.lowerName(a.get(i))) {
-                case "match" -> pattern = new String(a.get(i + 1), StandardCharsets.ISO_8859_1);
-                case "count" -> {
-                    long n = RedisNumbers.parseLong(a.get(i + 1));
-                    if (n < 1) {
-                        throw CommandException.syntax();
-                    }
-                    count = (int) Math.min(n, Integer.MAX_VALUE);
-                }
-                default -> throw CommandException.syntax();
-            }
-        }
+        ScanOptions options = ScanOptions.parse(a, 2, false);
         HashStore.Header header = header(s, a.get(1));
         List<byte[]> out = new ArrayList<>();
         int next = 0;
-        if (header != null && cursor >= 0 && cursor < HashStore.CHUNKS) {
-            String match = pattern;
-            next = s.server().keyspace().hashes().walk(header, a.get(1), (int) cursor, count, (f, v) -> {
-                if (match == null || Glob.matches(match, new String(f, StandardCharsets.ISO_8859_1))) {
-                    out.add(f);
-                    out.add(v);
-                }
-            });
+        if (header != null && options.cursor() >= 0 && options.cursor() < HashStore.CHUNKS) {
+            next = s.server().keyspace().hashes().walk(header, a.get(1), (int) options.cursor(), options.count(),
+                    (f, v) -> {
+                        if (options.matches(f)) {
+                            out.add(f);
+                            out.add(v);
+                        }
+                    });
         }
         return Replies.array(List.of(Replies.bulk(Integer.toString(next)), Replies.bulkArray(out)));
     }
