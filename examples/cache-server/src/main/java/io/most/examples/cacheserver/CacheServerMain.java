@@ -86,7 +86,8 @@ public final class CacheServerMain implements Callable<Integer> {
     Path aclFile;
 
     @Option(names = "--protected-mode", defaultValue = "yes", paramLabel = "yes|no",
-            description = "While the default user has no password, refuse clients from beyond loopback (default: ${DEFAULT-VALUE}).")
+            description = "While the default user has no password, refuse clients from beyond loopback"
+                    + " (default: ${DEFAULT-VALUE}).")
     String protectedMode;
 
     @Option(names = "--tls-port", paramLabel = "N", description = "Also listen for TLS on this port (0: any free one).")
@@ -95,14 +96,16 @@ public final class CacheServerMain implements Callable<Integer> {
     @Option(names = "--tls-cert-file", paramLabel = "FILE", description = "Server certificate chain (PEM).")
     Path tlsCert;
 
-    @Option(names = "--tls-key-file", paramLabel = "FILE", description = "Server private key (PEM, PKCS#8, unencrypted).")
+    @Option(names = "--tls-key-file", paramLabel = "FILE",
+            description = "Server private key (PEM, PKCS#8, unencrypted).")
     Path tlsKey;
 
     @Option(names = "--tls-ca-cert-file", paramLabel = "FILE", description = "CA of client certificates (PEM).")
     Path tlsCa;
 
     @Option(names = "--tls-auth-clients", defaultValue = "yes", paramLabel = "yes|no|optional",
-            description = "Require a client certificate signed by the CA; optional: check one if given (default: ${DEFAULT-VALUE}).")
+            description = "Require a client certificate signed by the CA; optional or no: check one if given"
+                    + " (default: ${DEFAULT-VALUE}).")
     String tlsAuthClients;
 
     @Override
@@ -145,8 +148,8 @@ public final class CacheServerMain implements Callable<Integer> {
         SecuritySettings security = new SecuritySettings(requirePass, aclFile, yesNo("--protected-mode", protectedMode),
                 null);
         if (tlsPort != null) {
-            boolean authClients = tlsAuthClients.equalsIgnoreCase("optional") ? false
-                    : yesNo("--tls-auth-clients", tlsAuthClients);
+            boolean authClients = !tlsAuthClients.equalsIgnoreCase("optional")
+                    && yesNo("--tls-auth-clients", tlsAuthClients);
             security = security.withTls(new TlsSettings(tlsPort, tlsCert, tlsKey, tlsCa, authClients));
         } else if (tlsCert != null || tlsKey != null || tlsCa != null) {
             throw new IllegalArgumentException("--tls-cert-file, --tls-key-file and --tls-ca-cert-file need --tls-port");

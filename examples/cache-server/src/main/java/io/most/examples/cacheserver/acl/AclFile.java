@@ -11,9 +11,9 @@ import java.util.Map;
 
 /**
  * Reads a Redis ACL file: one {@code user NAME rule...} per line, empty lines skipped, as Redis's
- * {@code aclfile} (which allows no comments: a file this server takes, redis-server takes too). The whole file is checked before any user is used, and
- * the first bad line stops the server's start with an {@link AclFileException} naming the file and the
- * line. Rules are separated by spaces (Redis's quoting of rules is not supported).
+ * {@code aclfile} (which allows no comments: a file this server takes, redis-server takes too). The
+ * whole file is checked before any user is used, and the first bad line stops the server's start with
+ * an {@link AclFileException} naming the file and the line. Rules are separated by spaces (Redis's quoting of rules is not supported).
  */
 public final class AclFile {
 

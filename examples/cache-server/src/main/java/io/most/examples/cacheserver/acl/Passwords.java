@@ -38,7 +38,8 @@ final class Passwords {
      * @throws IllegalArgumentException with Redis's reason if it is not 64 lowercase hex digits
      */
     static byte[] parseHex(String hex) {
-        if (hex.length() != HEX_LENGTH || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        boolean lowerHex = hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+        if (hex.length() != HEX_LENGTH || !lowerHex) {
             throw new IllegalArgumentException("The password hash must be exactly 64 characters and contain only"
                     + " lowercase hexadecimal characters");
         }

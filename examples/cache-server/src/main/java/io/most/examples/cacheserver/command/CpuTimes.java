@@ -27,8 +27,8 @@ final class CpuTimes {
             double system = Long.parseLong(f[12]) / TICKS_PER_SECOND;
             return new double[] {system, user};
         } catch (IOException | RuntimeException notLinux) {
-            long nanos = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                    ? os.getProcessCpuTime() : 0;
+            long nanos = ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
             return new double[] {0, Math.max(nanos, 0) / 1e9};
         }
     }

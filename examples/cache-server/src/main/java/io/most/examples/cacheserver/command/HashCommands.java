@@ -39,8 +39,8 @@ final class HashCommands {
                         HashCommands::hlen),
                 command("hincrby", 4, "write denyoom fast", 1, 1, 1, "hash",
                         "Increment the integer value of a hash field by the given number", HashCommands::hincrby),
-                command("hscan", -3, "readonly", 1, 1, 1, "hash", "Incrementally iterate hash fields and associated values",
-                        HashCommands::hscan));
+                command("hscan", -3, "readonly", 1, 1, 1, "hash",
+                        "Incrementally iterate hash fields and associated values", HashCommands::hscan));
     }
 
     /** The header of hash {@code key}, null if absent; {@code WRONGTYPE} if it holds a string. */

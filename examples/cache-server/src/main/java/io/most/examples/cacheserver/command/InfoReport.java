@@ -11,10 +11,10 @@ import java.util.UUID;
 
 /**
  * The text of {@code INFO [section ...]} in Redis's format ({@code # Section} headers, {@code key:value}
- * lines, CRLF). Sections: server, clients, memory, stats, keyspace, and {@code most}: the cache's
- * counters, with hits per tier (DRAM, PM, flash). Sections follow Redis 7's: server, clients, memory,
- * persistence, stats, replication, cpu, keyspace, with the fields clients and exporters parse. The default and {@code all} give every section;
- * unknown sections are left out, as Redis does.
+ * lines, CRLF). Sections: Redis 7's server, clients, memory, persistence, stats, replication, cpu and
+ * keyspace, with the fields clients and exporters parse, and {@code most}: the cache's counters, with
+ * hits per tier (DRAM, PM, flash). The default and {@code all} give every section; unknown sections
+ * are left out, as Redis does.
  *
  * <p>What differs from Redis: {@code redis_version} is the protocol level the commands follow (7.0.0),
  * memory figures are the JVM heap's (the cache's DRAM is off-heap, reported as {@code maxmemory}), and
