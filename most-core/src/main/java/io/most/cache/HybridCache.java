@@ -379,6 +379,39 @@ final class HybridCache implements MostCache {
     }
 
     @Override
+    public long scanKeys(long cursor, int minKeys, java.util.function.Consumer<byte[]> action) {
+        checkOpen();
+        long buckets = small.buckets();
+        if (minKeys < 1) {
+            throw new IllegalArgumentException("minKeys " + minKeys + " must be at least 1");
+        }
+        if (cursor < 0 || cursor >= buckets) {
+            return 0; // not a cursor of this cache: the walk ends, as an unknown cursor ends Redis's SCAN
+        }
+        long now = now();
+        long bucket = cursor;
+        long given = 0;
+        long maxBuckets = Math.max(1, 10L * minKeys);
+        for (long visited = 0; bucket < buckets && given < minKeys && visited < maxBuckets; visited++, bucket++) {
+            for (CacheEntry e : small.entries(bucket, now)) {
+                action.accept(e.key());
+                given++;
+            }
+        }
+        if (large != null) {
+            // a large key belongs to the bucket of its hash as a small one would: the same cursor covers both
+            for (byte[] key : large.keys()) {
+                long h = KeyHash.of(key);
+                long b = KeyHash.bucket(h, buckets);
+                if (b >= cursor && b < bucket && large.contains(new ByteKey(key, h), now)) {
+                    action.accept(key);
+                }
+            }
+        }
+        return bucket >= buckets ? 0 : bucket;
+    }
+
+    @Override
     public long size() {
         return small.entries() + (large == null ? 0 : large.entries());
     }

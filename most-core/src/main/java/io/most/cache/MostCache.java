@@ -154,6 +154,24 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     @Override
     Iterator<CacheEntry> iterator();
 
+    /**
+     * One step of a walk over the live keys, as Redis's {@code SCAN} walks its keyspace: gives
+     * {@code action} the keys of the next hash buckets from {@code cursor} (0 to start) and returns the
+     * cursor of the next step, 0 when the walk is complete. Buckets are visited in a fixed order and a
+     * key (small or large) always belongs to the bucket of its hash, so the cursor stays valid while
+     * the cache changes: every key live for the whole walk is given at least once; a key added or
+     * removed meanwhile may or may not be, and a key may be given twice. Reads no value from flash
+     * beyond the bucket pages visited; the large items of the visited buckets are found by one pass
+     * over their in-memory index per step.
+     *
+     * @param cursor  0, or what the previous step returned; any other value ends the walk (returns 0
+     *                without keys)
+     * @param minKeys the step visits buckets until it has given at least this many keys, or has visited
+     *                ten times as many buckets, or the walk is complete
+     * @throws IllegalArgumentException if {@code minKeys < 1}
+     */
+    long scanKeys(long cursor, int minKeys, java.util.function.Consumer<byte[]> action);
+
     /** Entries stored (expired ones not yet dropped included). */
     long size();
 

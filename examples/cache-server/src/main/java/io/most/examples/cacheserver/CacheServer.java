@@ -1,12 +1,14 @@
 package io.most.examples.cacheserver;
 
 import io.most.cache.MostCache;
+import io.most.examples.cacheserver.acl.Users;
 import io.most.examples.cacheserver.command.CommandTable;
 import io.most.examples.cacheserver.command.Keyspace;
 import io.most.examples.cacheserver.command.ServerContext;
 import io.most.examples.cacheserver.command.ServerStats;
 import io.most.examples.cacheserver.protocol.CommandHandler;
 import io.most.examples.cacheserver.protocol.RespChannelInitializer;
+import io.most.examples.cacheserver.protocol.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -44,28 +46,30 @@ public final class CacheServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final ChannelGroup clients = new DefaultChannelGroup("most-clients", GlobalEventExecutor.INSTANCE);
     private final Channel serverChannel;
+    /** The TLS listener, null without one. */
+    private final Channel tlsChannel;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private CacheServer(ServerSettings settings) {
+        // users and TLS files first: a bad ACL file or key stops the start before the cache is opened
+        CommandTable commands = CommandTable.standard();
+        SecuritySettings security = settings.security();
+        Users users = Users.load(security.requirePass(), security.aclFile(), commands);
+        io.netty.handler.ssl.SslContext ssl = security.tls() == null ? null : TlsContexts.server(security.tls());
         this.cache = MostCache.open(settings.cacheConfig());
         this.group = new MultiThreadIoEventLoopGroup(settings.threads(), new DefaultThreadFactory("most-resp"),
                 NioIoHandler.newFactory());
         try {
             InetSocketAddress[] bound = new InetSocketAddress[1];
-            ServerContext context = new ServerContext(new Keyspace(cache), new ServerStats(), settings,
+            ServerContext context = new ServerContext(new Keyspace(cache), new ServerStats(), settings, users,
                     () -> bound[0], this::closeInBackground);
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(group)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 511)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(settings.writeBufferLow(), settings.writeBufferHigh()))
-                    .childHandler(new RespChannelInitializer(context, CommandTable.standard(), clients));
-            this.serverChannel = bootstrap.bind(settings.bind(), settings.port()).syncUninterruptibly().channel();
+            RespChannelInitializer initializer = new RespChannelInitializer(context, commands, clients);
+            this.serverChannel = bootstrap(settings).childHandler(initializer)
+                    .bind(settings.bind(), settings.port()).syncUninterruptibly().channel();
             bound[0] = (InetSocketAddress) serverChannel.localAddress();
+            this.tlsChannel = ssl == null ? null : bootstrap(settings).childHandler(initializer.withTls(ssl))
+                    .bind(settings.bind(), security.tls().port()).syncUninterruptibly().channel();
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
             cache.close();
@@ -73,11 +77,24 @@ public final class CacheServer implements AutoCloseable {
         }
     }
 
+    private ServerBootstrap bootstrap(ServerSettings settings) {
+        return new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 511)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(settings.writeBufferLow(), settings.writeBufferHigh()));
+    }
+
     /**
      * Opens the cache and starts serving.
      *
      * @throws io.most.ConfigurationException   if the cache refuses the sizes or cannot create its files
      * @throws io.most.cache.CacheFormatException if the directory holds a cache of another geometry
+     * @throws io.most.examples.cacheserver.acl.AclFileException naming the line of a bad ACL file
+     * @throws IllegalArgumentException naming a TLS file that cannot be read or parsed
      */
     public static CacheServer start(ServerSettings settings) {
         return new CacheServer(Objects.requireNonNull(settings, "settings"));
@@ -86,6 +103,11 @@ public final class CacheServer implements AutoCloseable {
     /** The address the server listens on (the real port when the settings asked for any). */
     public InetSocketAddress address() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The address of the TLS listener, null without one. */
+    public InetSocketAddress tlsAddress() {
+        return tlsChannel == null ? null : (InetSocketAddress) tlsChannel.localAddress();
     }
 
     /** Waits until the server has closed (by {@link #close}, {@code SHUTDOWN} or a signal). */
@@ -125,6 +147,9 @@ public final class CacheServer implements AutoCloseable {
         }
         try {
             serverChannel.close().syncUninterruptibly();
+            if (tlsChannel != null) {
+                tlsChannel.close().syncUninterruptibly();
+            }
             // each connection runs what it has received, flushes and closes, on its own event loop
             for (Channel client : clients) {
                 client.pipeline().fireUserEventTriggered(CommandHandler.SHUTDOWN);

@@ -78,6 +78,37 @@ public final class CacheServerMain implements Callable<Integer> {
             description = "Most bytes of arguments of one request (default: ${DEFAULT-VALUE}).")
     long maxRequest;
 
+    @Option(names = "--requirepass", paramLabel = "PASSWORD",
+            description = "Password of the default user (Redis's requirepass); not with --aclfile.")
+    String requirePass;
+
+    @Option(names = "--aclfile", paramLabel = "FILE",
+            description = "Redis ACL file of the users (user NAME on >pass ~prefix:* +@read ...).")
+    Path aclFile;
+
+    @Option(names = "--protected-mode", defaultValue = "yes", paramLabel = "yes|no",
+            description = "While the default user has no password, refuse clients from beyond loopback"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String protectedMode;
+
+    @Option(names = "--tls-port", paramLabel = "N", description = "Also listen for TLS on this port (0: any free one).")
+    Integer tlsPort;
+
+    @Option(names = "--tls-cert-file", paramLabel = "FILE", description = "Server certificate chain (PEM).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key-file", paramLabel = "FILE",
+            description = "Server private key (PEM, PKCS#8, unencrypted).")
+    Path tlsKey;
+
+    @Option(names = "--tls-ca-cert-file", paramLabel = "FILE", description = "CA of client certificates (PEM).")
+    Path tlsCa;
+
+    @Option(names = "--tls-auth-clients", defaultValue = "yes", paramLabel = "yes|no|optional",
+            description = "Require a client certificate signed by the CA; optional or no: check one if given"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String tlsAuthClients;
+
     @Override
     public Integer call() throws InterruptedException {
         ServerSettings.Builder b = ServerSettings.builder(dir)
@@ -88,6 +119,7 @@ public final class CacheServerMain implements Callable<Integer> {
         if (threads != null) {
             b.threads(threads);
         }
+        b.security(security());
         ServerSettings settings = b.build();
         CacheServer server = CacheServer.start(settings);
         // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN; the JVM exits when the hook returns, so
@@ -111,6 +143,27 @@ public final class CacheServerMain implements Callable<Integer> {
         server.awaitTermination();
         stopped.run();
         return 0;
+    }
+
+    private SecuritySettings security() {
+        SecuritySettings security = new SecuritySettings(requirePass, aclFile, yesNo("--protected-mode", protectedMode),
+                null);
+        if (tlsPort != null) {
+            boolean authClients = !tlsAuthClients.equalsIgnoreCase("optional")
+                    && yesNo("--tls-auth-clients", tlsAuthClients);
+            security = security.withTls(new TlsSettings(tlsPort, tlsCert, tlsKey, tlsCa, authClients));
+        } else if (tlsCert != null || tlsKey != null || tlsCa != null) {
+            throw new IllegalArgumentException("--tls-cert-file, --tls-key-file and --tls-ca-cert-file need --tls-port");
+        }
+        return security;
+    }
+
+    private static boolean yesNo(String option, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "yes" -> true;
+            case "no" -> false;
+            default -> throw new IllegalArgumentException(option + " '" + value + "': write yes or no");
+        };
     }
 
     /** Entry point of the executable jar. */

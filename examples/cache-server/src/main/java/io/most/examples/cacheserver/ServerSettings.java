@@ -27,11 +27,13 @@ import java.util.Objects;
  * @param writeBufferHigh  bytes of unsent replies above which the connection stops reading (back-pressure)
  * @param dirtyRatio       share of the DRAM bucket pages allowed dirty before they are written back
  *                         ({@link CacheConfig.Builder#dirtyRatio}; default {@value CacheConfig#DEFAULT_DIRTY_RATIO})
+ * @param security         passwords, ACL users, protected mode and TLS
  */
 public record ServerSettings(String bind, int port, Path dataDirectory, long dramBytes, long pmBytes, long ssdBytes,
                              long regionBytes, int threads, int maxClients, Duration idleTimeout, int maxBulkBytes,
                              int maxArrayLength, long maxRequestBytes, int maxInlineBytes, int writeBufferLow,
-                             int writeBufferHigh, double dirtyRatio) {
+                             int writeBufferHigh, double dirtyRatio,
+                             SecuritySettings security) {
 
     /** Redis's default port. */
     public static final int DEFAULT_PORT = 6379;
@@ -40,6 +42,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(security, "security");
         require(port >= 0 && port <= 65535, "port " + port + " must be within 0..65535 (0: any free port)");
         require(threads >= 1, "threads " + threads + " must be at least 1");
         require(maxClients >= 1, "maxClients " + maxClients + " must be at least 1");
@@ -99,6 +102,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         private int writeBufferLow = 256 << 10;
         private int writeBufferHigh = 1 << 20;
         private double dirtyRatio = CacheConfig.DEFAULT_DIRTY_RATIO;
+        private SecuritySettings security = SecuritySettings.DEFAULT;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -182,11 +186,17 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
             return this;
         }
 
+        /** Passwords, ACL users, protected mode and TLS (default: none, protected mode on). */
+        public Builder security(SecuritySettings settings) {
+            this.security = settings;
+            return this;
+        }
+
         /** Validates and builds. */
         public ServerSettings build() {
             return new ServerSettings(bind, port, dataDirectory, dramBytes, pmBytes, ssdBytes, regionBytes, threads,
                     maxClients, idleTimeout, maxBulkBytes, maxArrayLength, maxRequestBytes, maxInlineBytes,
-                    writeBufferLow, writeBufferHigh, dirtyRatio);
+                    writeBufferLow, writeBufferHigh, dirtyRatio, security);
         }
     }
 }

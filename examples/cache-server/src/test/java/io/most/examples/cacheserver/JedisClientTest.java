@@ -44,6 +44,31 @@ class JedisClientTest {
     }
 
     @Test
+    void aclUsersThroughJedis(@TempDir Path aclDir) throws Exception {
+        Path acl = aclDir.resolve("users.acl");
+        java.nio.file.Files.writeString(acl, "user default off\nuser web on >webpw ~web:* +@read +@write -@dangerous +acl|whoami\n");
+        try (CacheServer shared = CacheServer.start(TestServers.small(aclDir.resolve("data"))
+                .security(SecuritySettings.DEFAULT.withAclFile(acl)).build());
+             Jedis j = new Jedis("127.0.0.1", shared.address().getPort())) {
+            JedisDataException noauth = assertThrows(JedisDataException.class, j::ping);
+            assertEquals("NOAUTH Authentication required.", noauth.getMessage());
+            JedisDataException wrong = assertThrows(JedisDataException.class, () -> j.auth("web", "nope"));
+            assertEquals("WRONGPASS invalid username-password pair or user is disabled.", wrong.getMessage());
+            assertEquals("OK", j.auth("web", "webpw"));
+            assertEquals("web", j.aclWhoAmI());
+            assertEquals("OK", j.set("web:1", "a"));
+            assertEquals("a", j.get("web:1"));
+            JedisDataException noperm = assertThrows(JedisDataException.class, () -> j.get("other:1"));
+            assertEquals("NOPERM this user has no permissions to access one of the keys used as arguments",
+                    noperm.getMessage());
+            assertThrows(JedisDataException.class, () -> j.keys("*"), "KEYS is @dangerous");
+            var step = j.scan("0", new redis.clients.jedis.params.ScanParams().count(1_000_000));
+            assertEquals("0", step.getCursor());
+            assertEquals(List.of("web:1"), step.getResult());
+        }
+    }
+
+    @Test
     void commandsThroughJedis() {
         try (Jedis j = jedis()) {
             assertEquals("PONG", j.ping());

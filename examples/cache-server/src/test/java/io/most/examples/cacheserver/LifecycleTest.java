@@ -98,6 +98,23 @@ class LifecycleTest {
     }
 
     @Test
+    void aBadAclFileStopsTheCommandLineServerNamingFileAndLine() throws Exception {
+        Path acl = dir.resolve("users.acl");
+        java.nio.file.Files.writeString(acl, "user app on >pw ~app:* +@read\nuser ops on >pw +nosuchcommand\n");
+        Process p = new ProcessBuilder(javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
+                "--aclfile", acl.toString()))).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(out.contains(acl.toString() + " line 2") && out.contains("+nosuchcommand"), out);
+        assertTrue(p.exitValue() != 0);
+        Process both = new ProcessBuilder(javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
+                "--aclfile", acl.toString(), "--requirepass", "x"))).redirectErrorStream(true).start();
+        out = new String(both.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(both.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(out.contains("--requirepass and --aclfile together"), out);
+    }
+
+    @Test
     void optionsComeFromAPropertiesFile() throws Exception {
         Path data = dir.resolve("from-file");
         int port = RedisTools.freePort();

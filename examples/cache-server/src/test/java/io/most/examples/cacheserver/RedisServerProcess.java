@@ -42,10 +42,13 @@ final class RedisServerProcess implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try (RespClient c = new RespClient(port)) {
-                if (c.callText("PING").equals("+PONG\r\n")) {
+                // any reply means it is up: with a password it answers -NOAUTH
+                String reply = c.callText("PING");
+                if (reply.equals("+PONG\r\n") || reply.startsWith("-NOAUTH")) {
                     return;
                 }
-            } catch (IOException notYet) {
+                throw new IOException("redis-server on port " + port + " answers PING with " + reply.strip());
+            } catch (java.net.ConnectException | java.io.EOFException notYet) {
                 if (System.nanoTime() > deadline || !process.isAlive()) {
                     throw new IOException("redis-server did not start on port " + port, notYet);
                 }

@@ -248,6 +248,103 @@ class RespConformanceTest {
         s.add(Step.exact("FLUSHDB"));
         s.add(Step.exact("FLUSHALL"));
         s.add(Step.exact("DBSIZE"));
+        // keyspace: TYPE, UNLINK, RENAME, KEYS, SCAN's errors (a whole scan is compared as a set below)
+        s.add(Step.exact("SET", "ty", "v"));
+        s.add(Step.exact("TYPE", "ty"));
+        s.add(Step.exact("TYPE", "nokey"));
+        s.add(Step.exact("TYPE"));
+        s.add(Step.exact("KEYS", "t?"));
+        s.add(Step.exact("KEYS", "nomatch*"));
+        s.add(Step.exact("KEYS"));
+        s.add(Step.exact("RENAME", "nokey", "x"));
+        s.add(Step.exact("RENAME", "ty", "ty"));
+        s.add(Step.exact("SET", "ty2", "old"));
+        s.add(Step.exact("EXPIRE", "ty", "1000"));
+        s.add(Step.exact("RENAME", "ty", "ty2"));
+        s.add(Step.exact("GET", "ty2"));
+        s.add(Step.exact("TTL", "ty2"));
+        s.add(Step.exact("EXISTS", "ty"));
+        s.add(Step.exact("RENAME", "ty2"));
+        s.add(Step.exact("UNLINK", "ty2", "nokey"));
+        s.add(Step.exact("UNLINK"));
+        s.add(Step.exact("SCAN", "x"));
+        s.add(Step.exact("SCAN", "0", "COUNT", "0"));
+        s.add(Step.exact("SCAN", "0", "COUNT", "x"));
+        s.add(Step.exact("SCAN", "0", "FOO"));
+        s.add(Step.exact("SCAN", "0", "MATCH"));
+        s.add(Step.exact("SCAN", "18446744073709551615"));
+        s.add(Step.exact("SCAN", "-1"));
+        s.add(Step.exact("SCAN"));
+        // hashes, and WRONGTYPE both ways (one-field hashes: Redis's order of several fields is its own)
+        s.add(Step.exact("HSET", "h", "f1", "v1"));
+        s.add(Step.exact("HSET", "h", "f1", "v1b", "f2", "v2"));
+        s.add(Step.exact("HSET", "h", "f3"));
+        s.add(Step.exact("HGET", "h", "f1"));
+        s.add(Step.exact("HGET", "h", "nofield"));
+        s.add(Step.exact("HGET", "nohash", "f"));
+        s.add(Step.exact("HMGET", "h", "f1", "nofield", "f2"));
+        s.add(Step.exact("HMGET", "nohash", "f1"));
+        s.add(Step.exact("HLEN", "h"));
+        s.add(Step.exact("HLEN", "nohash"));
+        s.add(Step.exact("HEXISTS", "h", "f2"));
+        s.add(Step.exact("HEXISTS", "h", "f9"));
+        s.add(Step.exact("HDEL", "h", "f2", "f9"));
+        s.add(Step.exact("HDEL", "nohash", "f"));
+        s.add(Step.exact("HGETALL", "h"));
+        s.add(Step.exact("HKEYS", "h"));
+        s.add(Step.exact("HVALS", "h"));
+        s.add(Step.exact("HGETALL", "nohash"));
+        s.add(Step.exact("HINCRBY", "h", "n", "5"));
+        s.add(Step.exact("HINCRBY", "h", "n", "-7"));
+        s.add(Step.exact("HINCRBY", "h", "f1", "1"));
+        s.add(Step.exact("HINCRBY", "h", "n", "x"));
+        s.add(Step.exact("HINCRBY", "h", "n", LONG_MAX));
+        s.add(Step.exact("HDEL", "h", "n"));
+        s.add(Step.exact("HSCAN", "h", "0"));
+        s.add(Step.exact("HSCAN", "h", "x"));
+        s.add(Step.exact("HSCAN", "h", "0", "COUNT", "0"));
+        s.add(Step.exact("HSCAN", "h", "0", "MATCH"));
+        s.add(Step.exact("HSCAN", "nohash", "0"));
+        s.add(Step.exact("TYPE", "h"));
+        s.add(Step.exact("EXISTS", "h"));
+        s.add(Step.exact("GET", "h"));
+        s.add(Step.exact("MGET", "h", "nokey"));
+        s.add(Step.exact("INCR", "h"));
+        s.add(Step.exact("APPEND", "h", "x"));
+        s.add(Step.exact("STRLEN", "h"));
+        s.add(Step.exact("GETDEL", "h"));
+        s.add(Step.exact("SET", "h", "x", "GET"));
+        s.add(Step.exact("SET", "h", "x", "NX"));
+        s.add(Step.exact("EXPIRE", "h", "1000"));
+        s.add(Step.exact("TTL", "h"));
+        s.add(Step.exact("PERSIST", "h"));
+        s.add(Step.exact("TTL", "h"));
+        s.add(Step.exact("SET", "str", "v"));
+        s.add(Step.exact("HSET", "str", "f", "v"));
+        s.add(Step.exact("HGET", "str", "f"));
+        s.add(Step.exact("HGETALL", "str"));
+        s.add(Step.exact("HLEN", "str"));
+        s.add(Step.exact("HDEL", "str", "f"));
+        s.add(Step.exact("HINCRBY", "str", "f", "1"));
+        s.add(Step.exact("HSCAN", "str", "0"));
+        s.add(Step.exact("EXPIRE", "h", "1000"));
+        s.add(Step.exact("RENAME", "h", "h2"));
+        s.add(Step.exact("TYPE", "h"));
+        s.add(Step.exact("HGETALL", "h2"));
+        s.add(Step.exact("TTL", "h2"));
+        s.add(Step.exact("RENAME", "str", "h2"));
+        s.add(Step.exact("TYPE", "h2"));
+        s.add(Step.exact("HSET", "h3", "a", "1"));
+        s.add(Step.exact("SET", "h3", "now a string"));
+        s.add(Step.exact("TYPE", "h3"));
+        s.add(Step.exact("HSET", "h4", "a", "1"));
+        s.add(Step.exact("HDEL", "h4", "a"));
+        s.add(Step.exact("EXISTS", "h4"));
+        s.add(Step.exact("HSET", "h5", "a", "1"));
+        s.add(Step.exact("SCAN", "0", "TYPE", "hash", "COUNT", "100000"));
+        s.add(Step.exact("KEYS", "h5"));
+        s.add(Step.exact("DEL", "h5", "h2", "h3"));
+        s.add(Step.exact("HGET", "h5", "a"));
         s.add(Step.exact("CONFIG", "GET", "save"));
         s.add(Step.exact("CONFIG", "GET", "appendonly"));
         s.add(Step.exact("CONFIG", "GET", "databases"));
@@ -322,12 +419,93 @@ class RespConformanceTest {
     @Test
     void protocolErrorsCloseTheConnectionAsRedisDoes() throws IOException {
         List<String> inputs = List.of("*1\r\n*1\r\n", "GET \"abc\r\n", "*3000000000\r\n", "*1\r\n$600000000\r\n",
+                "*1\r\n$abc\r\n", "*abc\r\n", "*1\r\n$-5\r\n", "*1\r\n$\r\n", "*1\r\n$1x\r\n",
                 "*2\r\n$3\r\nGET\r\n:1\r\n", "SET a 'b'c\r\n");
         for (String input : inputs) {
             byte[] bytes = input.getBytes(StandardCharsets.US_ASCII);
             String expected = closingReply(servers.redisPort(), bytes);
             assertEquals(expected, closingReply(servers.mostPort(), bytes), "reply to " + input.strip());
         }
+    }
+
+    @Test
+    void aWholeScanAndKeysFindTheSameKeysAsRedis() throws IOException {
+        List<String> expected = null;
+        for (int port : new int[] {servers.redisPort(), servers.mostPort()}) {
+            try (RespClient c = new RespClient(port)) {
+                for (int i = 0; i < 300; i++) {
+                    c.call("SET", "scan:" + i, "v");
+                }
+                java.util.TreeSet<String> scanned = new java.util.TreeSet<>();
+                String cursor = "0";
+                do {
+                    String reply = c.callText("SCAN", cursor, "MATCH", "scan:1*", "COUNT", "7", "TYPE", "string");
+                    String[] lines = reply.split("\r\n");
+                    cursor = lines[2];
+                    for (int i = 5; i < lines.length; i += 2) {
+                        scanned.add(lines[i]);
+                    }
+                } while (!cursor.equals("0"));
+                java.util.TreeSet<String> keys = new java.util.TreeSet<>();
+                String[] lines = c.callText("KEYS", "scan:1*").split("\r\n");
+                for (int i = 2; i < lines.length; i += 2) {
+                    keys.add(lines[i]);
+                }
+                assertEquals(scanned, keys, "SCAN and KEYS on port " + port);
+                assertEquals(111, keys.size());
+                List<String> found = new ArrayList<>(keys);
+                if (expected == null) {
+                    expected = found;
+                } else {
+                    assertEquals(expected, found);
+                }
+                String[] none = c.callText("SCAN", "0", "TYPE", "hash", "COUNT", "1000").split("\r\n");
+                assertEquals("*0", none[none.length - 1].startsWith("*") ? none[none.length - 1] : "keys found");
+                c.call("FLUSHALL");
+            }
+        }
+    }
+
+    /** Redis 7's INFO sections, with the fields clients and exporters parse, named as Redis names them. */
+    @Test
+    void infoHasRedisSectionsAndFields() throws IOException {
+        java.util.Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
+        fields.put("server", List.of("redis_version", "redis_mode", "process_id", "run_id", "tcp_port",
+                "uptime_in_seconds"));
+        fields.put("clients", List.of("connected_clients", "maxclients", "blocked_clients", "tracking_clients"));
+        fields.put("memory", List.of("used_memory", "used_memory_human", "used_memory_peak", "total_system_memory",
+                "maxmemory", "maxmemory_policy"));
+        fields.put("persistence", List.of("loading", "rdb_changes_since_last_save", "rdb_bgsave_in_progress",
+                "rdb_last_save_time", "aof_enabled", "aof_rewrite_in_progress"));
+        fields.put("stats", List.of("total_connections_received", "total_commands_processed", "rejected_connections",
+                "expired_keys", "evicted_keys", "keyspace_hits", "keyspace_misses"));
+        fields.put("replication", List.of("role", "connected_slaves", "master_replid", "master_repl_offset"));
+        fields.put("cpu", List.of("used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children"));
+        try (RespClient m = new RespClient(servers.mostPort()); RespClient r = new RespClient(servers.redisPort())) {
+            m.call("SET", "info-key", "v");
+            r.call("SET", "info-key", "v");
+            for (var section : fields.entrySet()) {
+                String most = m.callText("INFO", section.getKey());
+                String redis = r.callText("INFO", section.getKey());
+                String header = "# " + title(section.getKey());
+                assertTrue(most.contains(header + "\r\n") && redis.contains(header + "\r\n"), most);
+                for (String field : section.getValue()) {
+                    assertTrue(redis.contains("\r\n" + field + ":"), "redis has " + field);
+                    assertTrue(most.contains("\r\n" + field + ":"), "most has " + field + " in " + section.getKey());
+                }
+            }
+            assertTrue(m.callText("INFO", "keyspace").contains("db0:keys="));
+            String all = m.callText("INFO");
+            for (String section : fields.keySet()) {
+                assertTrue(all.contains("# " + title(section) + "\r\n"), section);
+            }
+            m.call("DEL", "info-key");
+            r.call("DEL", "info-key");
+        }
+    }
+
+    private static String title(String section) {
+        return section.equals("cpu") ? "CPU" : Character.toUpperCase(section.charAt(0)) + section.substring(1);
     }
 
     @Test

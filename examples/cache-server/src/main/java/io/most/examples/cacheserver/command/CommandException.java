@@ -19,6 +19,11 @@ public final class CommandException extends RuntimeException {
         super(reply, null, false, false);
     }
 
+    /** {@code WRONGTYPE}: a command on a key holding another type. */
+    public static CommandException wrongType() {
+        return new CommandException("WRONGTYPE Operation against a key holding the wrong kind of value");
+    }
+
     /** {@code ERR syntax error}. */
     public static CommandException syntax() {
         return new CommandException("ERR syntax error");

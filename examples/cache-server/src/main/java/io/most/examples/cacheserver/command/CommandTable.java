@@ -16,7 +16,8 @@ import java.util.logging.Logger;
 
 /**
  * The commands the server knows, by name, and the dispatch of one request to its command: unknown
- * commands, subcommands and argument counts are refused with Redis's own error texts, and every failure
+ * commands, subcommands and argument counts are refused with Redis's own error texts, then a session
+ * not authenticated or not permitted (see {@link Access}), in Redis's order; every failure
  * of a command becomes an error reply rather than a closed connection. Thread-safe once built.
  */
 public final class CommandTable {
@@ -42,7 +43,8 @@ public final class CommandTable {
     /** Every command this server implements. */
     public static CommandTable standard() {
         Map<String, CommandSpec> byName = new LinkedHashMap<>();
-        List<List<CommandSpec>> groups = List.of(StringCommands.specs(), KeyCommands.specs(), ServerCommands.specs());
+        List<List<CommandSpec>> groups = List.of(StringCommands.specs(), HashCommands.specs(), KeyCommands.specs(),
+                ScanCommands.specs(), ServerCommands.specs(), AclCommands.specs());
         for (List<CommandSpec> group : groups) {
             for (CommandSpec spec : group) {
                 byName.put(spec.name(), spec);
@@ -84,6 +86,7 @@ public final class CommandTable {
             if (!spec.acceptsArgumentCount(args.size())) {
                 throw CommandException.wrongArity(spec.name());
             }
+            CommandSpec top = spec;
             if (!spec.subcommands().isEmpty() && args.size() > 1) {
                 CommandSpec sub = spec.subcommands().get(lowerName(args.get(1)));
                 if (sub == null) {
@@ -94,6 +97,7 @@ public final class CommandTable {
                 }
                 spec = sub;
             }
+            Access.check(session, top, spec, args);
             return spec.action().run(session, args);
         } catch (CommandException e) {
             return Replies.error(e.getMessage());

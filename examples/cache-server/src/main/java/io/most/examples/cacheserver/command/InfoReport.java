@@ -11,9 +11,10 @@ import java.util.UUID;
 
 /**
  * The text of {@code INFO [section ...]} in Redis's format ({@code # Section} headers, {@code key:value}
- * lines, CRLF). Sections: server, clients, memory, stats, keyspace, and {@code most}: the cache's
- * counters, with hits per tier (DRAM, PM, flash). The default and {@code all} give every section;
- * unknown sections are left out, as Redis does.
+ * lines, CRLF). Sections: Redis 7's server, clients, memory, persistence, stats, replication, cpu and
+ * keyspace, with the fields clients and exporters parse, and {@code most}: the cache's counters, with
+ * hits per tier (DRAM, PM, flash). The default and {@code all} give every section; unknown sections
+ * are left out, as Redis does.
  *
  * <p>What differs from Redis: {@code redis_version} is the protocol level the commands follow (7.0.0),
  * memory figures are the JVM heap's (the cache's DRAM is off-heap, reported as {@code maxmemory}), and
@@ -21,11 +22,16 @@ import java.util.UUID;
  * tier.
  */
 final class InfoReport {
-    private static final List<String> SECTIONS = List.of("server", "clients", "memory", "stats", "keyspace", "most");
+    /** Redis 7's sections in its order (modules, errorstats and cluster have nothing to say here), then MOST's. */
+    private static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+            "replication", "cpu", "keyspace", "most");
     /** The Redis protocol level whose replies the commands follow: clients gate features on it. */
     private static final String REDIS_VERSION = "7.0.0";
     private static final String RUN_ID = UUID.randomUUID().toString().replace("-", "")
             + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+
+    /** The largest heap use INFO has seen (Redis's peak is sampled too). */
+    private static final java.util.concurrent.atomic.AtomicLong PEAK = new java.util.concurrent.atomic.AtomicLong();
 
     private InfoReport() {
     }
@@ -51,12 +57,15 @@ final class InfoReport {
             if (!out.isEmpty()) {
                 out.append("\r\n");
             }
-            out.append("# ").append(Character.toUpperCase(section.charAt(0))).append(section.substring(1)).append("\r\n");
+            out.append("# ").append(title(section)).append("\r\n");
             switch (section) {
                 case "server" -> server(out, server);
                 case "clients" -> clients(out, server);
                 case "memory" -> memory(out, server.settings());
+                case "persistence" -> persistence(out, server);
                 case "stats" -> stats(out, server);
+                case "replication" -> replication(out);
+                case "cpu" -> cpu(out);
                 case "keyspace" -> keyspace(out, server.keyspace());
                 default -> most(out, server);
             }
@@ -85,7 +94,10 @@ final class InfoReport {
 
     private static void clients(StringBuilder out, ServerContext server) {
         line(out, "connected_clients", server.stats().connectedClients().get());
+        line(out, "cluster_connections", 0);
         line(out, "maxclients", server.settings().maxClients());
+        line(out, "blocked_clients", 0);
+        line(out, "tracking_clients", 0);
     }
 
     private static void memory(StringBuilder out, ServerSettings settings) {
@@ -95,6 +107,8 @@ final class InfoReport {
         line(out, "used_memory_human", human(used));
         line(out, "maxmemory", settings.dramBytes());
         line(out, "maxmemory_human", human(settings.dramBytes()));
+        line(out, "used_memory_peak", PEAK.accumulateAndGet(used, Math::max));
+        line(out, "total_system_memory", totalSystemMemory());
         line(out, "maxmemory_policy", "most-tiered");
         line(out, "mem_allocator", "jvm");
     }
@@ -107,9 +121,55 @@ final class InfoReport {
         line(out, "rejected_connections", s.rejectedConnections());
         line(out, "expired_keys", c.expirations());
         line(out, "evicted_keys", c.evictions());
+        line(out, "expired_stale_perc", "0.00");
         line(out, "keyspace_hits", server.keyspace().hits());
         line(out, "keyspace_misses", server.keyspace().misses());
         line(out, "total_protocol_errors", s.protocolErrors());
+    }
+
+    /**
+     * The cache is durable at each flush and at shutdown, not by RDB or AOF: Redis's fields say no
+     * snapshot or log is in progress, and the last "save" is the start (a warm start reloads the cache).
+     */
+    private static void persistence(StringBuilder out, ServerContext server) {
+        long startSeconds = server.stats().startMillis() / 1000;
+        line(out, "loading", 0);
+        line(out, "async_loading", 0);
+        line(out, "rdb_changes_since_last_save", 0);
+        line(out, "rdb_bgsave_in_progress", 0);
+        line(out, "rdb_last_save_time", startSeconds);
+        line(out, "rdb_last_bgsave_status", "ok");
+        line(out, "aof_enabled", 0);
+        line(out, "aof_rewrite_in_progress", 0);
+        line(out, "aof_last_bgrewrite_status", "ok");
+        line(out, "aof_last_write_status", "ok");
+    }
+
+    /** A standalone server: a master without replicas. */
+    private static void replication(StringBuilder out) {
+        line(out, "role", "master");
+        line(out, "connected_slaves", 0);
+        line(out, "master_failover_state", "no-failover");
+        line(out, "master_replid", RUN_ID);
+        line(out, "master_replid2", "0".repeat(40));
+        line(out, "master_repl_offset", 0);
+        line(out, "second_repl_offset", -1);
+        line(out, "repl_backlog_active", 0);
+        line(out, "repl_backlog_size", 0);
+        line(out, "repl_backlog_first_byte_offset", 0);
+        line(out, "repl_backlog_histlen", 0);
+    }
+
+    /**
+     * The process's CPU time in seconds, system and user, from {@code /proc/self/stat} on Linux; elsewhere
+     * the JVM's process CPU time, all counted as user time (the JDK does not split it). No children.
+     */
+    private static void cpu(StringBuilder out) {
+        double[] sysUser = CpuTimes.systemAndUserSeconds();
+        line(out, "used_cpu_sys", String.format(Locale.ROOT, "%.6f", sysUser[0]));
+        line(out, "used_cpu_user", String.format(Locale.ROOT, "%.6f", sysUser[1]));
+        line(out, "used_cpu_sys_children", "0.000000");
+        line(out, "used_cpu_user_children", "0.000000");
     }
 
     private static void keyspace(StringBuilder out, Keyspace keyspace) {
@@ -154,6 +214,16 @@ final class InfoReport {
         line(out, "most_entries", c.entries());
         line(out, "most_small_item_entries", c.smallItemEntries());
         line(out, "most_large_item_entries", c.largeItemEntries());
+    }
+
+    /** A section's header as Redis writes it: "Server", "Clients"..., and "CPU". */
+    private static String title(String section) {
+        return section.equals("cpu") ? "CPU" : Character.toUpperCase(section.charAt(0)) + section.substring(1);
+    }
+
+    private static long totalSystemMemory() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os ? os.getTotalMemorySize() : 0;
     }
 
     private static void line(StringBuilder out, String key, Object value) {

@@ -3,6 +3,8 @@ package io.most.examples.cacheserver.command;
 import static io.most.examples.cacheserver.command.CommandSpec.command;
 import static io.most.examples.cacheserver.command.CommandSpec.container;
 
+import io.most.examples.cacheserver.acl.AclCategories;
+import io.most.examples.cacheserver.acl.Glob;
 import io.most.examples.cacheserver.protocol.Replies;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.util.ArrayList;
@@ -14,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * What clients and tools ask about the server: {@code COMMAND} (COUNT, INFO, DOCS: name, arity, flags
- * and key positions, a summary and a group; no key specs, ACL categories or tips) and
+ * key positions and ACL categories, a summary and a group; no key specs or tips) and
  * {@code CONFIG GET} (the parameters {@code redis-benchmark} and common clients read at start).
  */
 final class IntrospectionCommands {
@@ -63,7 +65,7 @@ final class IntrospectionCommands {
         return Replies.array(out);
     }
 
-    /** Redis 7's ten-element command info; ACL categories, tips and key specs are left empty. */
+    /** Redis 7's ten-element command info; tips and key specs are left empty. */
     private static RedisMessage info(CommandSpec spec) {
         List<RedisMessage> flags = new ArrayList<>();
         for (String flag : spec.flags()) {
@@ -73,9 +75,13 @@ final class IntrospectionCommands {
         for (CommandSpec sub : spec.subcommands().values()) {
             subs.add(info(sub));
         }
+        List<RedisMessage> categories = new ArrayList<>();
+        for (String category : AclCategories.of(spec)) {
+            categories.add(Replies.simple("@" + category));
+        }
         return Replies.array(List.of(Replies.bulk(spec.name()), Replies.integer(spec.arity()), Replies.array(flags),
                 Replies.integer(spec.firstKey()), Replies.integer(spec.lastKey()), Replies.integer(spec.keyStep()),
-                Replies.array(List.of()), Replies.array(List.of()), Replies.array(List.of()), Replies.array(subs)));
+                Replies.array(categories), Replies.array(List.of()), Replies.array(List.of()), Replies.array(subs)));
     }
 
     private static RedisMessage docs(CommandTable table, List<byte[]> a) {

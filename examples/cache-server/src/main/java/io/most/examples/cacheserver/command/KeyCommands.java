@@ -6,7 +6,10 @@ import io.most.examples.cacheserver.protocol.Replies;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.util.List;
 
-/** The generic key commands: DEL, EXISTS, EXPIRE, PEXPIRE (NX, XX, GT, LT), TTL, PTTL, PERSIST. */
+/**
+ * The generic key commands: DEL, UNLINK, EXISTS, TYPE, RENAME, EXPIRE, PEXPIRE (NX, XX, GT, LT), TTL,
+ * PTTL, PERSIST.
+ */
 final class KeyCommands {
 
     private KeyCommands() {
@@ -15,6 +18,13 @@ final class KeyCommands {
     static List<CommandSpec> specs() {
         return List.of(
                 command("del", -2, "write", 1, -1, 1, "generic", "Delete a key", KeyCommands::del),
+                // the cache frees a removed value's space itself: unlinking is deleting here
+                command("unlink", -2, "write fast", 1, -1, 1, "generic",
+                        "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking",
+                        KeyCommands::del),
+                command("type", 2, "readonly fast", 1, 1, 1, "generic", "Determine the type stored at key",
+                        (s, a) -> Replies.simple(s.server().keyspace().type(a.get(1)))),
+                command("rename", 3, "write", 1, 2, 1, "generic", "Rename a key", KeyCommands::rename),
                 command("exists", -2, "readonly fast", 1, -1, 1, "generic", "Determine if a key exists",
                         KeyCommands::exists),
                 command("expire", -3, "write fast", 1, 1, 1, "generic", "Set a key's time to live in seconds",
@@ -39,6 +49,13 @@ final class KeyCommands {
             }
         }
         return Replies.integer(removed);
+    }
+
+    private static RedisMessage rename(Session s, List<byte[]> a) {
+        if (!s.server().keyspace().rename(a.get(1), a.get(2))) {
+            throw new CommandException("ERR no such key");
+        }
+        return Replies.OK;
     }
 
     private static RedisMessage exists(Session s, List<byte[]> a) {

@@ -23,7 +23,8 @@ final class ServerCommands {
                         (s, a) -> Replies.bulk(a.get(1))),
                 command("select", 2, "loading stale fast", 0, 0, 0, "connection",
                         "Change the selected database for the current connection", ServerCommands::select),
-                command("quit", -1, "fast", 0, 0, 0, "connection", "Close the connection", ServerCommands::quit),
+                command("quit", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection",
+                        "Close the connection", ServerCommands::quit),
                 container("client", "connection", "A container for client connection commands", null, List.of(
                         command("client|id", 2, "loading stale", 0, 0, 0, "connection",
                                 "Returns the client ID for the current connection",

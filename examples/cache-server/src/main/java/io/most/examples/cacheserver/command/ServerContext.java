@@ -1,27 +1,30 @@
 package io.most.examples.cacheserver.command;
 
 import io.most.examples.cacheserver.ServerSettings;
+import io.most.examples.cacheserver.acl.Users;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * What commands see of the server: the keyspace, the counters, the settings, the address it listens
- * on, and how to shut it down.
+ * What commands see of the server: the keyspace, the counters, the settings, the ACL users, the
+ * address it listens on, and how to shut it down.
  *
  * @param keyspace the cache as Redis database 0
  * @param stats    connection and command counters
  * @param settings what the server was started with
+ * @param users    the ACL users, fixed at start
  * @param address  the bound address (the real port when the settings asked for any)
  * @param shutdown starts a graceful shutdown without waiting for it (called from an event loop)
  */
-public record ServerContext(Keyspace keyspace, ServerStats stats, ServerSettings settings,
+public record ServerContext(Keyspace keyspace, ServerStats stats, ServerSettings settings, Users users,
                             Supplier<InetSocketAddress> address, Runnable shutdown) {
 
     public ServerContext {
         Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(stats, "stats");
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(users, "users");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(shutdown, "shutdown");
     }

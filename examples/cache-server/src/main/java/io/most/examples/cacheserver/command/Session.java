@@ -1,22 +1,46 @@
 package io.most.examples.cacheserver.command;
 
+import io.most.examples.cacheserver.acl.AclUser;
 import java.util.Objects;
 
 /**
- * One client connection's state: its id and name ({@code CLIENT ID/SETNAME/GETNAME}) and whether the
- * connection is to close after the current reply ({@code QUIT}). Used by the connection's event loop
- * thread only.
+ * One client connection's state: its id and name ({@code CLIENT ID/SETNAME/GETNAME}), the ACL user it
+ * runs as and whether it has authenticated ({@code AUTH}), and whether the connection is to close after
+ * the current reply ({@code QUIT}). Used by the connection's event loop thread only.
  */
 public final class Session {
     private final long id;
     private final ServerContext server;
     private byte[] name;
     private boolean closeAfterReply;
+    private AclUser user;
+    private boolean authenticated;
 
-    /** A session with {@code id} on {@code server}. */
+    /**
+     * A session with {@code id} on {@code server}: as Redis, it runs as the default user, authenticated
+     * already unless the default user needs a password or is off.
+     */
     public Session(long id, ServerContext server) {
         this.id = id;
         this.server = Objects.requireNonNull(server, "server");
+        this.user = server.users().defaultUser();
+        this.authenticated = !server.users().authRequired();
+    }
+
+    /** The ACL user the connection runs as. */
+    public AclUser user() {
+        return user;
+    }
+
+    /** Whether the connection may run commands other than AUTH and QUIT. */
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    /** The connection runs as {@code user} from now on (a successful {@code AUTH}). */
+    void authenticatedAs(AclUser user) {
+        this.user = Objects.requireNonNull(user, "user");
+        this.authenticated = true;
     }
 
     public long id() {

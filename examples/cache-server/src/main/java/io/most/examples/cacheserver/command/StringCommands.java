@@ -87,7 +87,7 @@ final class StringCommands {
         Keyspace keys = s.server().keyspace();
         List<byte[]> values = new ArrayList<>(a.size() - 1);
         for (int i = 1; i < a.size(); i++) {
-            values.add(keys.get(a.get(i)));
+            values.add(keys.getIfString(a.get(i)));
         }
         return Replies.bulkArray(values);
     }

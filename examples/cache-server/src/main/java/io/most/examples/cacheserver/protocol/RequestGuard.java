@@ -2,6 +2,7 @@ package io.most.examples.cacheserver.protocol;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.redis.ArrayHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringRedisContent;
@@ -22,6 +23,9 @@ import io.netty.util.ReferenceCountUtil;
  * oversized request costs the server nothing. One per connection (it tracks the request in progress).
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
+    /** Netty's words for a malformed number in a length line. */
+    private static final java.util.regex.Pattern BAD_NUMBER = java.util.regex.Pattern.compile(
+            "bad byte in number|no number to parse|too many characters to be a valid RESP Integer|length: ");
     private final int maxArrayLength;
     private final int maxBulkBytes;
     private final long maxRequestBytes;
@@ -51,6 +55,24 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.fireChannelRead(msg);
+    }
+
+    /**
+     * Netty's decoder says what it found wrong in a number, not which header held it. Redis names the
+     * header: inside a request the bad number was an argument's length ({@code invalid bulk length}),
+     * between requests the request's own ({@code invalid multibulk length}).
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        String message = String.valueOf(reason.getMessage());
+        if (!failed && cause instanceof DecoderException && BAD_NUMBER.matcher(message).lookingAt()) {
+            failed = true;
+            ctx.fireExceptionCaught(new ProtocolException(remaining > 0 ? "invalid bulk length"
+                    : "invalid multibulk length"));
+            return;
+        }
+        ctx.fireExceptionCaught(cause);
     }
 
     private void check(Object msg) {

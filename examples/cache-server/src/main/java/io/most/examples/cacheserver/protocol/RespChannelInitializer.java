@@ -5,6 +5,7 @@ import io.most.examples.cacheserver.command.CommandTable;
 import io.most.examples.cacheserver.command.ServerContext;
 import io.most.examples.cacheserver.command.Session;
 import io.netty.channel.ChannelInitializer;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -18,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pipeline of a client connection: client limit, idle timeout, RESP2 decoding with inline commands,
+ * The pipeline of a client connection: TLS on the TLS port, client limit, protected mode, idle timeout,
+ * RESP2 decoding with inline commands,
  * the request guard (limits before anything is buffered), the bulk-string and array aggregators (with
  * {@link WholeBulkStrings} taking the common case of an argument read whole off the first), the
  * command handler; the RESP encoder for replies, with {@link BulkReplyEncoder} writing a bulk-string
@@ -37,11 +39,30 @@ public final class RespChannelInitializer extends ChannelInitializer<SocketChann
         this.limiter = new ClientLimiter(server.settings().maxClients(), server.stats(), clients);
     }
 
+    /**
+     * An initializer for the TLS port's connections: TLS first, then the same pipeline, sharing this
+     * initializer's client limit and client ids.
+     */
+    public ChannelInitializer<SocketChannel> withTls(SslContext ssl) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc()));
+                RespChannelInitializer.this.initChannel(ch);
+            }
+        };
+    }
+
     @Override
     protected void initChannel(SocketChannel ch) {
         ServerSettings settings = server.settings();
         ChannelPipeline p = ch.pipeline();
         p.addLast("limit", limiter);
+        if (settings.security().protectedMode() && server.users().defaultUser().nopass()
+                && ProtectedModeRefusal.refuses(ch.remoteAddress())) {
+            p.addLast("protected-mode", new ProtectedModeRefusal(server.stats()));
+            return;
+        }
         if (!settings.idleTimeout().isZero()) {
             p.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         }

@@ -34,14 +34,4 @@ class RedisNumbersTest {
         CommandException e = assertThrows(CommandException.class, () -> RedisNumbers.parseLong(new byte[] {'x'}));
         assertTrue(e.getMessage().startsWith("ERR value is not an integer"));
     }
-
-    @Test
-    void globsMatchAsRedisDoes() {
-        assertTrue(Glob.matches("max*", "maxclients"));
-        assertTrue(Glob.matches("*", "save"));
-        assertTrue(Glob.matches("s?ve", "save"));
-        assertTrue(Glob.matches("[a-s]ave", "save"));
-        assertTrue(!Glob.matches("[^s]ave", "save"));
-        assertTrue(!Glob.matches("max", "maxclients"));
-    }
 }
