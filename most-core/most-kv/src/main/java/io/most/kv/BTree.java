@@ -74,6 +74,8 @@ final class BTree {
 
     private final PageStore store;
     private final WriteAheadLog wal;
+    /** Where structure changes take their LSN when there is no {@link #wal} (null with a WAL). */
+    private final java.util.function.LongSupplier unloggedLsn;
     private final int payload;
     private final int maxKey;
     private final int maxValue;
@@ -83,8 +85,21 @@ final class BTree {
      *               (checked by {@link #checkMaxKey})
      */
     BTree(PageStore store, WriteAheadLog wal, int maxKey) {
+        this(store, wal, null, maxKey);
+    }
+
+    /**
+     * A tree whose changes are not logged: every structure change stamps its pages with
+     * {@code unloggedLsn}'s value (the caller's key-change loggers return the same kind of LSN).
+     */
+    BTree(PageStore store, java.util.function.LongSupplier unloggedLsn, int maxKey) {
+        this(store, null, java.util.Objects.requireNonNull(unloggedLsn, "unloggedLsn"), maxKey);
+    }
+
+    private BTree(PageStore store, WriteAheadLog wal, java.util.function.LongSupplier unloggedLsn, int maxKey) {
         this.store = store;
         this.wal = wal;
+        this.unloggedLsn = unloggedLsn;
         this.payload = store.payloadSize();
         this.maxKey = maxKey;
         this.maxValue = maxValueSize(payload, maxKey);
@@ -214,6 +229,89 @@ final class BTree {
             leaf = c.next() == Node.NONE ? findLeaf(cursor) : c.next();
         }
         return out;
+    }
+
+    /** One leaf's share of a descending scan; {@code low} is the leaf's low fence. */
+    private record DescendingChunk(List<KeyValue> entries, byte[] low, boolean done) {
+    }
+
+    /**
+     * Up to {@code limit} entries with keys in [from, before) (from null = unbounded below, before null =
+     * unbounded above), descending. Leaves link only to the right, so each step down the key order finds
+     * the left neighbour from the root: through a probe key between that leaf's last possible key and
+     * the current leaf's low fence ({@link #below}).
+     */
+    List<KeyValue> scanDescending(byte[] from, byte[] before, int limit) {
+        List<KeyValue> out = new ArrayList<>();
+        byte[] cursor = before;
+        while (out.size() < limit) {
+            byte[] probe = cursor == null ? above() : below(cursor, maxKey);
+            if (probe == null) {
+                break; // nothing sorts below the empty key
+            }
+            byte[] hi = cursor;
+            int want = limit - out.size();
+            DescendingChunk c = store.readOptimistic(findLeaf(probe), p -> descendingChunk(p, probe, from, hi, want));
+            if (c == null) {
+                continue; // the leaf split, merged or moved: find it again
+            }
+            out.addAll(c.entries());
+            if (c.done()) {
+                break;
+            }
+            cursor = c.low();
+        }
+        return out;
+    }
+
+    private static DescendingChunk descendingChunk(MemorySegment p, byte[] probe, byte[] from, byte[] before, int limit) {
+        if (Node.type(p) != Node.LEAF || Node.level(p) != 0 || !Node.covers(p, probe)) {
+            return null;
+        }
+        int i;
+        if (before == null) {
+            i = Node.count(p) - 1;
+        } else {
+            int at = Node.search(p, before);
+            i = (at >= 0 ? at : -at - 1) - 1;
+        }
+        List<KeyValue> entries = new ArrayList<>();
+        for (; i >= 0 && entries.size() < limit; i--) {
+            if (from != null && Node.compareKey(p, i, from) < 0) {
+                return new DescendingChunk(entries, null, true);
+            }
+            entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
+        }
+        byte[] low = Node.low(p);
+        boolean done = low.length == 0 || (from != null && java.util.Arrays.compareUnsigned(low, from) <= 0);
+        return new DescendingChunk(entries, low, done);
+    }
+
+    /** A key above every key the tree can hold (keys have at most {@link #maxKey} bytes). */
+    private byte[] above() {
+        byte[] k = new byte[maxKey + 1];
+        java.util.Arrays.fill(k, (byte) 0xFF);
+        return k;
+    }
+
+    /**
+     * A key {@code x < key} with {@code x >= } every key of at most {@code maxKey} bytes that sorts below
+     * {@code key}, or null if {@code key} is empty: {@code key} without its last byte when that byte is 0,
+     * else {@code key} with its last byte decremented and padded with 0xFF to more than {@code maxKey}
+     * bytes. The leaf that covers {@code x} therefore holds {@code key}'s predecessor, if any.
+     */
+    static byte[] below(byte[] key, int maxKey) {
+        int n = key.length;
+        if (n == 0) {
+            return null;
+        }
+        if (key[n - 1] == 0) {
+            return java.util.Arrays.copyOf(key, n - 1);
+        }
+        byte[] x = java.util.Arrays.copyOf(key, Math.max(maxKey, n) + 1);
+        x[n - 1]--;
+        java.util.Arrays.fill(x, n, x.length, (byte) 0xFF);
+        return x;
     }
 
     private static Chunk chunk(MemorySegment p, byte[] from, byte[] to, int limit) {
@@ -382,7 +480,7 @@ final class BTree {
         Split split = split(type, cells, key, value);
         int m = split.index();
         byte[] sep = split.separator();
-        try (StructureChange smo = new StructureChange(store, wal)) {
+        try (StructureChange smo = smo()) {
             Page left = smo.allocate();
             Page right = smo.allocate();
             try {
@@ -419,7 +517,7 @@ final class BTree {
         byte[] sep = split.separator();
         byte[] low = Node.low(p);
         byte[] high = Node.high(p);
-        try (StructureChange smo = new StructureChange(store, wal)) {
+        try (StructureChange smo = smo()) {
             Page right = smo.allocate();
             if (type == Node.LEAF) {
                 Node.build(right.payload(), type, level, sep, high, Node.link(p), cells.subList(m, cells.size()));
@@ -517,6 +615,10 @@ final class BTree {
         return Math.max(lowest, Math.min(highest, m));
     }
 
+    private StructureChange smo() {
+        return wal != null ? new StructureChange(store, wal) : new StructureChange(store, unloggedLsn);
+    }
+
     /** The pessimistic delete follow-up: from the root down, merges or redistributes underfull nodes. */
     void rebalance(byte[] key) {
         Page node = store.write(MetaPage.ROOT);
@@ -548,7 +650,7 @@ final class BTree {
     private void collapseRoot(Page root) {
         MemorySegment r = root.payload();
         while (Node.type(r) == Node.INNER && Node.count(r) == 0) {
-            try (Page child = store.write(Node.link(r)); StructureChange smo = new StructureChange(store, wal)) {
+            try (Page child = store.write(Node.link(r)); StructureChange smo = smo()) {
                 MemorySegment p = child.payload();
                 Node.build(r, Node.type(p), Node.level(p), new byte[0], null, Node.link(p), Node.cells(p));
                 smo.touch(root);
@@ -573,7 +675,7 @@ final class BTree {
             cells.add(new Node.Cell(sep, null, Node.link(r)));
         }
         cells.addAll(Node.cells(r));
-        try (StructureChange smo = new StructureChange(store, wal)) {
+        try (StructureChange smo = smo()) {
             if (Node.bytesNeeded(type, low, high, cells) <= payload) {
                 long link = type == Node.LEAF ? Node.link(r) : Node.link(l);
                 Node.build(l, type, level, low, high, link, cells);

@@ -193,7 +193,7 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
-    private static PageStoreConfig.Builder storeConfig(KvOptions o) {
+    static PageStoreConfig.Builder storeConfig(KvOptions o) {
         if (o.store != null) {
             return o.store;
         }

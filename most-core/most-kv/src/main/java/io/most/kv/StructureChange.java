@@ -21,12 +21,25 @@ import java.util.List;
 final class StructureChange implements AutoCloseable {
     private final PageStore store;
     private final WriteAheadLog wal;
+    private final java.util.function.LongSupplier unlogged;
     private final List<Page> touched = new ArrayList<>(4);
     private Page meta;
 
     StructureChange(PageStore store, WriteAheadLog wal) {
         this.store = store;
         this.wal = wal;
+        this.unlogged = null;
+    }
+
+    /**
+     * A structure change that writes no log record: for a tree whose atomicity comes from elsewhere
+     * ({@link SingleWriterKvStore}'s rollback journal of page before-images); its pages are stamped
+     * with {@code lsn}'s value, so the store forces the journal before writing them back.
+     */
+    StructureChange(PageStore store, java.util.function.LongSupplier lsn) {
+        this.store = store;
+        this.wal = null;
+        this.unlogged = lsn;
     }
 
     /** Registers a latched page whose after-image the record must carry. */
@@ -73,11 +86,16 @@ final class StructureChange implements AutoCloseable {
 
     /** Logs the after-images of every registered page and marks them dirty with the record's LSN. */
     long log() {
-        List<LogRecord.PageImage> images = new ArrayList<>(touched.size());
-        for (Page p : touched) {
-            images.add(image(p.id(), p.payload()));
+        long lsn;
+        if (wal == null) {
+            lsn = unlogged.getAsLong();
+        } else {
+            List<LogRecord.PageImage> images = new ArrayList<>(touched.size());
+            for (Page p : touched) {
+                images.add(image(p.id(), p.payload()));
+            }
+            lsn = wal.append(LogRecord.PAGES, null, LogRecord.encodePages(images));
         }
-        long lsn = wal.append(LogRecord.PAGES, null, LogRecord.encodePages(images));
         for (Page p : touched) {
             p.markDirty(lsn);
         }
