@@ -3,13 +3,12 @@ package io.most.kafka.streams;
 import io.most.CorruptPageException;
 import io.most.DataLossException;
 import io.most.FileInUseException;
+import io.most.MostException;
 import io.most.OutOfSpaceException;
 import io.most.device.DeviceFullException;
-import io.most.kv.CorruptJournalException;
 import io.most.kv.KeyTooLargeException;
 import io.most.kv.KvIterator;
 import io.most.kv.KvOptions;
-import io.most.kv.OptionsMismatchException;
 import io.most.kv.SingleWriterKvStore;
 import io.most.kv.ValueTooLargeException;
 import java.io.File;
@@ -119,7 +118,9 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         try {
             return open(config);
-        } catch (CorruptJournalException | CorruptPageException | DataLossException | OptionsMismatchException e) {
+        } catch (MostException e) {
+            // a damaged journal, superblock, bitmap or page, or files of other settings: rebuilt from the
+            // changelog; should the fresh store fail too, that failure is not damage and propagates
             wipe(e.getMessage());
             return open(config);
         }
@@ -135,14 +136,32 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                     .maxKeySize(config.maxKeySize())
                     .build());
         } catch (FileInUseException e) {
-            throw new ProcessorStateException("MOST store " + name + " in " + directory + " is open in another"
+            throw new StoreInUseException("MOST store " + name + " in " + directory + " is open in another"
                     + " Kafka Streams instance or process: two instances must not share a state directory ("
                     + StreamsConfig.STATE_DIR_CONFIG + ")", e);
         } catch (DeviceFullException e) {
-            throw new ProcessorStateException("no room for MOST store " + name + " in " + directory + ": free disk"
+            throw new StoreFullException("no room for MOST store " + name + " in " + directory + ": free disk"
                     + " space or lower " + MostStreamsConfig.STORE_BYTES, e);
         } catch (IOException e) {
             throw new ProcessorStateException("cannot create MOST store directory " + directory, e);
+        }
+    }
+
+    /** The store is open elsewhere: not damage, so never wiped. */
+    static final class StoreInUseException extends ProcessorStateException {
+        private static final long serialVersionUID = 1L;
+
+        StoreInUseException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** No room for the store's files: not damage, so never wiped. */
+    static final class StoreFullException extends ProcessorStateException {
+        private static final long serialVersionUID = 1L;
+
+        StoreFullException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
