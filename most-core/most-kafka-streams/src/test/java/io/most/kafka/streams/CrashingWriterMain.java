@@ -15,9 +15,9 @@ import org.apache.kafka.common.utils.Bytes;
  */
 public final class CrashingWriterMain {
     static final TopicPartition CHANGELOG = new TopicPartition("crash-changelog", 0);
-    static final int COMMIT_EVERY = 400;
+    static final int COMMIT_EVERY = 5000;
     static final String NAME = "crash";
-    /** A small DRAM share, so pages are written back (journal first) between commits. */
+    /** A small DRAM share and long commit intervals, so dirty pages are written back (journal first) between commits. */
     static final long DRAM = 1L << 20;
 
     private CrashingWriterMain() {
@@ -38,9 +38,9 @@ public final class CrashingWriterMain {
         }
     }
 
-    /** Operation {@code i}: a put or (every 11th) a delete of one of 4,000 keys; on the store or the model. */
+    /** Operation {@code i}: a put or (every 11th) a delete of one of 20,000 keys; on the store or the model. */
     static void apply(long i, MostKeyValueStore store, NavigableMap<Bytes, byte[]> model) {
-        Bytes key = Bytes.wrap(("key-" + (i * 7919 % 4000)).getBytes(StandardCharsets.US_ASCII));
+        Bytes key = Bytes.wrap(("key-" + (i * 7919 % 20000)).getBytes(StandardCharsets.US_ASCII));
         byte[] value = i % 11 == 0 ? null : ("value-" + i + "-" + "x".repeat((int) (i % 150))).getBytes(StandardCharsets.US_ASCII);
         if (store != null) {
             store.put(key, value);

@@ -34,7 +34,7 @@ class KillNineTest {
     void aKilledWriterReopensAtItsLastCommit() throws Exception {
         long resumeAfter = -1;
         for (int round = 0; round < 3; round++) {
-            long printed = runAndKill(resumeAfter, 4 + round * 3);
+            long printed = runAndKill(resumeAfter, 2 + round);
             MostKeyValueStore store = new MostKeyValueStore(CrashingWriterMain.NAME);
             StoreContexts.init(store, stateDir, CrashingWriterMain.DRAM);
             try {
