@@ -144,6 +144,11 @@ final class RollbackJournal implements WalHook, AutoCloseable {
         covered.clear();
     }
 
+    /** Whether no page was journaled or allocated since the last checkpoint (so none changed). */
+    synchronized boolean isEmpty() {
+        return covered.isEmpty();
+    }
+
     /** The LSN of everything journaled so far: what a page changed now is stamped with. */
     synchronized long lsn() {
         return base + written + buffer.position();

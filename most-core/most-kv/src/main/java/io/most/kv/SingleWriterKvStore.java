@@ -446,6 +446,7 @@ public final class SingleWriterKvStore implements AutoCloseable {
     /**
      * Makes every change so far durable together with {@code metadata} and the entry count, atomically:
      * after a crash the store reopens with exactly this state and {@link #metadata()} returns this blob.
+     * Free when nothing changed and the metadata is the last checkpoint's (an idle Kafka Streams task).
      *
      * @throws IllegalArgumentException if {@code metadata} exceeds {@link #maxMetadataSize()} (nothing written)
      */
@@ -458,6 +459,9 @@ public final class SingleWriterKvStore implements AutoCloseable {
         writeLock.lock();
         try {
             checkOpen();
+            if (journal.isEmpty() && Arrays.equals(metadata, this.metadata)) {
+                return; // nothing changed since the last checkpoint: it is this one already
+            }
             try (Page p = store.write(CHECKPOINT_PAGE)) {
                 writeCheckpointPage(p.payload(), count, metadata);
                 p.markDirty(journal.lsn());

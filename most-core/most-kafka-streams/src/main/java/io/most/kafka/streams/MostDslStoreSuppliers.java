@@ -1,6 +1,7 @@
 package io.most.kafka.streams;
 
 import org.apache.kafka.streams.DslStoreFormat;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.DslKeyValueParams;
 import org.apache.kafka.streams.state.DslSessionParams;
@@ -11,11 +12,13 @@ import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 /**
- * Makes every key-value store of a DSL application a MOST store:
+ * Makes every key-value store of a DSL application a MOST store, and every window store whose windows
+ * are emitted on update (the default):
  * {@code dsl.store.suppliers.class=io.most.kafka.streams.MostDslStoreSuppliers}.
  *
- * <p>Window and session stores, and key-value stores in the {@link DslStoreFormat#HEADERS} format, are
- * still Kafka's RocksDB stores: MOST has no window, session or header-carrying store yet.
+ * <p>Session stores, window
+ * stores that emit on window close (they need a time-ordered store), and stores in the
+ * {@link DslStoreFormat#HEADERS} format are still Kafka's RocksDB stores: MOST has none of those yet.
  */
 public class MostDslStoreSuppliers implements DslStoreSuppliers {
     private final DslStoreSuppliers rocksDb = new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers();
@@ -31,7 +34,12 @@ public class MostDslStoreSuppliers implements DslStoreSuppliers {
 
     @Override
     public WindowBytesStoreSupplier windowStore(DslWindowParams params) {
-        return rocksDb.windowStore(params);
+        if (params.dslStoreFormat() == DslStoreFormat.HEADERS || (params.emitStrategy() != null
+                && params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE)) {
+            return rocksDb.windowStore(params);
+        }
+        return new MostWindowBytesStoreSupplier(params.name(), params.retentionPeriod().toMillis(),
+                params.windowSize().toMillis(), params.retainDuplicates(), params.dslStoreFormat() == DslStoreFormat.TIMESTAMPED);
     }
 
     @Override

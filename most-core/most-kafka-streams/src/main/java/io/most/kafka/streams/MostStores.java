@@ -1,6 +1,8 @@
 package io.most.kafka.streams;
 
+import java.time.Duration;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 /**
  * Factory of MOST state stores for Kafka Streams, like {@code org.apache.kafka.streams.state.Stores}:
@@ -34,5 +36,26 @@ public final class MostStores {
      */
     public static KeyValueBytesStoreSupplier persistentTimestampedKeyValueStore(String name) {
         return new MostKeyValueBytesStoreSupplier(name, true);
+    }
+
+    /**
+     * A persistent window store on MOST (use with {@code Stores.windowStoreBuilder}).
+     *
+     * @throws IllegalArgumentException if a duration is negative or the window exceeds the retention
+     */
+    public static WindowBytesStoreSupplier persistentWindowStore(String name, Duration retentionPeriod, Duration windowSize,
+                                                                 boolean retainDuplicates) {
+        return new MostWindowBytesStoreSupplier(name, retentionPeriod.toMillis(), windowSize.toMillis(), retainDuplicates, false);
+    }
+
+    /**
+     * A persistent window store on MOST of Kafka Streams' timestamped values (use with
+     * {@code Stores.timestampedWindowStoreBuilder}).
+     *
+     * @throws IllegalArgumentException if a duration is negative or the window exceeds the retention
+     */
+    public static WindowBytesStoreSupplier persistentTimestampedWindowStore(String name, Duration retentionPeriod,
+                                                                            Duration windowSize, boolean retainDuplicates) {
+        return new MostWindowBytesStoreSupplier(name, retentionPeriod.toMillis(), windowSize.toMillis(), retainDuplicates, true);
     }
 }

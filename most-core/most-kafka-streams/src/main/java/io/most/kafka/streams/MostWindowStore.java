@@ -1,0 +1,370 @@
+package io.most.kafka.streams;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.kstream.internals.TimeWindow;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.state.internals.StoreQueryUtils;
+
+/**
+ * A persistent {@code WindowStore<Bytes, byte[]>} on one {@link MostKeyValueStore}: each record is one
+ * entry keyed {@code [key][window start, 8 bytes big-endian][sequence number, 4 bytes]}, the layout of
+ * Kafka's window changelog keys, so a restore writes changelog records as they are. Everything the
+ * key-value store guarantees (offsets in its checkpoint, shared DRAM budget, damage handling,
+ * snapshot iterators) holds here.
+ *
+ * <p><b>Retention</b> as Kafka's in-memory window store: a put whose window started at or before
+ * {@code observedStreamTime - retentionPeriod} is dropped, and fetches do not return such windows.
+ * Expired entries are deleted by a sweep of the whole store each time stream time passes another
+ * segment interval: one page-order scan per interval instead of RocksDB's segment files, so the
+ * store's size stays bounded by the retention plus one interval.
+ *
+ * <p><b>Order.</b> A single key's windows come by start time. Key-range fetches and {@code all} come
+ * in the composite key's byte order: by key bytes, then start time (RocksDB orders so within one
+ * segment; Kafka's in-memory store orders by start time first). Variable-length keys that extend one
+ * another interleave in byte order, so every scan filters on the decoded key and time.
+ */
+public class MostWindowStore implements WindowStore<Bytes, byte[]> {
+    private static final int SUFFIX = 12;
+
+    private final MostKeyValueStore entries;
+    private final long retentionPeriod;
+    private final long windowSize;
+    private final long segmentInterval;
+    private final boolean retainDuplicates;
+    private long observedStreamTime = -1;
+    private long sweptAt = Long.MIN_VALUE;
+    private int sequence;
+    private StateStoreContext context;
+
+    /**
+     * @throws IllegalArgumentException if retention, window size or segment interval is not positive
+     */
+    public MostWindowStore(String name, long retentionPeriod, long windowSize, long segmentInterval,
+                           boolean retainDuplicates) {
+        if (retentionPeriod <= 0 || windowSize <= 0 || segmentInterval <= 0) {
+            throw new IllegalArgumentException("retention (" + retentionPeriod + " ms), window size (" + windowSize
+                    + " ms) and segment interval (" + segmentInterval + " ms) must be positive");
+        }
+        this.entries = new MostKeyValueStore(name);
+        this.retentionPeriod = retentionPeriod;
+        this.windowSize = windowSize;
+        this.segmentInterval = segmentInterval;
+        this.retainDuplicates = retainDuplicates;
+    }
+
+    @Override
+    public String name() {
+        return entries.name();
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        this.context = context;
+        entries.init(context, root); // restores changelog records as they are: same key layout
+    }
+
+    static Bytes compositeKey(Bytes key, long windowStart, int seq) {
+        byte[] k = key.get();
+        return Bytes.wrap(ByteBuffer.allocate(k.length + SUFFIX).put(k).putLong(windowStart).putInt(seq).array());
+    }
+
+    private static Bytes keyOf(byte[] composite) {
+        return Bytes.wrap(Arrays.copyOf(composite, composite.length - SUFFIX));
+    }
+
+    private static long startOf(byte[] composite) {
+        return ByteBuffer.wrap(composite, composite.length - SUFFIX, 8).getLong();
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void put(Bytes key, byte[] value, long windowStartTimestamp) {
+        Objects.requireNonNull(key, "key cannot be null");
+        observedStreamTime = Math.max(observedStreamTime, windowStartTimestamp);
+        if (windowStartTimestamp <= observedStreamTime - retentionPeriod) {
+            return; // expired: Kafka's stores drop it too
+        }
+        if (retainDuplicates) {
+            if (value == null) {
+                return; // a duplicate-retaining store keeps no tombstones
+            }
+            sequence = (sequence + 1) & 0x7FFFFFFF;
+        }
+        entries.put(compositeKey(key, windowStartTimestamp, retainDuplicates ? sequence : 0), value);
+        maybeSweep();
+    }
+
+    /** Deletes expired entries once stream time has moved a segment interval past the last sweep. */
+    private void maybeSweep() {
+        long cutoff = observedStreamTime - retentionPeriod; // windows starting at or before it are expired
+        if (cutoff < 0 || (sweptAt != Long.MIN_VALUE && cutoff - sweptAt < segmentInterval)) {
+            return;
+        }
+        sweptAt = cutoff;
+        java.util.List<Bytes> expired = new java.util.ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = entries.all()) {
+            while (it.hasNext()) {
+                Bytes k = it.next().key;
+                if (startOf(k.get()) <= cutoff) {
+                    expired.add(k);
+                }
+            }
+        }
+        for (Bytes k : expired) {
+            entries.delete(k);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    private long earliest() {
+        return Math.max(0, observedStreamTime - retentionPeriod + 1);
+    }
+
+    /**
+     * The value of {@code key}'s window starting at {@code time}, or null. A store that retains duplicates
+     * holds several values per window and answers null, as Kafka's in-memory window store does (its
+     * RocksDB store answers only if the last put was to this window); stream-stream joins, the users of
+     * such stores, fetch ranges.
+     */
+    @Override
+    public byte[] fetch(Bytes key, long time) {
+        Objects.requireNonNull(key, "key cannot be null");
+        if (retainDuplicates || time < earliest()) {
+            return null;
+        }
+        return entries.get(compositeKey(key, time, 0));
+    }
+
+    @Override
+    public WindowStoreIterator<byte[]> fetch(Bytes key, long timeFrom, long timeTo) {
+        return singleKey(key, timeFrom, timeTo, false);
+    }
+
+    @Override
+    public WindowStoreIterator<byte[]> backwardFetch(Bytes key, long timeFrom, long timeTo) {
+        return singleKey(key, timeFrom, timeTo, true);
+    }
+
+    private WindowStoreIterator<byte[]> singleKey(Bytes key, long timeFrom, long timeTo, boolean backward) {
+        Objects.requireNonNull(key, "key cannot be null");
+        Scan scan = new Scan(key, key, Math.max(timeFrom, earliest()), timeTo, backward);
+        return new WindowStoreIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return scan.hasNext();
+            }
+
+            @Override
+            public KeyValue<Long, byte[]> next() {
+                KeyValue<Bytes, byte[]> e = scan.next();
+                return KeyValue.pair(startOf(e.key.get()), e.value);
+            }
+
+            @Override
+            public Long peekNextKey() {
+                return startOf(scan.peek().key.get());
+            }
+
+            @Override
+            public void close() {
+                scan.close();
+            }
+        };
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
+        return windowed(new Scan(keyFrom, keyTo, Math.max(timeFrom, earliest()), timeTo, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
+        return windowed(new Scan(keyFrom, keyTo, Math.max(timeFrom, earliest()), timeTo, true));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(long timeFrom, long timeTo) {
+        return windowed(new Scan(null, null, Math.max(timeFrom, earliest()), timeTo, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(long timeFrom, long timeTo) {
+        return windowed(new Scan(null, null, Math.max(timeFrom, earliest()), timeTo, true));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> all() {
+        return windowed(new Scan(null, null, earliest(), Long.MAX_VALUE, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardAll() {
+        return windowed(new Scan(null, null, earliest(), Long.MAX_VALUE, true));
+    }
+
+    private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(Scan scan) {
+        return new KeyValueIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return scan.hasNext();
+            }
+
+            @Override
+            public KeyValue<Windowed<Bytes>, byte[]> next() {
+                KeyValue<Bytes, byte[]> e = scan.next();
+                return KeyValue.pair(windowedKey(e.key.get()), e.value);
+            }
+
+            @Override
+            public Windowed<Bytes> peekNextKey() {
+                return windowedKey(scan.peek().key.get());
+            }
+
+            @Override
+            public void close() {
+                scan.close();
+            }
+        };
+    }
+
+    private Windowed<Bytes> windowedKey(byte[] composite) {
+        long start = startOf(composite);
+        long end = start + windowSize;
+        return new Windowed<>(keyOf(composite), new TimeWindow(start, end < start ? Long.MAX_VALUE : end));
+    }
+
+    /**
+     * The entries with {@code keyFrom <= key <= keyTo} (null: open) and {@code timeFrom <= start <= timeTo},
+     * over the composite-key range that holds them, filtered on the decoded key and start.
+     */
+    private final class Scan {
+        private final KeyValueIterator<Bytes, byte[]> it;
+        private final Bytes keyFrom;
+        private final Bytes keyTo;
+        private final long timeFrom;
+        private final long timeTo;
+        private KeyValue<Bytes, byte[]> next;
+
+        Scan(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo, boolean backward) {
+            this.keyFrom = keyFrom;
+            this.keyTo = keyTo;
+            this.timeFrom = timeFrom;
+            this.timeTo = timeTo;
+            if (timeFrom > timeTo || (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0)) {
+                this.it = null;
+                return;
+            }
+            // one key: exactly its windows' composite range. Several: from keyFrom's bare bytes (every composite
+            // of a key >= keyFrom sorts after them) to keyTo with the largest suffix (a key that is a proper
+            // prefix of keyTo sorts below it as long as its start's first byte does not exceed keyTo's next
+            // byte: window starts below 2^56 ms, as Kafka's own window key schema assumes)
+            boolean one = keyFrom != null && keyFrom.equals(keyTo);
+            Bytes lower = keyFrom == null ? null : one ? compositeKey(keyFrom, Math.max(0, timeFrom), 0) : keyFrom;
+            Bytes upper = keyTo == null ? null : compositeKey(keyTo, one ? timeTo : Long.MAX_VALUE, -1);
+            this.it = backward ? entries.reverseRange(lower, upper) : entries.range(lower, upper);
+        }
+
+        boolean hasNext() {
+            while (next == null && it != null && it.hasNext()) {
+                KeyValue<Bytes, byte[]> e = it.next();
+                byte[] c = e.key.get();
+                if (c.length < SUFFIX) {
+                    continue;
+                }
+                long start = startOf(c);
+                Bytes key = keyOf(c);
+                if (start >= timeFrom && start <= timeTo && (keyFrom == null || key.compareTo(keyFrom) >= 0)
+                        && (keyTo == null || key.compareTo(keyTo) <= 0)) {
+                    next = e;
+                }
+            }
+            return next != null;
+        }
+
+        KeyValue<Bytes, byte[]> peek() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("no more windows");
+            }
+            return next;
+        }
+
+        KeyValue<Bytes, byte[]> next() {
+            KeyValue<Bytes, byte[]> e = peek();
+            next = null;
+            return e;
+        }
+
+        void close() {
+            if (it != null) {
+                it.close();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle, offsets, queries
+
+    @Override
+    public boolean managesOffsets() {
+        return true;
+    }
+
+    @Override
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
+        entries.commit(changelogOffsets);
+    }
+
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        return entries.committedOffset(partition);
+    }
+
+    @Override
+    @Deprecated
+    public void flush() {
+        entries.flush();
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return entries.isOpen();
+    }
+
+    @Override
+    public void close() {
+        entries.close();
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, entries.getPosition(), context);
+    }
+
+    @Override
+    public Position getPosition() {
+        return entries.getPosition();
+    }
+}
