@@ -3,7 +3,6 @@ package io.most.kafka.streams;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
@@ -166,84 +165,63 @@ public class MostWindowStore implements WindowStore<Bytes, byte[]> {
 
     private WindowStoreIterator<byte[]> singleKey(Bytes key, long timeFrom, long timeTo, boolean backward) {
         Objects.requireNonNull(key, "key cannot be null");
-        Scan scan = new Scan(key, key, Math.max(timeFrom, earliest()), timeTo, backward);
+        KeyValueIterator<Long, byte[]> it = CompositeKeyScan.iterator(scan(key, key, timeFrom, timeTo, backward),
+                MostWindowStore::startOf);
         return new WindowStoreIterator<>() {
             @Override
             public boolean hasNext() {
-                return scan.hasNext();
+                return it.hasNext();
             }
 
             @Override
             public KeyValue<Long, byte[]> next() {
-                KeyValue<Bytes, byte[]> e = scan.next();
-                return KeyValue.pair(startOf(e.key.get()), e.value);
+                return it.next();
             }
 
             @Override
             public Long peekNextKey() {
-                return startOf(scan.peek().key.get());
+                return it.peekNextKey();
             }
 
             @Override
             public void close() {
-                scan.close();
+                it.close();
             }
         };
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
-        return windowed(new Scan(keyFrom, keyTo, Math.max(timeFrom, earliest()), timeTo, false));
+        return windowed(scan(keyFrom, keyTo, timeFrom, timeTo, false));
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
-        return windowed(new Scan(keyFrom, keyTo, Math.max(timeFrom, earliest()), timeTo, true));
+        return windowed(scan(keyFrom, keyTo, timeFrom, timeTo, true));
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(long timeFrom, long timeTo) {
-        return windowed(new Scan(null, null, Math.max(timeFrom, earliest()), timeTo, false));
+        return windowed(scan(null, null, timeFrom, timeTo, false));
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(long timeFrom, long timeTo) {
-        return windowed(new Scan(null, null, Math.max(timeFrom, earliest()), timeTo, true));
+        return windowed(scan(null, null, timeFrom, timeTo, true));
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> all() {
-        return windowed(new Scan(null, null, earliest(), Long.MAX_VALUE, false));
+        return windowed(scan(null, null, 0, Long.MAX_VALUE, false));
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardAll() {
-        return windowed(new Scan(null, null, earliest(), Long.MAX_VALUE, true));
+        return windowed(scan(null, null, 0, Long.MAX_VALUE, true));
     }
 
-    private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(Scan scan) {
-        return new KeyValueIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return scan.hasNext();
-            }
-
-            @Override
-            public KeyValue<Windowed<Bytes>, byte[]> next() {
-                KeyValue<Bytes, byte[]> e = scan.next();
-                return KeyValue.pair(windowedKey(e.key.get()), e.value);
-            }
-
-            @Override
-            public Windowed<Bytes> peekNextKey() {
-                return windowedKey(scan.peek().key.get());
-            }
-
-            @Override
-            public void close() {
-                scan.close();
-            }
-        };
+    private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(CompositeKeyScan scan) {
+        return CompositeKeyScan.iterator(scan, this::windowedKey);
     }
 
     private Windowed<Bytes> windowedKey(byte[] composite) {
@@ -253,71 +231,31 @@ public class MostWindowStore implements WindowStore<Bytes, byte[]> {
     }
 
     /**
-     * The entries with {@code keyFrom <= key <= keyTo} (null: open) and {@code timeFrom <= start <= timeTo},
-     * over the composite-key range that holds them, filtered on the decoded key and start.
+     * The windows of keys {@code keyFrom <= key <= keyTo} (null: open) starting within {@code [timeFrom,
+     * timeTo]} and not expired. One key: exactly its windows' composite range. Several: from keyFrom's
+     * bare bytes (every composite of a key >= keyFrom sorts after them) to keyTo with the largest suffix
+     * (a key that is a proper prefix of keyTo sorts below it while its start's first byte does not exceed
+     * keyTo's next byte: window starts below 2^56 ms, as Kafka's own window key schema assumes).
      */
-    private final class Scan {
-        private final KeyValueIterator<Bytes, byte[]> it;
-        private final Bytes keyFrom;
-        private final Bytes keyTo;
-        private final long timeFrom;
-        private final long timeTo;
-        private KeyValue<Bytes, byte[]> next;
-
-        Scan(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo, boolean backward) {
-            this.keyFrom = keyFrom;
-            this.keyTo = keyTo;
-            this.timeFrom = timeFrom;
-            this.timeTo = timeTo;
-            if (timeFrom > timeTo || (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0)) {
-                this.it = null;
-                return;
+    private CompositeKeyScan scan(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo, boolean backward) {
+        long from = Math.max(timeFrom, earliest());
+        if (from > timeTo || (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0)) {
+            return new CompositeKeyScan();
+        }
+        boolean one = keyFrom != null && keyFrom.equals(keyTo);
+        Bytes lower = keyFrom == null ? null : one ? compositeKey(keyFrom, from, 0) : keyFrom;
+        Bytes upper = keyTo == null ? null : compositeKey(keyTo, one ? timeTo : Long.MAX_VALUE, -1);
+        return new CompositeKeyScan(entries, lower, upper, backward, c -> {
+            if (c.length < SUFFIX) {
+                return false;
             }
-            // one key: exactly its windows' composite range. Several: from keyFrom's bare bytes (every composite
-            // of a key >= keyFrom sorts after them) to keyTo with the largest suffix (a key that is a proper
-            // prefix of keyTo sorts below it as long as its start's first byte does not exceed keyTo's next
-            // byte: window starts below 2^56 ms, as Kafka's own window key schema assumes)
-            boolean one = keyFrom != null && keyFrom.equals(keyTo);
-            Bytes lower = keyFrom == null ? null : one ? compositeKey(keyFrom, Math.max(0, timeFrom), 0) : keyFrom;
-            Bytes upper = keyTo == null ? null : compositeKey(keyTo, one ? timeTo : Long.MAX_VALUE, -1);
-            this.it = backward ? entries.reverseRange(lower, upper) : entries.range(lower, upper);
-        }
-
-        boolean hasNext() {
-            while (next == null && it != null && it.hasNext()) {
-                KeyValue<Bytes, byte[]> e = it.next();
-                byte[] c = e.key.get();
-                if (c.length < SUFFIX) {
-                    continue;
-                }
-                long start = startOf(c);
-                Bytes key = keyOf(c);
-                if (start >= timeFrom && start <= timeTo && (keyFrom == null || key.compareTo(keyFrom) >= 0)
-                        && (keyTo == null || key.compareTo(keyTo) <= 0)) {
-                    next = e;
-                }
+            long start = startOf(c);
+            if (start < from || start > timeTo) {
+                return false;
             }
-            return next != null;
-        }
-
-        KeyValue<Bytes, byte[]> peek() {
-            if (!hasNext()) {
-                throw new NoSuchElementException("no more windows");
-            }
-            return next;
-        }
-
-        KeyValue<Bytes, byte[]> next() {
-            KeyValue<Bytes, byte[]> e = peek();
-            next = null;
-            return e;
-        }
-
-        void close() {
-            if (it != null) {
-                it.close();
-            }
-        }
+            Bytes key = keyOf(c);
+            return (keyFrom == null || key.compareTo(keyFrom) >= 0) && (keyTo == null || key.compareTo(keyTo) <= 0);
+        });
     }
 
     // ---------------------------------------------------------------- lifecycle, offsets, queries
