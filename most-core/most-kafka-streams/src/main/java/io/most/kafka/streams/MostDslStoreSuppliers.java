@@ -12,13 +12,12 @@ import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 /**
- * Makes every key-value store of a DSL application a MOST store, and every window store whose windows
- * are emitted on update (the default):
+ * Makes every key-value store of a DSL application a MOST store, and every window and session store
+ * whose windows are emitted on update (the default):
  * {@code dsl.store.suppliers.class=io.most.kafka.streams.MostDslStoreSuppliers}.
  *
- * <p>Session stores, window
- * stores that emit on window close (they need a time-ordered store), and stores in the
- * {@link DslStoreFormat#HEADERS} format are still Kafka's RocksDB stores: MOST has none of those yet.
+ * <p>Window and session stores that emit on window close (they need a time-ordered store) and stores in
+ * the {@link DslStoreFormat#HEADERS} format are still Kafka's RocksDB stores: MOST has neither yet.
  */
 public class MostDslStoreSuppliers implements DslStoreSuppliers {
     private final DslStoreSuppliers rocksDb = new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers();
@@ -44,6 +43,10 @@ public class MostDslStoreSuppliers implements DslStoreSuppliers {
 
     @Override
     public SessionBytesStoreSupplier sessionStore(DslSessionParams params) {
-        return rocksDb.sessionStore(params);
+        if (params.storeFormat() == DslStoreFormat.HEADERS || (params.emitStrategy() != null
+                && params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE)) {
+            return rocksDb.sessionStore(params);
+        }
+        return new MostSessionBytesStoreSupplier(params.name(), params.retentionPeriod().toMillis());
     }
 }

@@ -2,6 +2,7 @@ package io.most.kafka.streams;
 
 import java.time.Duration;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 /**
@@ -57,5 +58,14 @@ public final class MostStores {
     public static WindowBytesStoreSupplier persistentTimestampedWindowStore(String name, Duration retentionPeriod,
                                                                             Duration windowSize, boolean retainDuplicates) {
         return new MostWindowBytesStoreSupplier(name, retentionPeriod.toMillis(), windowSize.toMillis(), retainDuplicates, true);
+    }
+
+    /**
+     * A persistent session store on MOST (use with {@code Stores.sessionStoreBuilder}).
+     *
+     * @throws IllegalArgumentException if the retention period is negative
+     */
+    public static SessionBytesStoreSupplier persistentSessionStore(String name, Duration retentionPeriod) {
+        return new MostSessionBytesStoreSupplier(name, retentionPeriod.toMillis());
     }
 }

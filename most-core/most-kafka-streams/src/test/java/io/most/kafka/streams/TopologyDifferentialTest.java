@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The same DSL topologies (count, aggregate, reduce, KTable-KTable join, windowed count) over the same
+ * The same DSL topologies (count, aggregate, reduce, KTable-KTable join, windowed and session counts) over the same
  * input, once with Kafka's in-memory stores and once with {@link MostDslStoreSuppliers}: their output
  * topics and final tables must be identical.
  */
@@ -80,6 +80,13 @@ class TopologyDifferentialTest {
                         .withValueSerde(Serdes.Long()))
                 .toStream((w, v) -> w.key() + "@" + w.window().start()).mapValues(v -> "win=" + v).to("out", out);
 
+        input.groupByKey().windowedBy(org.apache.kafka.streams.kstream.SessionWindows.ofInactivityGapAndGrace(
+                        Duration.ofSeconds(2), Duration.ofSeconds(5)))
+                .count(Materialized.<String, Long, org.apache.kafka.streams.state.SessionStore<Bytes, byte[]>>as("session-counts")
+                        .withValueSerde(Serdes.Long()))
+                .toStream((w, v) -> w.key() + "@" + w.window().start() + "-" + w.window().end())
+                .mapValues(v -> "session=" + v).to("out", out);
+
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), p)) {
             TestInputTopic<String, String> leftIn = driver.createInputTopic("left", Serdes.String().serializer(), Serdes.String().serializer());
             TestInputTopic<String, String> leftTable = driver.createInputTopic("left-table", Serdes.String().serializer(), Serdes.String().serializer());
@@ -106,6 +113,10 @@ class TopologyDifferentialTest {
             try (KeyValueIterator<org.apache.kafka.streams.kstream.Windowed<String>, ValueAndTimestamp<Long>> it = windowStore.all()) {
                 it.forEachRemaining(e -> windows.add(e.key + "=" + e.value));
             }
+            org.apache.kafka.streams.state.SessionStore<String, Long> sessionStore = driver.getSessionStore("session-counts");
+            try (KeyValueIterator<org.apache.kafka.streams.kstream.Windowed<String>, Long> it = sessionStore.fetch("k0", "k9")) {
+                it.forEachRemaining(e -> windows.add(e.key.key() + "@" + e.key.window().start() + "-" + e.key.window().end() + "=" + e.value));
+            }
             java.util.Collections.sort(windows); // the stores order windows differently (see MostWindowStore)
             counts.addAll(windows);
             List<String> joined = new ArrayList<>();
@@ -115,8 +126,9 @@ class TopologyDifferentialTest {
             }
             boolean mostFiles = false;
             try (Stream<Path> files = Files.exists(dir) ? Files.walk(dir) : Stream.empty()) {
-                // the windowed count too: its store is a MOST window store
-                mostFiles = files.anyMatch(f -> f.endsWith(Path.of("windowed-counts", "journal.most")));
+                // the windowed and session counts too: MOST window and session stores
+                mostFiles = files.filter(f -> f.endsWith(Path.of("windowed-counts", "journal.most"))
+                        || f.endsWith(Path.of("session-counts", "journal.most"))).count() == 2;
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
