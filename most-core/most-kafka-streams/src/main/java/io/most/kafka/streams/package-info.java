@@ -1,9 +1,9 @@
 /**
- * MOST as Kafka Streams' persistent key-value state store.
+ * MOST as Kafka Streams' persistent state store (key-value, window and session stores).
  *
- * <p>{@link io.most.kafka.streams.MostStores#persistentKeyValueStore} replaces
- * {@code Stores.persistentKeyValueStore} (or {@code persistentTimestampedKeyValueStore}) in a Processor API
- * topology; {@link io.most.kafka.streams.MostDslStoreSuppliers} switches every DSL key-value store with
+ * <p>{@link io.most.kafka.streams.MostStores} replaces {@code Stores.persistentKeyValueStore} and its
+ * timestamped, window and session siblings in a Processor API topology;
+ * {@link io.most.kafka.streams.MostDslStoreSuppliers} switches the DSL's stores with
  * {@code dsl.store.suppliers.class}. Every MOST store of one application instance shares the DRAM budget
  * {@value io.most.kafka.streams.MostStreamsConfig#DRAM}.
  */
