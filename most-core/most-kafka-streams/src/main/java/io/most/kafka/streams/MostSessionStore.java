@@ -2,22 +2,12 @@ package io.most.kafka.streams;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Objects;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.SessionWindow;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
-import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 
 /**
  * A persistent {@code SessionStore<Bytes, byte[]>} on one {@link MostKeyValueStore}: each session is one
@@ -31,15 +21,11 @@ import org.apache.kafka.streams.state.internals.StoreQueryUtils;
  * <p><b>Order.</b> A single key's sessions come by end, then start time; key ranges in the composite
  * key's byte order (key bytes, then end, then start), as RocksDB within a segment.
  */
-public class MostSessionStore implements SessionStore<Bytes, byte[]> {
+public class MostSessionStore extends CompositeKeyStore implements SessionStore<Bytes, byte[]> {
     private static final int SUFFIX = 16;
 
-    private final MostKeyValueStore entries;
     private final long retentionPeriod;
-    private final long segmentInterval;
     private long observedStreamTime = -1;
-    private long sweptAt = Long.MIN_VALUE;
-    private StateStoreContext context;
 
     /** @throws IllegalArgumentException if the retention or segment interval is not positive */
     public MostSessionStore(String name, long retentionPeriod, long segmentInterval) {
@@ -47,20 +33,8 @@ public class MostSessionStore implements SessionStore<Bytes, byte[]> {
             throw new IllegalArgumentException("retention (" + retentionPeriod + " ms) and segment interval ("
                     + segmentInterval + " ms) must be positive");
         }
-        this.entries = new MostKeyValueStore(name);
+        super(name, segmentInterval);
         this.retentionPeriod = retentionPeriod;
-        this.segmentInterval = segmentInterval;
-    }
-
-    @Override
-    public String name() {
-        return entries.name();
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        this.context = context;
-        entries.init(context, root);
     }
 
     static Bytes compositeKey(Bytes key, long end, long start) {
@@ -96,33 +70,14 @@ public class MostSessionStore implements SessionStore<Bytes, byte[]> {
             return; // expired: Kafka's stores drop it too
         }
         entries.put(compositeKey(sessionKey.key(), end, sessionKey.window().start()), aggregate);
-        maybeSweep();
+        long cutoff = observedStreamTime - retentionPeriod; // sessions ending at or before it are expired
+        maybeSweep(cutoff, c -> c.length >= SUFFIX && endOf(c) <= cutoff);
     }
 
     @Override
     public void remove(Windowed<Bytes> sessionKey) {
         Objects.requireNonNull(sessionKey, "sessionKey cannot be null");
         entries.delete(compositeKey(sessionKey.key(), sessionKey.window().end(), sessionKey.window().start()));
-    }
-
-    private void maybeSweep() {
-        long cutoff = observedStreamTime - retentionPeriod; // sessions ending at or before it are expired
-        if (cutoff < 0 || (sweptAt != Long.MIN_VALUE && cutoff - sweptAt < segmentInterval)) {
-            return;
-        }
-        sweptAt = cutoff;
-        java.util.List<Bytes> expired = new java.util.ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = entries.all()) {
-            while (it.hasNext()) {
-                Bytes k = it.next().key;
-                if (k.get().length >= SUFFIX && endOf(k.get()) <= cutoff) {
-                    expired.add(k);
-                }
-            }
-        }
-        for (Bytes k : expired) {
-            entries.delete(k);
-        }
     }
 
     // ---------------------------------------------------------------- reads
@@ -208,53 +163,5 @@ public class MostSessionStore implements SessionStore<Bytes, byte[]> {
             });
         }
         return CompositeKeyScan.iterator(scan, MostSessionStore::sessionKey);
-    }
-
-    // ---------------------------------------------------------------- lifecycle, offsets, queries
-
-    @Override
-    public boolean managesOffsets() {
-        return true;
-    }
-
-    @Override
-    public void commit(Map<TopicPartition, Long> changelogOffsets) {
-        entries.commit(changelogOffsets);
-    }
-
-    @Override
-    public Long committedOffset(TopicPartition partition) {
-        return entries.committedOffset(partition);
-    }
-
-    @Override
-    @Deprecated
-    public void flush() {
-        entries.flush();
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return entries.isOpen();
-    }
-
-    @Override
-    public void close() {
-        entries.close();
-    }
-
-    @Override
-    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, entries.getPosition(), context);
-    }
-
-    @Override
-    public Position getPosition() {
-        return entries.getPosition();
     }
 }

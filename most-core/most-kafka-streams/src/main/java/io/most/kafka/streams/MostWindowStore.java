@@ -2,24 +2,14 @@ package io.most.kafka.streams;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Objects;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.TimeWindow;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
-import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 
 /**
  * A persistent {@code WindowStore<Bytes, byte[]>} on one {@link MostKeyValueStore}: each record is one
@@ -39,18 +29,14 @@ import org.apache.kafka.streams.state.internals.StoreQueryUtils;
  * segment; Kafka's in-memory store orders by start time first). Variable-length keys that extend one
  * another interleave in byte order, so every scan filters on the decoded key and time.
  */
-public class MostWindowStore implements WindowStore<Bytes, byte[]> {
+public class MostWindowStore extends CompositeKeyStore implements WindowStore<Bytes, byte[]> {
     private static final int SUFFIX = 12;
 
-    private final MostKeyValueStore entries;
     private final long retentionPeriod;
     private final long windowSize;
-    private final long segmentInterval;
     private final boolean retainDuplicates;
     private long observedStreamTime = -1;
-    private long sweptAt = Long.MIN_VALUE;
     private int sequence;
-    private StateStoreContext context;
 
     /**
      * @throws IllegalArgumentException if retention, window size or segment interval is not positive
@@ -61,22 +47,10 @@ public class MostWindowStore implements WindowStore<Bytes, byte[]> {
             throw new IllegalArgumentException("retention (" + retentionPeriod + " ms), window size (" + windowSize
                     + " ms) and segment interval (" + segmentInterval + " ms) must be positive");
         }
-        this.entries = new MostKeyValueStore(name);
+        super(name, segmentInterval);
         this.retentionPeriod = retentionPeriod;
         this.windowSize = windowSize;
-        this.segmentInterval = segmentInterval;
         this.retainDuplicates = retainDuplicates;
-    }
-
-    @Override
-    public String name() {
-        return entries.name();
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        this.context = context;
-        entries.init(context, root); // restores changelog records as they are: same key layout
     }
 
     static Bytes compositeKey(Bytes key, long windowStart, int seq) {
@@ -108,28 +82,8 @@ public class MostWindowStore implements WindowStore<Bytes, byte[]> {
             sequence = (sequence + 1) & 0x7FFFFFFF;
         }
         entries.put(compositeKey(key, windowStartTimestamp, retainDuplicates ? sequence : 0), value);
-        maybeSweep();
-    }
-
-    /** Deletes expired entries once stream time has moved a segment interval past the last sweep. */
-    private void maybeSweep() {
         long cutoff = observedStreamTime - retentionPeriod; // windows starting at or before it are expired
-        if (cutoff < 0 || (sweptAt != Long.MIN_VALUE && cutoff - sweptAt < segmentInterval)) {
-            return;
-        }
-        sweptAt = cutoff;
-        java.util.List<Bytes> expired = new java.util.ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = entries.all()) {
-            while (it.hasNext()) {
-                Bytes k = it.next().key;
-                if (startOf(k.get()) <= cutoff) {
-                    expired.add(k);
-                }
-            }
-        }
-        for (Bytes k : expired) {
-            entries.delete(k);
-        }
+        maybeSweep(cutoff, c -> c.length >= SUFFIX && startOf(c) <= cutoff);
     }
 
     // ---------------------------------------------------------------- reads
@@ -256,53 +210,5 @@ public class MostWindowStore implements WindowStore<Bytes, byte[]> {
             Bytes key = keyOf(c);
             return (keyFrom == null || key.compareTo(keyFrom) >= 0) && (keyTo == null || key.compareTo(keyTo) <= 0);
         });
-    }
-
-    // ---------------------------------------------------------------- lifecycle, offsets, queries
-
-    @Override
-    public boolean managesOffsets() {
-        return true;
-    }
-
-    @Override
-    public void commit(Map<TopicPartition, Long> changelogOffsets) {
-        entries.commit(changelogOffsets);
-    }
-
-    @Override
-    public Long committedOffset(TopicPartition partition) {
-        return entries.committedOffset(partition);
-    }
-
-    @Override
-    @Deprecated
-    public void flush() {
-        entries.flush();
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return entries.isOpen();
-    }
-
-    @Override
-    public void close() {
-        entries.close();
-    }
-
-    @Override
-    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, entries.getPosition(), context);
-    }
-
-    @Override
-    public Position getPosition() {
-        return entries.getPosition();
     }
 }

@@ -111,21 +111,26 @@ class BrokerRestoreTest {
                 .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("counts")
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
-        streams.setGlobalStateRestoreListener(new StateRestoreListener() {
+        streams.setGlobalStateRestoreListener(counting(restored));
+        return streams;
+    }
+
+    /** A restore listener adding every restored batch's records to {@code restored}. */
+    private static StateRestoreListener counting(AtomicLong restored) {
+        return new StateRestoreListener() {
             @Override
             public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
             }
 
             @Override
-            public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long restoredRecords) {
-                restored.addAndGet(restoredRecords);
+            public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long n) {
+                restored.addAndGet(n);
             }
 
             @Override
-            public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
+            public void onRestoreEnd(TopicPartition partition, String store, long total) {
             }
-        });
-        return streams;
+        };
     }
 
     /** Starts an instance and waits until its store holds every key's exact count. */
@@ -241,20 +246,7 @@ class BrokerRestoreTest {
             }
             assertTrue(seen >= records * 2 / 3, "killed after " + seen + " of " + records + " counts");
             try (KafkaStreams restarted = CountingAppMain.app(cluster.bootstrapServers(), stateDir, in, out, appId, guarantee)) {
-                restarted.setGlobalStateRestoreListener(new StateRestoreListener() {
-                    @Override
-                    public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
-                    }
-
-                    @Override
-                    public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long n) {
-                        restored.addAndGet(n);
-                    }
-
-                    @Override
-                    public void onRestoreEnd(TopicPartition partition, String store, long total) {
-                    }
-                });
+                restarted.setGlobalStateRestoreListener(counting(restored));
                 restarted.start();
                 deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
                 while (!covers(last, want) && System.nanoTime() < deadline) {
