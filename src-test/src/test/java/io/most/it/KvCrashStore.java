@@ -2,8 +2,8 @@ package io.most.it;
 
 import io.most.PageStoreConfig;
 import io.most.device.DirectFileDevice;
-import io.most.examples.oltp.KvDatabase;
-import io.most.examples.oltp.KvOptions;
+import io.most.kv.KvDatabase;
+import io.most.kv.KvOptions;
 import java.nio.file.Path;
 
 /**

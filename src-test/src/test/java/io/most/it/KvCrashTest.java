@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.most.examples.oltp.KvDatabase;
+import io.most.kv.KvDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

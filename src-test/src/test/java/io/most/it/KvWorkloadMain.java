@@ -1,8 +1,8 @@
 package io.most.it;
 
-import io.most.examples.oltp.KvDatabase;
-import io.most.examples.oltp.Transaction;
-import io.most.examples.oltp.TransactionConflictException;
+import io.most.kv.KvDatabase;
+import io.most.kv.Transaction;
+import io.most.kv.TransactionConflictException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

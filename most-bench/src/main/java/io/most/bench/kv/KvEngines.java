@@ -5,7 +5,7 @@ import java.util.function.Function;
 
 /**
  * The engines {@code run --engines} knows: {@code most} (hashed records in MOST's page store on the
- * run's page hierarchy), {@code oltp-kv} (the B+tree engine of {@code examples/oltp} on the same page
+ * run's page hierarchy), {@code oltp-kv} (the B+tree engine of {@code most-core/most-kv} on the same page
  * store), {@code h2-most} / {@code h2-most-device} (H2 on MOST's devices or page store, see
  * {@link H2MostEngines}) and the peers {@code h2-mvstore}, {@code ehcache}, {@code rocksdb},
  * {@code rocksdb-buffered} and {@code caffeine-pagecache} on files in the run's directory.
@@ -19,7 +19,7 @@ public final class KvEngines {
     static {
         REGISTRY.register(new EngineType("most", "hashed record pages in MOST's page store on the --hierarchy"
                 + " (DRAM = --dram, PM, emulated SSD)", true, MostKvEngine::open));
-        REGISTRY.register(new EngineType("oltp-kv", "the B+tree engine of examples/oltp (WAL, 2PL, asynchronous"
+        REGISTRY.register(new EngineType("oltp-kv", "the B+tree engine of most-core/most-kv (WAL, 2PL, asynchronous"
                 + " commits) over MOST's page store on the --hierarchy", true, OltpKvEngine::open));
         REGISTRY.register(new EngineType("h2-mvstore", "H2 MVStore (B-tree, copy-on-write log) on a file; cache ="
                 + " --dram, background auto-commit", false, H2MvStoreEngine::open));

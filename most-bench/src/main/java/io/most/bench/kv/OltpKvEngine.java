@@ -2,17 +2,17 @@ package io.most.bench.kv;
 
 import io.most.bench.hierarchy.PageTarget;
 import io.most.bench.workload.ycsb.YcsbKeys;
-import io.most.examples.oltp.KeyValue;
-import io.most.examples.oltp.KvDatabase;
-import io.most.examples.oltp.KvOptions;
-import io.most.examples.oltp.Transaction;
+import io.most.kv.KeyValue;
+import io.most.kv.KvDatabase;
+import io.most.kv.KvOptions;
+import io.most.kv.Transaction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code oltp-kv} engine: YCSB records in the B+tree key-value engine of {@code examples/oltp}
+ * The {@code oltp-kv} engine: YCSB records in the B+tree key-value engine of {@code most-core/most-kv}
  * ({@link KvDatabase}: slotted B+tree pages, write-ahead log, two-phase locking) over MOST's page store
  * on the run's page hierarchy, so DRAM, PM and the emulated SSD are the store's tiers and {@code --dram}
  * is its DRAM pool. Each operation is a one-operation transaction; an update changes its field in
@@ -112,7 +112,7 @@ final class OltpKvEngine extends WholeRecordEngine {
     @Override
     public Map<String, Object> describe() {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("engine", "examples/oltp KvDatabase: B+tree on slotted pages, WAL with group commit, strict 2PL");
+        c.put("engine", "most-kv KvDatabase: B+tree on slotted pages, WAL with group commit, strict 2PL");
         c.put("commits", "asynchronous (syncCommit false): durable at the next log force; load in transactions of "
                 + LOAD_BATCH);
         c.put("reads", "KvDatabase.get(key, into): the value copied from the leaf into the caller's record buffer");

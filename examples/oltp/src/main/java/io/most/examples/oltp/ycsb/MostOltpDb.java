@@ -1,10 +1,10 @@
 package io.most.examples.oltp.ycsb;
 
-import io.most.examples.oltp.KeyValue;
-import io.most.examples.oltp.KvDatabase;
-import io.most.examples.oltp.KvOptions;
-import io.most.examples.oltp.Transaction;
-import io.most.examples.oltp.TransactionConflictException;
+import io.most.kv.KeyValue;
+import io.most.kv.KvDatabase;
+import io.most.kv.KvOptions;
+import io.most.kv.Transaction;
+import io.most.kv.TransactionConflictException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

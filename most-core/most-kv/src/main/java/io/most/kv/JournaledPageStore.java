@@ -1,0 +1,162 @@
+package io.most.kv;
+
+import io.most.MigrationPolicy;
+import io.most.Page;
+import io.most.PageReader;
+import io.most.PageStore;
+import io.most.PageStoreStats;
+import io.most.PageCursor;
+import io.most.PagePin;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A {@link PageStore} view that journals each page's before-image on its first {@link #write} since the
+ * last checkpoint, and each allocation, in a {@link RollbackJournal}: the B+tree changes pages only
+ * through {@code write} and {@code allocate}, so no change escapes the journal. Reads pass straight
+ * through. {@link PageStore#cursor()} and {@link PageStore#pagePin()} are refused: they would read or
+ * pin pages behind the journal's back, and the tree does not use them.
+ */
+final class JournaledPageStore implements PageStore {
+    private final PageStore store;
+    private final RollbackJournal journal;
+
+    JournaledPageStore(PageStore store, RollbackJournal journal) {
+        this.store = store;
+        this.journal = journal;
+    }
+
+    @Override
+    public Page write(long pageId) {
+        Page page = store.write(pageId);
+        try {
+            journal.beforeWrite(pageId, page.payload());
+        } catch (RuntimeException | Error e) {
+            page.close();
+            throw e;
+        }
+        return page;
+    }
+
+    @Override
+    public long allocate() {
+        long id = store.allocate();
+        journal.allocated(id);
+        return id;
+    }
+
+    @Override
+    public void allocate(long pageId) {
+        store.allocate(pageId);
+        journal.allocated(pageId);
+    }
+
+    @Override
+    public void free(long pageId) {
+        throw new UnsupportedOperationException("the single-writer store keeps freed pages on its own free list");
+    }
+
+    @Override
+    public int pageSize() {
+        return store.pageSize();
+    }
+
+    @Override
+    public int payloadSize() {
+        return store.payloadSize();
+    }
+
+    @Override
+    public long pageCapacity() {
+        return store.pageCapacity();
+    }
+
+    @Override
+    public boolean isAllocated(long pageId) {
+        return store.isAllocated(pageId);
+    }
+
+    @Override
+    public Page read(long pageId) {
+        return store.read(pageId);
+    }
+
+    @Override
+    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
+        return store.readOptimistic(pageId, reader);
+    }
+
+    @Override
+    public long tryOptimisticRead(long pageId) {
+        return store.tryOptimisticRead(pageId);
+    }
+
+    @Override
+    public MemorySegment optimisticPayload(long stamp) {
+        return store.optimisticPayload(stamp);
+    }
+
+    @Override
+    public long optimisticLong(long stamp, long offset) {
+        return store.optimisticLong(stamp, offset);
+    }
+
+    @Override
+    public int optimisticInt(long stamp, long offset) {
+        return store.optimisticInt(stamp, offset);
+    }
+
+    @Override
+    public byte optimisticByte(long stamp, long offset) {
+        return store.optimisticByte(stamp, offset);
+    }
+
+    @Override
+    public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
+        store.optimisticCopy(stamp, offset, destination, index, length);
+    }
+
+    @Override
+    public boolean validate(long stamp) {
+        return store.validate(stamp);
+    }
+
+    @Override
+    public PageCursor cursor() {
+        throw new UnsupportedOperationException("not through the journaled view");
+    }
+
+    @Override
+    public PagePin pagePin() {
+        throw new UnsupportedOperationException("not through the journaled view");
+    }
+
+    @Override
+    public void flush() {
+        store.flush();
+    }
+
+    @Override
+    public void checkpoint() {
+        store.checkpoint();
+    }
+
+    @Override
+    public PageStoreStats stats() {
+        return store.stats();
+    }
+
+    @Override
+    public MigrationPolicy policy() {
+        return store.policy();
+    }
+
+    @Override
+    public void setPolicy(MigrationPolicy policy) {
+        store.setPolicy(policy);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
