@@ -49,7 +49,7 @@ final class PmArea {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     /** The PM file's device; null over far memory. */
-    private final PmemDevice device;
+    final PmemDevice device;
     /** Over far memory, the mapping; null over a PM file. */
     private final FarMemory farMemory;
     /** False over far memory: nothing here survives the process (see the class comment). */
