@@ -62,8 +62,12 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     private final long discardedPmFrames;
     private final BackgroundCleaner cleaner;
     private final AnnealingTuner tuner;
-    /** Rounds a flush spends writing dirty far-memory pages back before it leaves the rest to the next. */
-    private static final int FAR_MEMORY_FLUSH_ROUNDS = 1000;
+    /**
+     * A flush's passes over far memory's dirty pages, and its brief waits for pages latched by writers,
+     * before it leaves the rest to the next flush: bounded, as writers may keep dirtying pages.
+     */
+    private static final int FAR_MEMORY_FLUSH_ROUNDS = 64;
+    private static final int FAR_MEMORY_FLUSH_WAITS = 256;
 
     /**
      * The parts are made before the superclass, which holds what the hit paths read (a constructor
@@ -271,9 +275,16 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
      * flush. With no concurrent writer every dirty page is written.
      */
     private void writeBackFarMemory() {
-        for (int round = 0; pm.dirtyCount() > 0 && round < FAR_MEMORY_FLUSH_ROUNDS; round++) {
-            if (evictor.cleanPm(Integer.MAX_VALUE, false) == 0) {
-                LatchWord.backOff(round);
+        int passes = 0;
+        int waits = 0;
+        while (passes < FAR_MEMORY_FLUSH_ROUNDS && waits < FAR_MEMORY_FLUSH_WAITS) {
+            if (evictor.cleanPm(Integer.MAX_VALUE, false) > 0) {
+                passes++; // another pass for what it skipped, or what a writer dirtied meanwhile
+            } else if (pm.dirtyCount() == 0) {
+                return;
+            } else {
+                LatchWord.backOff(Integer.MAX_VALUE); // the dirty pages left are latched: park briefly
+                waits++;
             }
         }
     }
