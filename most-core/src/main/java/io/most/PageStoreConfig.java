@@ -3,6 +3,7 @@ package io.most;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.EmulatedPm;
+import io.most.device.FarMemory;
 import io.most.device.PmProfile;
 import io.most.device.PmProfiles;
 import java.nio.file.Path;
@@ -17,11 +18,13 @@ import java.util.Objects;
  * @param pageSize        bytes per page, a power of two from 4 KiB to 64 KiB (default 16 KiB)
  * @param dramBytes       DRAM buffer pool size, a multiple of the page size, at least
  *                        {@link #MIN_DRAM_FRAMES} pages (default 64 MiB)
- * @param pmPath          the persistent-memory file, or null for a DRAM-SSD hierarchy
+ * @param pmPath          the persistent-memory file; for {@link PmKind#FAR_MEMORY} the device-DAX device,
+ *                        or null when bound to a NUMA node; null without a PM tier
  * @param pmBytes         PM buffer size including one page of metadata; 0 without PM
  * @param pmModel         the emulated PM device the PM tier's loads and stores pay through (see
- *                        {@link EmulatedPm}), or null to use the PM file as it is (real PM, or when
- *                        only the software path matters)
+ *                        {@link EmulatedPm}), or null to use the PM memory as it is (real PM or CXL
+ *                        memory, or when only the software path matters). Far memory defaults to
+ *                        {@code cxl-far-memory} unless one is set, null included
  * @param blockDevice     the block tier (an SSD file, a tiered volume, ...); the store takes ownership
  *                        and closes it, also when {@link PageStore#open} fails
  * @param policy          the initial migration policy (default {@link MigrationPolicy#lazy()})
@@ -41,6 +44,10 @@ import java.util.Objects;
  *                        truncated or stale PM file, a PM frame damaged beyond identification, a
  *                        damaged superblock copy. The pages involved revert to their block-device
  *                        copies; what was discarded is logged
+ * @param pmKind          what the PM tier is: {@link PmKind#PERSISTENT} (default) or volatile
+ *                        {@link PmKind#FAR_MEMORY}
+ * @param farMemoryNode   the NUMA node far memory is bound to, or -1 (persistent PM, or a device-DAX
+ *                        device in {@code pmPath})
  */
 public record PageStoreConfig(
         int pageSize,
@@ -57,7 +64,9 @@ public record PageStoreConfig(
         double dirtyRatio,
         EvictionPolicy evictionPolicy,
         EvictionPolicy pmEvictionPolicy,
-        boolean acceptDataLoss) {
+        boolean acceptDataLoss,
+        PmKind pmKind,
+        int farMemoryNode) {
 
     /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
     public static final int MIN_DRAM_FRAMES = 16;
@@ -71,7 +80,12 @@ public record PageStoreConfig(
 
     /** Whether a PM tier is configured. */
     public boolean hasPm() {
-        return pmPath != null;
+        return pmPath != null || farMemoryNode >= 0;
+    }
+
+    /** Whether the PM tier is volatile far memory: nothing in it is persisted or recovered. */
+    public boolean hasFarMemory() {
+        return hasPm() && pmKind == PmKind.FAR_MEMORY;
     }
 
     /** Builder of {@link PageStoreConfig}. Not thread-safe. */
@@ -81,6 +95,9 @@ public record PageStoreConfig(
         private Path pmPath;
         private long pmBytes;
         private EmulatedPm pmModel;
+        private boolean pmModelSet;
+        private PmKind pmKind = PmKind.PERSISTENT;
+        private int farMemoryNode = -1;
         private BlockDevice blockDevice;
         private MigrationPolicy policy = MigrationPolicy.lazy();
         private boolean adaptive;
@@ -113,6 +130,42 @@ public record PageStoreConfig(
         public Builder pm(Path path, long bytes) {
             this.pmPath = Objects.requireNonNull(path, "path");
             this.pmBytes = bytes;
+            this.pmKind = PmKind.PERSISTENT;
+            this.farMemoryNode = -1;
+            return this;
+        }
+
+        /**
+         * Makes the PM tier volatile far memory on NUMA node {@code node} ({@link PmKind#FAR_MEMORY}):
+         * {@code bytes} are laid out as {@link #pm(Path, long)} lays out a file (one page of metadata,
+         * then frames, then a table of 64 bytes per frame) in an anonymous mapping bound to that node
+         * alone with {@code mbind(MPOL_BIND)} and allocated at open. Nothing in it survives the process:
+         * the store never recovers it, and a checkpoint writes its dirty pages to the block device.
+         * Spitfire's migration policy is unchanged. The PM model defaults to {@code cxl-far-memory};
+         * set another (or null, on real CXL memory) with {@link #pmModel} or {@link #pmProfile(String)}.
+         *
+         * @throws ConfigurationException listing the nodes with memory if {@code node} has none, or does
+         *                                not exist on this machine
+         */
+        public Builder farMemory(int node, long bytes) {
+            FarMemory.checkNode(node);
+            this.pmPath = null;
+            this.pmBytes = bytes;
+            this.pmKind = PmKind.FAR_MEMORY;
+            this.farMemoryNode = node;
+            return this;
+        }
+
+        /**
+         * As {@link #farMemory(int, long)} on the device-DAX device {@code devdax} (such as
+         * {@code /dev/dax0.0}: CXL or other memory the kernel hands out as a device), which holds at
+         * least the bytes configured plus the frame table. Whatever the device held is erased at open.
+         */
+        public Builder farMemoryDevice(Path devdax, long bytes) {
+            this.pmPath = Objects.requireNonNull(devdax, "device path");
+            this.pmBytes = bytes;
+            this.pmKind = PmKind.FAR_MEMORY;
+            this.farMemoryNode = -1;
             return this;
         }
 
@@ -149,6 +202,7 @@ public record PageStoreConfig(
          */
         public Builder pmModel(EmulatedPm device) {
             this.pmModel = device;
+            this.pmModelSet = true;
             return this;
         }
 
@@ -248,18 +302,21 @@ public record PageStoreConfig(
                 throw new ConfigurationException("DRAM pool of " + dramBytes + " bytes is larger than this machine's "
                         + memory + " bytes of memory (or than " + Integer.MAX_VALUE + " pages): configure less");
             }
-            if (pmPath != null && (pmBytes % pageSize != 0 || pmBytes / pageSize < MIN_PM_FRAMES + 1)) {
+            boolean hasPm = pmPath != null || farMemoryNode >= 0;
+            if (hasPm && (pmBytes % pageSize != 0 || pmBytes / pageSize < MIN_PM_FRAMES + 1)) {
                 throw new ConfigurationException("PM size of " + pmBytes + " bytes must be a multiple of the page size "
                         + pageSize + " and hold at least " + (MIN_PM_FRAMES + 1) + " pages (one is metadata)");
             }
-            if (pmPath != null && pmBytes / pageSize - 1 > Integer.MAX_VALUE) {
+            if (hasPm && pmBytes / pageSize - 1 > Integer.MAX_VALUE) {
                 throw new ConfigurationException("PM size of " + pmBytes + " bytes is more than " + Integer.MAX_VALUE
                         + " frames of " + pageSize + " bytes: use larger pages or a smaller PM pool");
             }
-            if (pmModel != null && pmPath == null) {
+            if (pmModel != null && !hasPm) {
                 throw new ConfigurationException("a PM model (" + pmModel.profile().name() + ") is set but there is no"
-                        + " PM tier: add one with pm(path, bytes), or drop the PM model");
+                        + " PM tier: add one with pm(path, bytes) or farMemory(node, bytes), or drop the PM model");
             }
+            EmulatedPm model = pmKind == PmKind.FAR_MEMORY && !pmModelSet
+                    ? EmulatedPm.shared(PmProfiles.get("cxl-far-memory")) : pmModel;
             if (tuningEpoch.isNegative() || tuningEpoch.isZero()) {
                 throw new ConfigurationException("tuning epoch must be positive, got " + tuningEpoch);
             }
@@ -269,9 +326,9 @@ public record PageStoreConfig(
             if (!(writeCostWeight >= 0)) {
                 throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
             }
-            return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, pmModel, blockDevice, policy,
+            return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, model, blockDevice, policy,
                     adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, evictionPolicy, pmEvictionPolicy,
-                    acceptDataLoss);
+                    acceptDataLoss, pmKind, farMemoryNode);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.most.buffer;
 
 import io.most.ConfigurationException;
 import io.most.DataLossException;
+import io.most.device.FarMemory;
 import io.most.device.PmemDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -23,6 +24,14 @@ import java.util.UUID;
  * the file against that record before anything is written: a missing, blank, truncated, replaced or
  * stale file would silently turn the pages whose only durable copy it held into zeros or older
  * versions, so it is a {@link DataLossException} unless the configuration accepts the loss.
+ *
+ * <p><b>Far memory</b> ({@link #overFarMemory}): the same layout over volatile memory (a NUMA node's or a
+ * device-DAX device's, {@link FarMemory}), with {@link #durable} false. Nothing is persisted: frames
+ * are sealed (a header the block device's copy needs, as PM frames are written back to it as they
+ * are) but never flushed, an update of a dirty frame is a copy in place instead of a redo record, no
+ * block-device version is tracked for delta frames, there is no superblock, and the store neither
+ * recovers the area nor records a dependency on it. Its dirty pages are dirty as DRAM's are: the
+ * store writes them back before dropping them and on checkpoint.
  */
 final class PmArea {
     private static final System.Logger LOG = System.getLogger(PmArea.class.getName());
@@ -39,10 +48,19 @@ final class PmArea {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
+    /** The PM file's device; null over far memory. */
     final PmemDevice device;
+    /** Over far memory, the mapping; null over a PM file. */
+    private final FarMemory farMemory;
+    /** False over far memory: nothing here survives the process (see the class comment). */
+    final boolean durable;
+    /** The whole area: superblock page, frames, delta table. */
+    private final MemorySegment file;
+    private final PmRedoLog.Persister persister;
     final int pageSize;
     final MemorySegment frames;
-    final Path path;
+    /** The PM file, or the far memory's description, for messages. */
+    final String path;
     private final long frameCount;
     private final PmDeltaTable deltas;
     /** The table the file held at open, read by recovery; null if none (a new, older-format or reformatted file). */
@@ -53,15 +71,49 @@ final class PmArea {
     private long generation;
 
     private PmArea(PmemDevice device, Path path, int pageSize, UUID storeId, long frameCount) {
+        this(device, null, device.segment(), device::persist, path.toString(), pageSize, storeId, frameCount);
+    }
+
+    private PmArea(PmemDevice device, FarMemory farMemory, MemorySegment file, PmRedoLog.Persister persister,
+                   String path, int pageSize, UUID storeId, long frameCount) {
         this.device = device;
+        this.farMemory = farMemory;
+        this.durable = device != null;
+        this.file = file;
+        this.persister = persister;
         this.path = path;
         this.pageSize = pageSize;
         this.storeId = storeId;
         this.frameCount = frameCount;
-        this.frames = device.segment().asSlice(pageSize, frameCount * pageSize);
-        this.redo = new PmRedoLog(device.segment(), pageSize, frameCount, device::persist);
-        this.deltas = new PmDeltaTable(device.segment(), tableOffset(frameCount, pageSize), pageSize, frameCount,
-                device::persist);
+        this.frames = file.asSlice(pageSize, frameCount * pageSize);
+        this.redo = new PmRedoLog(file, pageSize, frameCount, persister);
+        this.deltas = new PmDeltaTable(file, tableOffset(frameCount, pageSize), pageSize, frameCount, persister);
+        if (!durable) {
+            deltas.stopTrackingBases();
+        }
+    }
+
+    /**
+     * A volatile area of {@code bytes / pageSize - 1} frames over far memory: NUMA node {@code node}'s
+     * memory, or the device-DAX device {@code devdax} if that is not null. Starts empty.
+     *
+     * @throws ConfigurationException if the node or device cannot supply the memory (see {@link FarMemory})
+     */
+    static PmArea overFarMemory(int node, Path devdax, long bytes, int pageSize) {
+        long frameCount = bytes / pageSize - 1;
+        long size = fileBytes(frameCount, pageSize);
+        FarMemory memory = devdax == null ? FarMemory.onNode(node, size) : FarMemory.devdax(devdax, size);
+        try {
+            MemorySegment file = memory.segment();
+            if (devdax != null) {
+                file.fill((byte) 0); // a device keeps what an earlier process left: none of it may look like a frame
+            }
+            return new PmArea(null, memory, file, (offset, length) -> { }, memory.toString(), pageSize, null,
+                    frameCount);
+        } catch (RuntimeException e) {
+            memory.close();
+            throw e;
+        }
     }
 
     /** Where the delta table of a file of {@code frames} frames starts: right after the last frame. */
@@ -228,7 +280,7 @@ final class PmArea {
 
     /** Invalidates every frame, descriptor and redo record (a reused or reformatted file must not offer old images to recovery). */
     private void clearFrames() {
-        device.segment().asSlice(pageSize).fill((byte) 0);
+        file.asSlice(pageSize).fill((byte) 0);
         redo.clear();
         device.force();
     }
@@ -239,6 +291,7 @@ final class PmArea {
      * PM file whose generation is one ahead, which the next open accepts.
      */
     void attach(BlockStore store, PmDependency expected) {
+        assert durable : "far memory holds no durable copy for the block device to depend on";
         if (pmId == null) {
             if (expected.attached()) {
                 store.recordPmDependency(PmDependency.NONE); // a crash from here on finds no dependency
@@ -274,9 +327,9 @@ final class PmArea {
     void sealDurably(int f, MemorySegment frame, long pageId, long lsn, long seq) {
         long offset = (long) (f + 1) * pageSize;
         PageHeader.prepareSeal(frame, pageId, lsn, seq);
-        device.persist(offset, pageSize);
+        persister.persist(offset, pageSize);
         PageHeader.commit(frame);
-        device.persist(offset, PageHeader.SIZE);
+        persister.persist(offset, PageHeader.SIZE);
     }
 
     /**
@@ -286,6 +339,9 @@ final class PmArea {
      * caller then seals {@code r} with {@link #sealDurably}).
      */
     long updateChangedLines(int m, int r, long pageId, long lsn, long seq) {
+        if (!durable) {
+            return copyInPlace(m, frames.asSlice((long) r * pageSize, pageSize), pageId, lsn, seq);
+        }
         return redo.update(m, r, pageId, lsn, seq);
     }
 
@@ -295,7 +351,22 @@ final class PmArea {
      * ({@link PmRedoLog#update(int, int, MemorySegment, long, long, long)}).
      */
     long updateChangedLines(int m, int r, MemorySegment source, long pageId, long lsn, long seq) {
+        if (!durable) {
+            return copyInPlace(m, source, pageId, lsn, seq);
+        }
         return redo.update(m, r, source, pageId, lsn, seq);
+    }
+
+    /**
+     * Far memory's update of frame {@code m}: no crash can observe it half done (nothing survives one),
+     * so the new contents are copied over {@code m} and its header sealed, with no redo record. The
+     * caller holds {@code m} exclusively. Returns the bytes stored.
+     */
+    private long copyInPlace(int m, MemorySegment source, long pageId, long lsn, long seq) {
+        MemorySegment frame = frames.asSlice((long) m * pageSize, pageSize);
+        PageHeader.copyPayload(source, frame);
+        PageHeader.seal(frame, pageId, lsn, seq);
+        return pageSize;
     }
 
     /** The delta-frame descriptors and the writers' per-frame state ({@link PmDeltaTable}). */
@@ -340,11 +411,15 @@ final class PmArea {
 
     /** Makes the header of frame {@code f} durable (after {@link PageHeader#invalidate}). */
     void persistHeader(int f) {
-        device.persist((long) (f + 1) * pageSize, PageHeader.SIZE);
+        persister.persist((long) (f + 1) * pageSize, PageHeader.SIZE);
     }
 
     void close() {
-        device.close();
+        if (device != null) {
+            device.close();
+        } else {
+            farMemory.close();
+        }
     }
 
 }

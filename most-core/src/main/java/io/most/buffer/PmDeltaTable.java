@@ -58,6 +58,8 @@ final class PmDeltaTable {
     private final int pageSize;
     private final int frames;
     private final PmRedoLog.Persister persister;
+    /** False over far memory ({@link #stopTrackingBases}); set before the store is shared. */
+    private boolean trackBases = true;
     private final int descriptorBytes;
     private final int words;
     private final long[] base;
@@ -111,9 +113,17 @@ final class PmDeltaTable {
 
     // ---- in-memory state, for writers ------------------------------------------------------------
 
+    /**
+     * Makes {@link #setClean} record nothing, so no frame ever has a base and no delta frame is written:
+     * for far memory, where a write persists nothing and writing only the changed lines saves nothing.
+     */
+    void stopTrackingBases() {
+        trackBases = false;
+    }
+
     /** Frame {@code f}, mapped clean, equals the block device's image of write sequence {@code blockSeq}. */
     void setClean(int f, long blockSeq) {
-        base[f] = blockSeq;
+        base[f] = trackBases ? blockSeq : NO_BASE;
         delta[f] = false;
     }
 

@@ -62,6 +62,12 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     private final long discardedPmFrames;
     private final BackgroundCleaner cleaner;
     private final AnnealingTuner tuner;
+    /**
+     * A flush's passes over far memory's dirty pages, and its brief waits for pages latched by writers,
+     * before it leaves the rest to the next flush: bounded, as writers may keep dirtying pages.
+     */
+    private static final int FAR_MEMORY_FLUSH_ROUNDS = 64;
+    private static final int FAR_MEMORY_FLUSH_WAITS = 256;
 
     /**
      * The parts are made before the superclass, which holds what the hit paths read (a constructor
@@ -90,7 +96,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             pm = new FramePool("pm", pmArea.frames, pageSize, PageHeader.SIZE, replacement(config.pmEvictionPolicy()));
             pmFrameOf = new PageTable(pages);
             try {
-                recovered = new PmRecovery(pm, pmArea, pmFrameOf, ssd, lostPages, config.acceptDataLoss()).run();
+                // far memory starts empty: nothing in it outlived the last process
+                recovered = !pmArea.durable ? null : new PmRecovery(pm, pmArea, pmFrameOf, ssd, lostPages, config.acceptDataLoss()).run();
             } catch (RuntimeException e) {
                 dramArena.close();
                 throw e;
@@ -133,19 +140,20 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         try {
             checkMappingFits(ssd.pageCount(), config.hasPm());
             PmDependency dependency = ssd.pmDependency();
-            if (config.hasPm()) {
+            if (config.hasFarMemory()) {
+                refuseLostPmDependency(ssd, dependency, config.acceptDataLoss(), "far memory, which holds nothing"
+                        + " durable, is configured instead");
+                pmArea = PmArea.overFarMemory(config.farMemoryNode(), config.pmPath(), config.pmBytes(),
+                        config.pageSize());
+            } else if (config.hasPm()) {
                 pmArea = PmArea.open(config.pmPath(), config.pmBytes(), config.pageSize(), ssd.storeId(), dependency,
                         config.acceptDataLoss());
-            } else if (dependency.attached()) {
-                String what = "block device '" + ssd.device().name() + "' depends on " + dependency.describe()
-                        + ", the only durable copy of up to " + dependency.frames() + " pages, but no PM file is"
-                        + " configured";
-                DataLoss.refuseUnlessAccepted(config.acceptDataLoss(), what, "configure pm(path, bytes) with that file",
-                        "revert those pages to their block-device copies");
+            } else {
+                refuseLostPmDependency(ssd, dependency, config.acceptDataLoss(), "no PM file is configured");
             }
             SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
             ssd.commitFormat();
-            if (pmArea != null) {
+            if (pmArea != null && pmArea.durable) {
                 pmArea.attach(ssd, dependency);
             } else if (dependency.attached()) {
                 ssd.recordPmDependency(PmDependency.NONE);
@@ -158,6 +166,20 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             }
             ssd.close();
             throw e;
+        }
+    }
+
+    /**
+     * A block device that depends on a PM file (the only durable copy of some pages) opened without
+     * that file: refused unless the configuration accepts reverting those pages.
+     */
+    private static void refuseLostPmDependency(BlockStore ssd, PmDependency dependency, boolean acceptDataLoss,
+                                               String instead) {
+        if (dependency.attached()) {
+            String what = "block device '" + ssd.device().name() + "' depends on " + dependency.describe()
+                    + ", the only durable copy of up to " + dependency.frames() + " pages, but " + instead;
+            DataLoss.refuseUnlessAccepted(acceptDataLoss, what, "configure pm(path, bytes) with that file",
+                    "revert those pages to their block-device copies");
         }
     }
 
@@ -238,7 +260,33 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     public void flush() {
         checkOpen();
         evictor.writeBackDirty(Integer.MAX_VALUE);
+        if (pmArea != null && !pmArea.durable) {
+            writeBackFarMemory();
+        }
         ssd.force();
+    }
+
+    /**
+     * Far memory holds nothing durable, so a flush writes its dirty pages to the block device too,
+     * after DRAM's (some of which the policy may have just written to far memory). The cleaner's pass
+     * only tries each page's lock and latch; the pages it skips (one being loaded, or latched by a
+     * writer) are retried, a bounded number of rounds: a page a writer keeps latched (or dirties again)
+     * throughout is being changed concurrently with the flush, and its next version is the writer's to
+     * flush. With no concurrent writer every dirty page is written.
+     */
+    private void writeBackFarMemory() {
+        int passes = 0;
+        int waits = 0;
+        while (passes < FAR_MEMORY_FLUSH_ROUNDS && waits < FAR_MEMORY_FLUSH_WAITS) {
+            if (evictor.cleanPm(Integer.MAX_VALUE, false) > 0) {
+                passes++; // another pass for what it skipped, or what a writer dirtied meanwhile
+            } else if (pm.dirtyCount() == 0) {
+                return;
+            } else {
+                LatchWord.backOff(Integer.MAX_VALUE); // the dirty pages left are latched: park briefly
+                waits++;
+            }
+        }
     }
 
     /** Writes back up to {@code limit} dirty DRAM pages; returns how many (for the background cleaner). */

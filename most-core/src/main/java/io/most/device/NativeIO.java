@@ -47,6 +47,16 @@ final class NativeIO {
     private final MethodHandle strerror;
     private final MethodHandle prctl;
     private final MethodHandle flock;
+    private final MethodHandle mmap;
+    private final MethodHandle munmap;
+    private final MethodHandle madvise;
+    /** {@code syscall(SYS_mbind, ...)}: glibc has no mbind wrapper (libnuma's is not linked). */
+    private final MethodHandle mbind;
+    /** {@code syscall(SYS_get_mempolicy, ...)}. */
+    private final MethodHandle getMempolicy;
+    /** The architecture's mbind and get_mempolicy numbers, or -1 where this class does not know them. */
+    private final long sysMbind;
+    private final long sysGetMempolicy;
     private final StructLayout captureLayout;
     private final VarHandle errnoHandle;
     /**
@@ -55,8 +65,10 @@ final class NativeIO {
      */
     private final ThreadLocal<MemorySegment> ioCallState;
 
-    private NativeIO(int oDirect) {
+    private NativeIO(int oDirect, long sysMbind, long sysGetMempolicy) {
         this.oDirect = oDirect;
+        this.sysMbind = sysMbind;
+        this.sysGetMempolicy = sysGetMempolicy;
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
         Linker.Option errno = Linker.Option.captureCallState("errno");
@@ -76,6 +88,15 @@ final class NativeIO {
         posixFallocate = linker.downcallHandle(find(libc, "posix_fallocate"), FunctionDescriptor.of(i, i, l, l));
         flock = linker.downcallHandle(find(libc, "flock"), FunctionDescriptor.of(i, i, i), errno);
         strerror = linker.downcallHandle(find(libc, "strerror"), FunctionDescriptor.of(p, i));
+        mmap = linker.downcallHandle(find(libc, "mmap"), FunctionDescriptor.of(p, p, l, i, i, i, l), errno);
+        munmap = linker.downcallHandle(find(libc, "munmap"), FunctionDescriptor.of(i, p, l), errno);
+        madvise = linker.downcallHandle(find(libc, "madvise"), FunctionDescriptor.of(i, p, l, i), errno);
+        MemorySegment syscall = find(libc, "syscall");
+        // long syscall(long number, ...): every variadic argument is passed as a long or a pointer
+        mbind = linker.downcallHandle(syscall, FunctionDescriptor.of(l, l, p, l, l, p, l, l),
+                errno, Linker.Option.firstVariadicArg(1));
+        getMempolicy = linker.downcallHandle(syscall, FunctionDescriptor.of(l, l, p, p, l, p, l),
+                errno, Linker.Option.firstVariadicArg(1));
         prctl = linker.downcallHandle(find(libc, "prctl"), FunctionDescriptor.of(i, i, l),
                 Linker.Option.firstVariadicArg(1));
     }
@@ -98,8 +119,14 @@ final class NativeIO {
             case "ppc64le", "ppc64" -> 0x20000;
             default -> 0x4000;
         };
+        // mbind and get_mempolicy: arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h
+        long[] numa = switch (arch) {
+            case "amd64", "x86_64" -> new long[] {237, 239};
+            case "aarch64" -> new long[] {235, 236};
+            default -> new long[] {-1, -1};
+        };
         try {
-            return Optional.of(new NativeIO(oDirect));
+            return Optional.of(new NativeIO(oDirect, numa[0], numa[1]));
         } catch (RuntimeException | LinkageError e) {
             System.getLogger(NativeIO.class.getName()).log(System.Logger.Level.WARNING,
                     "native file I/O unavailable: " + e);
@@ -244,6 +271,119 @@ final class NativeIO {
             return (int) prctl.invokeExact(PR_SET_TIMERSLACK, nanos) == 0;
         } catch (Throwable t) {
             return false;
+        }
+    }
+
+    static final int PROT_READ_WRITE = 0x1 | 0x2;
+    static final int MAP_SHARED = 0x01;
+    static final int MAP_PRIVATE = 0x02;
+    static final int MAP_ANONYMOUS = 0x20;
+    static final int MAP_NORESERVE = 0x4000;
+    static final int MADV_POPULATE_WRITE = 23;
+    static final int MPOL_BIND = 2;
+    static final int MPOL_MF_STRICT = 1;
+    static final int MPOL_MF_MOVE = 2;
+    private static final long MPOL_F_NODE = 1;
+    private static final long MPOL_F_ADDR = 2;
+    static final int ENOSYS = 38;
+
+    /** {@code mmap(NULL, length, prot, flags, fd, 0)}; returns the address, {@code length} bytes long. */
+    MemorySegment mmap(long length, int prot, int flags, int fd) throws NativeException {
+        MemorySegment state = ioCallState.get();
+        try {
+            MemorySegment address = (MemorySegment) mmap.invokeExact(state, MemorySegment.NULL, length, prot, flags, fd,
+                    0L);
+            if (address.address() == -1L) {
+                throw new NativeException("mmap", errno(state));
+            }
+            return address.reinterpret(length);
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    void munmap(MemorySegment address, long length) throws NativeException {
+        MemorySegment state = ioCallState.get();
+        try {
+            if ((int) munmap.invokeExact(state, address, length) != 0) {
+                throw new NativeException("munmap", errno(state));
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    void madvise(MemorySegment address, long length, int advice) throws NativeException {
+        MemorySegment state = ioCallState.get();
+        try {
+            if ((int) madvise.invokeExact(state, address, length, advice) != 0) {
+                throw new NativeException("madvise", errno(state));
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Whether this architecture's NUMA system call numbers are known ({@link #mbind}, {@link #nodeOf}). */
+    boolean hasNumaCalls() {
+        return sysMbind >= 0;
+    }
+
+    /**
+     * {@code mbind(address, length, mode, {node}, maxnode, flags)}: the pages of the range are placed
+     * by {@code mode} on {@code node} alone.
+     */
+    void mbind(MemorySegment address, long length, int mode, int node, int flags) throws NativeException {
+        if (sysMbind < 0) {
+            throw new NativeException("mbind (unknown system call number on " + System.getProperty("os.arch") + ")",
+                    ENOSYS);
+        }
+        MemorySegment state = ioCallState.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int words = node / 64 + 1;
+            MemorySegment mask = arena.allocate(ValueLayout.JAVA_LONG, words);
+            mask.setAtIndex(ValueLayout.JAVA_LONG, node / 64, 1L << (node % 64));
+            // the kernel reads maxnode - 1 bits (a historical off-by-one that libnuma also compensates for)
+            long maxnode = words * 64L + 1;
+            long rc = (long) mbind.invokeExact(state, sysMbind, address, length, (long) mode, mask, maxnode, (long) flags);
+            if (rc != 0) {
+                throw new NativeException("mbind", errno(state));
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * The NUMA node holding the page at {@code address} ({@code get_mempolicy} with MPOL_F_NODE |
+     * MPOL_F_ADDR), faulting it in if it has not been touched.
+     */
+    int nodeOf(MemorySegment address) throws NativeException {
+        if (sysGetMempolicy < 0) {
+            throw new NativeException("get_mempolicy (unknown system call number on "
+                    + System.getProperty("os.arch") + ")", ENOSYS);
+        }
+        MemorySegment state = ioCallState.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment node = arena.allocate(ValueLayout.JAVA_INT);
+            long rc = (long) getMempolicy.invokeExact(state, sysGetMempolicy, node, MemorySegment.NULL, 0L, address,
+                    MPOL_F_NODE | MPOL_F_ADDR);
+            if (rc != 0) {
+                throw new NativeException("get_mempolicy", errno(state));
+            }
+            return node.get(ValueLayout.JAVA_INT, 0);
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 
