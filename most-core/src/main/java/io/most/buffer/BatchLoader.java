@@ -153,26 +153,33 @@ final class BatchLoader {
         int k = 0;
         try {
             Map<Integer, RuntimeException> ioFailures = ssd.readPages(batch.pageIds, batch.buffers, batch.n);
-            for (; k < batch.n; k++) {
-                long pageId = batch.pageIds[k];
-                FramePool pool = batch.pools[k];
-                int f = batch.frames[k];
+            while (k < batch.n) {
+                int j = k++; // counted as handled first: the finally below must not free it again
+                long pageId = batch.pageIds[j];
+                FramePool pool = batch.pools[j];
+                int f = batch.frames[j];
                 try {
-                    RuntimeException ioFailure = ioFailures.get(k);
+                    RuntimeException ioFailure = ioFailures.get(j);
                     if (ioFailure != null) {
                         throw ioFailure;
                     }
                     counters.ssdReads.increment();
                     loader.acceptLoaded(pageId, pool, f); // a torn or corrupt page is refused as in a single load
                 } catch (RuntimeException e) {
-                    loader.discardLoad(pool, f);
                     failures.put(pageId, e);
-                    batch.held[k].unlock();
+                    try {
+                        loader.discardLoad(pool, f);
+                    } finally {
+                        batch.held[j].unlock();
+                    }
                     continue;
                 }
-                install(pageId, pool, f);
-                loaded++;
-                batch.held[k].unlock();
+                try {
+                    install(pageId, pool, f);
+                    loaded++;
+                } finally {
+                    batch.held[j].unlock();
+                }
             }
         } finally {
             // an unexpected error (not a device failure, which is per request): free what was not installed
