@@ -8,9 +8,9 @@ import io.most.PageReader;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
-import java.lang.foreign.Arena;
 import io.most.device.DeviceIOException;
 import io.most.device.DirectFileDevice;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -285,8 +285,9 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     /**
      * Registers the DRAM pool with the block device for fixed-buffer I/O
      * ({@link DirectFileDevice#registerBuffers}), so that loads and write-backs into its frames skip the
-     * kernel's per-I/O page pinning. Only when the store's device is a {@link DirectFileDevice} itself
-     * (a wrapper's reads reach it through buffers of its own); a refusal (the pread engine, a locked
+     * kernel's per-I/O page pinning. Only when the store's device is a {@link DirectFileDevice} itself:
+     * registration is not part of the {@link io.most.device.BlockDevice} contract, and a wrapping device
+     * (emulated, faulty, tiered) does not offer it; a refusal (the pread engine, a locked
      * memory limit) leaves I/O as it was, which registerBuffers logs. The device releases the
      * registration when it closes, before the pool's memory is freed ({@link #close}).
      */
