@@ -100,6 +100,52 @@ public interface PageStore extends AutoCloseable {
     Page write(long pageId);
 
     /**
+     * Loads the pages {@code pageIds[from..to)} that are not buffered with one batch of block-device
+     * reads ({@link io.most.device.BlockDevice#transferAll}): a device with a queue (io_uring) keeps them
+     * all in flight at once, where single {@link #read}s would wait for one read after another. A hint
+     * for pages about to be read (the next leaves of a scan, the keys of a multi-get): the pages are
+     * left buffered, unlatched, in the tier a {@link #read} miss would load them into.
+     *
+     * <p>Per page, the outcome is the one a {@link #read} of it would have: a page already buffered (in
+     * DRAM or PM), or being loaded, freed or evicted by another thread at that moment (its page lock
+     * busy), is skipped, and its own reader loads it; a page that is not allocated, whose read fails or
+     * whose stored copy is torn or corrupt is not loaded, and is named in the {@link BatchReadException}
+     * thrown once every other page of the batch was loaded. Duplicate ids are loaded once. A batch
+     * larger than a quarter of the DRAM pool is loaded in several device batches (each reserves its
+     * frames before its reads start, so that a batch never needs more frames than can be evicted).
+     *
+     * <p>Thread safety is that of {@link #read}: each page is loaded under its page lock into a frame
+     * latched exclusively until the page is mapped, so a concurrent read, write or free of the same
+     * page waits for the load or finds the page loaded, never a half-read frame. No latch is held when
+     * this returns.
+     *
+     * @return how many pages this call loaded
+     * @throws IndexOutOfBoundsException if {@code [from, to)} is not a range of {@code pageIds}
+     * @throws IllegalArgumentException  if an id is outside {@code [0, pageCapacity())} (nothing is loaded)
+     * @throws BatchReadException        if some pages could not be loaded (every other one was)
+     * @throws IllegalStateException     if the store is closed
+     */
+    int prefetch(long[] pageIds, int from, int to);
+
+    /** {@link #prefetch(long[], int, int)} of every id of {@code pageIds}. */
+    default int prefetch(long... pageIds) {
+        return prefetch(pageIds, 0, pageIds.length);
+    }
+
+    /**
+     * Reads many pages: {@link #prefetch(long[], int, int) prefetches} them all with one batch of
+     * device reads, then runs {@code reader} on each page's payload in turn, as
+     * {@link #readOptimistic} does (no latch held across pages, so it never holds two latches at once),
+     * and returns the results in the order of {@code pageIds} (one per id, duplicates included).
+     *
+     * @throws IllegalArgumentException if an id is outside {@code [0, pageCapacity())} (nothing is read)
+     * @throws BatchReadException       if some pages could not be read: every other page was, and each
+     *                                  failed page is named with the error a {@link #read} of it throws
+     * @throws IllegalStateException    if the store is closed
+     */
+    <R> java.util.List<R> readAll(long[] pageIds, PageReader<R> reader);
+
+    /**
      * Reads a page without taking a latch when it is buffered: runs {@code reader} on the payload,
      * then validates that no writer or eviction intervened, and runs it again if one did. Falls back
      * to a shared latch after repeated conflicts or when the page must be loaded. A convenience over

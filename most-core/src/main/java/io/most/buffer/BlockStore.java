@@ -2,10 +2,16 @@ package io.most.buffer;
 
 import io.most.ConfigurationException;
 import io.most.DataLossException;
+import io.most.device.BatchIOException;
 import io.most.device.BlockDevice;
+import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -342,6 +348,35 @@ final class BlockStore {
         device.read(offsetOf(pageId), frame);
     }
 
+    /**
+     * Reads data pages {@code pageIds[0..n)} into {@code frames[0..n)} as one device batch
+     * ({@link BlockDevice#transferAll}); answers the failure of each read that failed, by its index
+     * (empty if all succeeded). A batch the device refused whole (closed, say) fails every index.
+     */
+    Map<Integer, RuntimeException> readPages(long[] pageIds, MemorySegment[] frames, int n) {
+        List<IoRequest> reads = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            reads.add(IoRequest.read(offsetOf(pageIds[k]), frames[k]));
+        }
+        try {
+            device.transferAll(reads);
+            return Map.of();
+        } catch (BatchIOException e) {
+            return e.failures();
+        } catch (RuntimeException e) {
+            Map<Integer, RuntimeException> all = new HashMap<>();
+            for (int k = 0; k < n; k++) {
+                all.put(k, e);
+            }
+            return all;
+        }
+    }
+
+    /** The most pages {@link #writePages} takes in one call. */
+    int maxWriteBatch() {
+        return doubleWrite.maxBatch();
+    }
+
     /** Writes the sealed page {@code frame} in place, through the double-write area if it can tear. */
     void writePage(long pageId, MemorySegment frame) {
         doubleWrite.write(offsetOf(pageId), frame);
@@ -349,8 +384,8 @@ final class BlockStore {
 
     /**
      * Writes the sealed images {@code frames[0..n)} of pages {@code pageIds[0..n)} in place, the batch
-     * through the double-write area with one force ({@link DoubleWriteArea#writeAll}); at most
-     * {@link DoubleWriteArea#SLOTS} pages. Durable after {@link #force}.
+     * as one device batch, through the double-write area if they can tear ({@link DoubleWriteArea#writeAll});
+     * at most {@link #maxWriteBatch} pages. Durable after {@link #force}.
      */
     void writePages(long[] pageIds, MemorySegment[] frames, int n) {
         long[] offsets = new long[n];

@@ -1,9 +1,12 @@
 package io.most.buffer;
 
 import io.most.device.BlockDevice;
+import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +38,8 @@ final class DoubleWriteArea {
     static final int ATOMIC_WRITE_BYTES = 4096;
     /** Slots in the area: enough for the write-backs of several threads to share forces. */
     static final int SLOTS = 16;
+    /** {@link #maxBatch} for pages that cannot tear. */
+    static final int UNPROTECTED_BATCH = 256;
 
     private static final MemorySegment ZERO_HEADER = MemorySegment.ofArray(new byte[PageHeader.SIZE]);
 
@@ -86,27 +91,47 @@ final class DoubleWriteArea {
     }
 
     /**
-     * Writes {@code n} sealed page images at their device offsets, as {@link #write} does each, but
-     * paying at most two forces for the whole batch (one if the slots it takes are free) instead of
-     * one or two per page: every image goes to its own slot first, one force makes all the slot copies
-     * durable, then every in-place write follows. At most {@link #SLOTS} images; the caller forces
-     * afterwards to make the in-place writes durable, as after {@link #write}.
+     * The most pages {@link #writeAll} takes: one per slot for pages that can tear; for pages that
+     * cannot, a bound on how many page locks a write-back batch holds while its writes are in flight.
+     */
+    int maxBatch() {
+        return needed(pageSize) ? SLOTS : UNPROTECTED_BATCH;
+    }
+
+    /**
+     * Writes {@code n} sealed page images at their device offsets with the protection {@link #write}
+     * gives each, but as device batches ({@link BlockDevice#transferAll}: all in flight at once on a
+     * device with a queue) paying at most two forces for the whole batch (one if the slots it takes are
+     * free) instead of one or two per page: every image goes to its own slot first (one batch), one
+     * force makes all the slot copies durable, then every in-place write follows (a second batch). No
+     * in-place write starts before every slot copy is durable, and a slot is reused only once the
+     * in-place write it protected is: the guarantee of {@link #write}, page by page. At most
+     * {@link #maxBatch} images; the caller forces afterwards to make the in-place writes durable, as
+     * after {@link #write}. If a slot write fails, no in-place write is made; if an in-place write fails,
+     * the others of the batch were made, and every slot of the batch keeps protecting its page.
      */
     void writeAll(long[] offsets, MemorySegment[] images, int n) {
-        if (n < 0 || n > SLOTS || n > offsets.length || n > images.length) {
-            throw new IllegalArgumentException("a batch of " + n + " pages (at most " + SLOTS + ", and at most "
+        if (n < 0 || n > maxBatch() || n > offsets.length || n > images.length) {
+            throw new IllegalArgumentException("a batch of " + n + " pages (at most " + maxBatch() + ", and at most "
                     + Math.min(offsets.length, images.length) + " given)");
         }
+        if (n == 0) {
+            return;
+        }
         if (!needed(pageSize)) {
-            for (int k = 0; k < n; k++) {
-                device.write(offsets[k], images[k]);
+            try {
+                device.transferAll(writes(offsets, images, n));
+            } finally {
+                completedWrites.addAndGet(n); // those that failed may have written part: a force covers them too
             }
             return;
         }
         int first = (int) (nextSlot.getAndAdd(n) % SLOTS);
         int[] slots = new int[n];
+        long[] slotOffsets = new long[n];
         for (int k = 0; k < n; k++) {
             slots[k] = (first + k) % SLOTS;
+            slotOffsets[k] = slotOffset(slots[k]);
         }
         int[] lockOrder = slots.clone();
         java.util.Arrays.sort(lockOrder); // ascending, so two batches never wait for each other's slots in a cycle
@@ -118,20 +143,35 @@ final class DoubleWriteArea {
                 reusable = Math.max(reusable, protectedTicket[lockOrder[locked]]);
             }
             forceUpTo(reusable); // the in-place writes these slots protected are durable
-            for (int k = 0; k < n; k++) {
-                device.write(slotOffset(slots[k]), images[k]);
-                completedWrites.incrementAndGet();
+            try {
+                device.transferAll(writes(slotOffsets, images, n));
+            } finally {
+                completedWrites.addAndGet(n);
             }
-            forceUpTo(completedWrites.get());
-            for (int k = 0; k < n; k++) {
-                device.write(offsets[k], images[k]);
-                protectedTicket[slots[k]] = completedWrites.incrementAndGet();
+            forceUpTo(completedWrites.get()); // every slot copy durable before any in-place write starts
+            try {
+                device.transferAll(writes(offsets, images, n));
+            } finally {
+                // set whether or not some failed: a failed in-place write may have torn its page, whose
+                // slot copy must then survive until a force covers it
+                long ticket = completedWrites.addAndGet(n);
+                for (int k = 0; k < n; k++) {
+                    protectedTicket[slots[k]] = ticket;
+                }
             }
         } finally {
             for (int k = 0; k < locked; k++) {
                 slotLocks[lockOrder[k]].unlock();
             }
         }
+    }
+
+    private static List<IoRequest> writes(long[] offsets, MemorySegment[] images, int n) {
+        List<IoRequest> writes = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            writes.add(IoRequest.write(offsets[k], images[k]));
+        }
+        return writes;
     }
 
     /** Forces the device: every write that completed so far, through this area or not, is durable. */

@@ -260,40 +260,124 @@ final class Evictor {
         long lsn = dram.lsn(f);
         walHook.flushUpTo(lsn);
         ensureAllocationsDurable();
-        int old = pm == null ? -1 : pmFrameOf.get(i);
         if (pm != null && admitToPm(pageId)) {
-            if (old >= 0 && (writeBackAsDelta(pageId, f, old, lsn) || writeBackAsLineUpdate(pageId, f, old, lsn))) {
-                dram.setDirty(f, false);
-                return;
-            }
-            int m = allocatePmFrame(pageId);
-            PageHeader.copyPayload(dram.frame(f), pm.frame(m));
-            pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
-            pmArea.deltas().forget(m);
-            pmCost.store(pm.frameSize);
-            counters.pmBytesPersisted.add(pm.frameSize);
-            pm.setPage(m, pageId);
-            pm.setDirty(m, true);
-            pm.setLsn(m, lsn);
-            old = pmFrameOf.getAndSet(i, m);
-            pm.unlatchExclusive(m);
-            counters.pmWrites.increment();
-            counters.pmWholePageWriteBacks.increment();
-            counters.migrated(MigrationPath.DRAM_TO_PM);
-        } else {
-            PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
-            ssd.writePage(pageId, dram.frame(f));
-            counters.ssdWrites.increment();
-            counters.migrated(MigrationPath.DRAM_TO_SSD);
-            if (old >= 0) {
-                ssd.force();
-                pmFrameOf.set(i, -1);
-            }
+            writeBackToPm(pageId, f, lsn);
+            return;
         }
+        int old = pm == null ? -1 : pmFrameOf.get(i);
+        PageHeader.seal(dram.frame(f), pageId, lsn, writeSeq.next());
+        ssd.writePage(pageId, dram.frame(f));
+        counters.ssdWrites.increment();
+        counters.migrated(MigrationPath.DRAM_TO_SSD);
+        if (old >= 0) {
+            ssd.force();
+            pmFrameOf.set(i, -1);
+            retirePmFrame(old, pageId);
+        }
+        dram.setDirty(f, false);
+    }
+
+    /**
+     * The PM half of {@link #writeBack} (path DRAM->PM): a delta frame or line update over the page's PM
+     * frame where one fits, else the page whole into a fresh frame, which retires the old one once it
+     * is durable. Needs the page lock, a latch on {@code f}, WAL and allocations made durable already.
+     */
+    private void writeBackToPm(long pageId, int f, long lsn) {
+        int i = (int) pageId;
+        int old = pmFrameOf.get(i);
+        if (old >= 0 && (writeBackAsDelta(pageId, f, old, lsn) || writeBackAsLineUpdate(pageId, f, old, lsn))) {
+            dram.setDirty(f, false);
+            return;
+        }
+        int m = allocatePmFrame(pageId);
+        PageHeader.copyPayload(dram.frame(f), pm.frame(m));
+        pmArea.sealDurably(m, pm.frame(m), pageId, lsn, writeSeq.next());
+        pmArea.deltas().forget(m);
+        pmCost.store(pm.frameSize);
+        counters.pmBytesPersisted.add(pm.frameSize);
+        pm.setPage(m, pageId);
+        pm.setDirty(m, true);
+        pm.setLsn(m, lsn);
+        old = pmFrameOf.getAndSet(i, m);
+        pm.unlatchExclusive(m);
+        counters.pmWrites.increment();
+        counters.pmWholePageWriteBacks.increment();
+        counters.migrated(MigrationPath.DRAM_TO_PM);
         if (old >= 0) {
             retirePmFrame(old, pageId);
         }
         dram.setDirty(f, false);
+    }
+
+    /**
+     * Writes back the dirty DRAM frames {@code frames[0..n)} of pages {@code pageIds[0..n)}, each with
+     * its page lock held and a shared latch (released here, as are the locks): those the policy sends
+     * to PM one by one ({@link #writeBackToPm}), the others together: the WAL flushed once up to the
+     * highest LSN among them, the allocations made durable once, then every image sealed and written
+     * as one device batch ({@link BlockStore#writePages}: through the double-write area if pages can
+     * tear, so each page is exactly as protected as when written alone). A stale PM copy of one of them
+     * is retired only after a force makes the new copy durable. Returns how many pages were written;
+     * a failed batch leaves every page of it dirty, to be written again.
+     */
+    private int writeBackBatch(long[] pageIds, int[] frames, ReentrantLock[] held, int n) {
+        try {
+            int written = 0;
+            long[] toSsd = new long[n];
+            int[] ssdFrames = new int[n];
+            int m = 0;
+            long maxLsn = 0;
+            for (int k = 0; k < n; k++) {
+                long pageId = pageIds[k];
+                int f = frames[k];
+                if (pm != null && admitToPm(pageId)) {
+                    long lsn = dram.lsn(f);
+                    walHook.flushUpTo(lsn);
+                    ensureAllocationsDurable();
+                    writeBackToPm(pageId, f, lsn);
+                    written++;
+                } else {
+                    toSsd[m] = pageId;
+                    ssdFrames[m++] = f;
+                    maxLsn = Math.max(maxLsn, dram.lsn(f));
+                }
+            }
+            if (m == 0) {
+                return written;
+            }
+            walHook.flushUpTo(maxLsn); // once for the batch: every page's log records are durable before it
+            ensureAllocationsDurable();
+            MemorySegment[] images = new MemorySegment[m];
+            int[] stale = new int[m];
+            boolean anyStale = false;
+            for (int j = 0; j < m; j++) {
+                int f = ssdFrames[j];
+                stale[j] = pm == null ? -1 : pmFrameOf.get((int) toSsd[j]);
+                anyStale |= stale[j] >= 0;
+                images[j] = dram.frame(f);
+                PageHeader.seal(images[j], toSsd[j], dram.lsn(f), writeSeq.next());
+            }
+            ssd.writePages(toSsd, images, m);
+            counters.ssdWrites.add(m);
+            for (int j = 0; j < m; j++) {
+                counters.migrated(MigrationPath.DRAM_TO_SSD);
+            }
+            if (anyStale) {
+                ssd.force(); // the block device's copies durable before the PM copies they supersede go
+            }
+            for (int j = 0; j < m; j++) {
+                if (stale[j] >= 0) {
+                    pmFrameOf.set((int) toSsd[j], -1);
+                    retirePmFrame(stale[j], toSsd[j]);
+                }
+                dram.setDirty(ssdFrames[j], false);
+            }
+            return written + m;
+        } finally {
+            for (int k = 0; k < n; k++) {
+                dram.unlatchShared(frames[k]);
+                held[k].unlock();
+            }
+        }
     }
 
     /**
@@ -473,13 +557,62 @@ final class Evictor {
 
     /**
      * Writes back up to {@code limit} dirty DRAM pages; returns how many. Used by flush and by the
-     * background cleaner.
+     * background cleaner. The pages go in batches of up to {@link BlockStore#maxWriteBatch}
+     * ({@link #writeBackBatch}: one WAL flush and one device batch each, all writes in flight together);
+     * a page whose lock or latch is busy is only tried while a batch is gathered (the batch holds
+     * several page locks), and written after the batches by {@link #writeBackFrame}, which waits for
+     * its writer with no page lock held.
      */
     int writeBackDirty(int limit) {
         int written = 0;
-        for (int f = 0; f < dram.frames && written < limit; f++) {
-            long pageId = dram.pageOf(f);
-            if (dram.isDirty(f) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, f)) {
+        int max = ssd.maxWriteBatch();
+        long[] pageIds = new long[max];
+        int[] frames = new int[max];
+        ReentrantLock[] held = new ReentrantLock[max];
+        int[] busy = new int[16];
+        int busyCount = 0;
+        int f = 0;
+        while (f < dram.frames && written < limit) {
+            int n = 0;
+            for (; f < dram.frames && n < max && written + n < limit; f++) {
+                long pageId = dram.pageOf(f);
+                if (!dram.isDirty(f) || pageId == FramePool.NO_PAGE) {
+                    continue;
+                }
+                ReentrantLock lock = locks.of(pageId);
+                boolean taken = false;
+                if (lock.tryLock()) {
+                    try {
+                        if (dramFrameOf.get((int) pageId) != f || !dram.isDirty(f)) {
+                            continue;
+                        }
+                        if (dram.tryLatchShared(f)) {
+                            if (dram.pageOf(f) == pageId && dram.isDirty(f)) {
+                                pageIds[n] = pageId;
+                                frames[n] = f;
+                                held[n++] = lock;
+                                taken = true;
+                                continue;
+                            }
+                            dram.unlatchShared(f);
+                            continue;
+                        }
+                    } finally {
+                        if (!taken) {
+                            lock.unlock();
+                        }
+                    }
+                }
+                if (busyCount == busy.length) {
+                    busy = java.util.Arrays.copyOf(busy, 2 * busyCount);
+                }
+                busy[busyCount++] = f;
+            }
+            written += writeBackBatch(pageIds, frames, held, n);
+        }
+        for (int k = 0; k < busyCount && written < limit; k++) {
+            long pageId = dram.pageOf(busy[k]);
+            if (dram.isDirty(busy[k]) && pageId != FramePool.NO_PAGE && writeBackFrame(pageId, busy[k])) {
                 written++;
             }
         }

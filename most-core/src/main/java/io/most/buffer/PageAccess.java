@@ -459,7 +459,7 @@ abstract class PageAccess {
     }
 
     /** The page id as an index of the mapping table, or IllegalArgumentException if out of range. */
-    private int checkedIndex(long pageId) {
+    final int checkedIndex(long pageId) {
         // as an int compared unsigned, the form of the JIT's own index check of the mapping table: the
         // two merge (a long compare would not), and a negative id fails the same compare
         int i = (int) pageId;

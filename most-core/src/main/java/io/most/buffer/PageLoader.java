@@ -254,29 +254,46 @@ final class PageLoader {
     private void readFromSsd(long pageId, FramePool pool, int f) {
         assert locks.of(pageId).isHeldByCurrentThread() : "load of page " + pageId + " without its page lock";
         assert pool.isLatchedExclusively(f) : "load of page " + pageId + " into an unlatched frame";
-        MemorySegment frame = pool.frame(f);
         try {
-            ssd.readPage(pageId, frame);
+            ssd.readPage(pageId, pool.frame(f));
             counters.ssdReads.increment();
-            PageHeader.Check check = PageHeader.check(frame);
-            if (check != PageHeader.Check.VALID && check != PageHeader.Check.NEVER_WRITTEN) {
-                throw new CorruptPageException(pageId, "ssd", PageHeader.describeCorruption(frame));
-            }
-            if (check == PageHeader.Check.VALID && PageHeader.pageId(frame) != pageId) {
-                throw new CorruptPageException(pageId, "ssd", "it holds page " + PageHeader.pageId(frame));
-            }
-            pool.setDirty(f, false);
-            pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
-            if (pool == pm) {
-                // the block device's version, the base of a delta frame written over it (0: never written)
-                pmArea.deltas().setClean(f, check == PageHeader.Check.VALID ? PageHeader.seq(frame) : 0);
-            }
+            acceptLoaded(pageId, pool, f);
         } catch (RuntimeException e) {
-            if (pool == pm) {
-                pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
-            }
-            pool.release(f);
+            discardLoad(pool, f);
             throw e;
         }
+    }
+
+    /**
+     * Checks the image just read from the block device into frame {@code f} of {@code pool} (latched
+     * exclusively, the page lock held) and records its state: clean, its LSN, and for PM the version a
+     * delta frame written over it is based on. Shared by the single load and {@link BatchLoader}, so a
+     * torn or corrupt page is refused the same way whichever path read it.
+     *
+     * @throws CorruptPageException if the image fails its checksum or holds another page
+     */
+    void acceptLoaded(long pageId, FramePool pool, int f) {
+        MemorySegment frame = pool.frame(f);
+        PageHeader.Check check = PageHeader.check(frame);
+        if (check != PageHeader.Check.VALID && check != PageHeader.Check.NEVER_WRITTEN) {
+            throw new CorruptPageException(pageId, "ssd", PageHeader.describeCorruption(frame));
+        }
+        if (check == PageHeader.Check.VALID && PageHeader.pageId(frame) != pageId) {
+            throw new CorruptPageException(pageId, "ssd", "it holds page " + PageHeader.pageId(frame));
+        }
+        pool.setDirty(f, false);
+        pool.setLsn(f, check == PageHeader.Check.VALID ? PageHeader.lsn(frame) : 0);
+        if (pool == pm) {
+            // the block device's version, the base of a delta frame written over it (0: never written)
+            pmArea.deltas().setClean(f, check == PageHeader.Check.VALID ? PageHeader.seq(frame) : 0);
+        }
+    }
+
+    /** Frees frame {@code f} of {@code pool} (latched exclusively) after a load into it failed. */
+    void discardLoad(FramePool pool, int f) {
+        if (pool == pm) {
+            pmArea.invalidate(f); // it may hold another page's image, which must not look valid after a crash
+        }
+        pool.release(f);
     }
 }

@@ -1,12 +1,20 @@
 package io.most.buffer;
 
+import io.most.BatchReadException;
 import io.most.ConfigurationException;
+import io.most.CorruptPageException;
 import io.most.MigrationPolicy;
+import io.most.PageReader;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
+import io.most.device.DeviceIOException;
+import io.most.device.DirectFileDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +56,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     private final BlockStore ssd;
     private final AllocationMap allocations;
     private final Arena dramArena;
+    /** The DRAM pool's memory, registered with a {@link DirectFileDevice} for fixed-buffer I/O. */
+    private final MemorySegment dramMemory;
     /** Null without PM, as are {@link #pmFrameOf} and {@link #pmWriteCommit}. */
     private final PmArea pmArea;
     private final PageTable dramFrameOf;
@@ -58,6 +68,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     private final PmWriteCommit pmWriteCommit;
     private final PageAllocator allocator;
     private final PageLoader loader;
+    private final BatchLoader batchLoader;
     private final long recoveredPmPages;
     private final long discardedPmFrames;
     private final BackgroundCleaner cleaner;
@@ -110,6 +121,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         this.ssd = ssd;
         this.allocations = ssd.allocations();
         this.dramArena = dramArena;
+        this.dramMemory = dramMemory;
         this.pmArea = pmArea;
         this.dramFrameOf = dramFrameOf;
         this.pmFrameOf = pmFrameOf;
@@ -124,6 +136,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         this.allocator = new PageAllocator(ssd, dram, dramFrameOf, pm, pmFrameOf, pmArea, pageLocks, evictor, lostPages);
         this.loader = new PageLoader(this, allocator, ssd, dram, dramFrameOf, pm, pmFrameOf, pmArea, pmCost, pageLocks,
                 evictor, counters);
+        this.batchLoader = new BatchLoader(loader, this, allocator, ssd, dram, dramFrameOf, pm, pmFrameOf, pmCost,
+                pageLocks, evictor, counters);
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
         this.tuner = config.adaptive()
                 ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
@@ -152,6 +166,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
                 refuseLostPmDependency(ssd, dependency, config.acceptDataLoss(), "no PM file is configured");
             }
             SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
+            store.registerDramPool();
             ssd.commitFormat();
             if (pmArea != null && pmArea.durable) {
                 pmArea.attach(ssd, dependency);
@@ -240,6 +255,73 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     @Override
     public boolean isAllocated(long pageId) {
         return allocator.isAllocated(pageId);
+    }
+
+    // ---- PageStore: batch reads ---------------------------------------------------------------------
+
+    @Override
+    public int prefetch(long[] pageIds, int from, int to) {
+        Objects.checkFromToIndex(from, to, pageIds.length);
+        checkOpen();
+        for (int k = from; k < to; k++) {
+            checkedIndex(pageIds[k]); // every id before any read: a bad one loads nothing
+        }
+        Map<Long, RuntimeException> failures = new HashMap<>();
+        int loaded = batchLoader.prefetch(pageIds, from, to, failures);
+        if (!failures.isEmpty()) {
+            throw new BatchReadException(to - from, failures);
+        }
+        return loaded;
+    }
+
+    @Override
+    public <R> List<R> readAll(long[] pageIds, PageReader<R> reader) {
+        Objects.requireNonNull(reader, "reader");
+        Map<Long, RuntimeException> failures = new HashMap<>();
+        try {
+            prefetch(pageIds, 0, pageIds.length);
+        } catch (BatchReadException e) {
+            failures.putAll(e.failures());
+        }
+        List<R> results = new ArrayList<>(pageIds.length);
+        for (long pageId : pageIds) {
+            RuntimeException failed = failures.get(pageId);
+            if (failed != null) {
+                results.add(null);
+                continue;
+            }
+            try {
+                results.add(readOptimistic(pageId, reader));
+            } catch (IllegalArgumentException | CorruptPageException | DeviceIOException e) {
+                // the page's own failure (freed, corrupt, unreadable since the prefetch): the others go on
+                failures.put(pageId, e);
+                results.add(null);
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new BatchReadException(pageIds.length, failures);
+        }
+        return results;
+    }
+
+    /**
+     * Registers the DRAM pool with the block device for fixed-buffer I/O
+     * ({@link DirectFileDevice#registerBuffers}), so that loads and write-backs into its frames skip the
+     * kernel's per-I/O page pinning. Only when the store's device is a {@link DirectFileDevice} itself:
+     * registration is not part of the {@link io.most.device.BlockDevice} contract, and a wrapping device
+     * (emulated, faulty, tiered) does not offer it; a refusal (the pread engine, a locked
+     * memory limit) leaves I/O as it was, which registerBuffers logs. The device releases the
+     * registration when it closes, before the pool's memory is freed ({@link #close}).
+     */
+    private void registerDramPool() {
+        if (ssd.device() instanceof DirectFileDevice direct) {
+            try {
+                direct.registerBuffers(dramMemory);
+            } catch (IllegalArgumentException e) {
+                System.getLogger(SpitfireBufferManager.class.getName()).log(System.Logger.Level.DEBUG,
+                        "DRAM pool not registered for fixed-buffer I/O: {0}", e.getMessage());
+            }
+        }
     }
 
     // ---- the parts the hit paths hand over -------------------------------------------------------
