@@ -84,9 +84,10 @@ public interface BlockDevice extends AutoCloseable {
      * <p><b>Contents.</b> After a discard the range's contents are unspecified until written: a read
      * of a discarded block returns either zeros or the bytes the block held before the discard, each
      * implementation says which, and never bytes written to any other block. A block written after
-     * the discard reads back what was written. A read racing a discard of the same block returns the
-     * old bytes or what the discard leaves; a write racing it leaves either the written bytes or what
-     * the discard leaves.
+     * the discard reads back what was written. Racing operations on one block are not atomic against a
+     * discard: a read racing a discard of the same block returns, byte by byte, the old byte or what the
+     * discard leaves there; a write racing it leaves, byte by byte, the written byte or what the discard
+     * leaves. No byte ever comes from another block.
      *
      * <p><b>Durability.</b> Like a write, a discard is certain to have taken effect after a crash only
      * once a later {@link #force()} has returned; before that the block reads, after a crash, as its
