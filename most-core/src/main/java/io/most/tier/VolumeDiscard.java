@@ -57,21 +57,27 @@ final class VolumeDiscard {
     /** Discards {@code [offset, offset + length)}, already checked against the volume's geometry. */
     void discard(long offset, long length) {
         List<Freed> freed = new ArrayList<>();
-        for (long done = 0; done < length; ) {
-            long at = offset + done;
-            int segment = (int) (at / segmentSize);
-            long inSegment = at % segmentSize;
-            long n = Math.min(length - done, segmentSize - inSegment);
-            if (n == segmentSize) {
-                unmap(segment, freed);
-            } else {
-                discardPart(segment, inSegment, n);
+        try {
+            for (long done = 0; done < length; ) {
+                long at = offset + done;
+                int segment = (int) (at / segmentSize);
+                long inSegment = at % segmentSize;
+                long n = Math.min(length - done, segmentSize - inSegment);
+                if (n == segmentSize) {
+                    unmap(segment, freed);
+                } else {
+                    discardPart(segment, inSegment, n);
+                }
+                done += n;
             }
-            done += n;
-        }
-        if (!freed.isEmpty()) {
-            log.commit(); // the unmaps are durable before any freed slot can be reused
-            release(freed);
+        } finally {
+            // also after a failed partial discard: unmapped segments must not hold their slots until a
+            // reopen. The unmaps are committed before any freed slot can be reused; if the commit throws,
+            // the slots stay taken (the durable map may still point to them).
+            if (!freed.isEmpty()) {
+                log.commit();
+                release(freed);
+            }
         }
     }
 
