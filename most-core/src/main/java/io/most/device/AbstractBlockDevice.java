@@ -136,6 +136,16 @@ public abstract class AbstractBlockDevice implements BlockDevice {
         }
     }
 
+    /**
+     * Checks the range, counts the discard in the statistics (as {@link IoOp#DISCARD} of
+     * {@code length} bytes) and runs {@link #doDiscard}; {@link #close()} waits for it.
+     */
+    @Override
+    public final void discard(long offset, long length) {
+        checkAccess(IoOp.DISCARD, offset, length);
+        runGuarded(IoOp.DISCARD, length, () -> doDiscard(offset, length));
+    }
+
     @Override
     public final void force() {
         runGuarded(IoOp.FORCE, 0, this::doForce);
@@ -195,6 +205,15 @@ public abstract class AbstractBlockDevice implements BlockDevice {
                 doWrite(r.offset(), r.buffer());
             }
         });
+    }
+
+    /**
+     * Discards {@code length} bytes at {@code offset}; arguments already checked. The default keeps
+     * the contents (every discarded block reads as its old bytes), which the contract allows: a
+     * device with nothing to free, or that cannot tell its medium, need not override it.
+     */
+    protected void doDiscard(long offset, long length) {
+        // keeps the contents: allowed by BlockDevice#discard
     }
 
     /** Makes completed writes durable. */

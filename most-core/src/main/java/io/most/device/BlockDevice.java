@@ -76,6 +76,39 @@ public interface BlockDevice extends AutoCloseable {
     /** Makes every completed write durable. */
     void force();
 
+    /**
+     * Discards (trims) {@code length} bytes at {@code offset}: the range's contents are no longer
+     * needed, so the device may free or unmap the space behind them (an SSD's deallocate, a file's
+     * hole, a tiered volume's segment slots).
+     *
+     * <p><b>Contents.</b> After a discard the range's contents are unspecified until written: a read
+     * of a discarded block returns either zeros or the bytes the block held before the discard, each
+     * implementation says which, and never bytes written to any other block. A block written after
+     * the discard reads back what was written. Racing operations on one block are not atomic against a
+     * discard: a read racing a discard of the same block returns, byte by byte, the old byte or what the
+     * discard leaves there; a write racing it leaves, byte by byte, the written byte or what the discard
+     * leaves. No byte ever comes from another block.
+     *
+     * <p><b>Durability.</b> Like a write, a discard is certain to have taken effect after a crash only
+     * once a later {@link #force()} has returned; before that the block reads, after a crash, as its
+     * old bytes or as what the discard leaves. A write made durable after the discard is never undone
+     * by it.
+     *
+     * <p>The default checks the arguments and keeps the contents (a device that cannot trim: every
+     * discarded block reads as its old bytes).
+     *
+     * @throws IllegalArgumentException if the offset or length is not a multiple of the block size,
+     *                                  the length is not positive, or the range exceeds the capacity
+     * @throws DeviceIOException        if the device failed to discard
+     * @throws IllegalStateException    if the device is closed
+     */
+    default void discard(long offset, long length) {
+        Batches.checkAccess(name(), blockSize(), capacity(), IoOp.DISCARD, offset, length);
+        if (!isOpen()) {
+            throw new IllegalStateException("device '" + name() + "' is closed");
+        }
+    }
+
     /** Live operation statistics of this device. */
     DeviceStats stats();
 

@@ -35,6 +35,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * why, once per JVM. {@link Options#engine} (default: the system property {@value IoEngine#PROPERTY})
  * forces either; {@link #engine()} tells which one runs.
  *
+ * <p><b>Discard</b> punches a hole in the file ({@code fallocate(PUNCH_HOLE | KEEP_SIZE)}): the file
+ * system frees the blocks (and passes the trim on to the SSD where it is mounted with discard), and a
+ * discarded block reads as zeros. The hole is no longer preallocated, so a later write of it needs
+ * free space again and may fail with {@link DeviceFullException} on a full file system. Where the file
+ * system cannot punch holes the discard keeps the contents (a discarded block reads as its old bytes),
+ * which the contract allows, and a warning is logged once per JVM.
+ *
  * <p>Requires Linux and {@code --enable-native-access=io.most.core} (or {@code ALL-UNNAMED}).
  */
 public final class DirectFileDevice extends AbstractBlockDevice {
@@ -47,8 +54,12 @@ public final class DirectFileDevice extends AbstractBlockDevice {
     private final StoreFileLock lock;
     /** The io_uring engine, or null when the device runs on pread/pwrite. */
     private final IoUringEngine uring;
+    /** Set once the file system refused a hole punch: discards then keep the contents. */
+    private volatile boolean punchUnsupported;
     /** Whether the fallback to pread was logged: once per JVM, not once per device. */
     static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
+    /** Whether the "cannot punch holes" warning was logged in this JVM. */
+    static final AtomicBoolean NO_PUNCH_LOGGED = new AtomicBoolean();
 
     /**
      * Open options.
@@ -389,6 +400,29 @@ public final class DirectFileDevice extends AbstractBlockDevice {
             uring.transferAll(requests);
         } else {
             super.doTransferAll(requests);
+        }
+    }
+
+    /**
+     * Punches a hole; once the file system has refused one, later discards keep the contents without
+     * asking again. A hole never shows a write's bytes elsewhere: it only frees the range's blocks.
+     */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        if (punchUnsupported) {
+            return;
+        }
+        try {
+            io.punchHole(fd, offset, length);
+        } catch (NativeIO.NativeException e) {
+            if (e.errno != NativeIO.EOPNOTSUPP && e.errno != NativeIO.ENOSYS) {
+                throw new DeviceIOException(describe(IoOp.DISCARD, offset, length) + " failed: " + e.getMessage(), e);
+            }
+            punchUnsupported = true;
+            if (NO_PUNCH_LOGGED.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.WARNING, "the file system of {0} cannot punch holes ({1}); discards"
+                        + " keep the contents of the discarded blocks", path, e.getMessage());
+            }
         }
     }
 

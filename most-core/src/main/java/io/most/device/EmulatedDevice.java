@@ -85,6 +85,18 @@ public final class EmulatedDevice extends AbstractBlockDevice {
         }
     }
 
+    /**
+     * Forwards to the backing device (a discarded block reads as the backing device's does) and
+     * charges nothing: a trim moves no data, so it takes no bandwidth, and an SSD acknowledges a
+     * deallocate from its mapping table without occupying a flash channel; what trimming buys (less
+     * garbage collection later) is not in the model either, so charging a made-up cost would only add
+     * latency the profiles never measured.
+     */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        backing.discard(offset, length);
+    }
+
     @Override
     protected void doForce() {
         backing.force();

@@ -31,6 +31,7 @@ public final class FaultyDevice extends AbstractBlockDevice {
     private final AtomicInteger failReads = new AtomicInteger();
     private final AtomicInteger failWrites = new AtomicInteger();
     private final AtomicInteger failForces = new AtomicInteger();
+    private final AtomicInteger failDiscards = new AtomicInteger();
     private final AtomicReference<Range> failReadRange = new AtomicReference<>();
     private final AtomicReference<Range> failWriteRange = new AtomicReference<>();
     private final AtomicReference<Tear> tear = new AtomicReference<>();
@@ -69,7 +70,7 @@ public final class FaultyDevice extends AbstractBlockDevice {
      * {@link #clear()}. {@code op} must be READ or WRITE.
      */
     public void failRange(IoOp op, long from, long to) {
-        if (op == IoOp.FORCE || from >= to) {
+        if ((op != IoOp.READ && op != IoOp.WRITE) || from >= to) {
             throw new IllegalArgumentException("failRange needs READ or WRITE and from < to, got " + op
                     + " [" + from + ", " + to + ")");
         }
@@ -104,6 +105,7 @@ public final class FaultyDevice extends AbstractBlockDevice {
         failReads.set(0);
         failWrites.set(0);
         failForces.set(0);
+        failDiscards.set(0);
         failReadRange.set(null);
         failWriteRange.set(null);
         tear.set(null);
@@ -204,6 +206,14 @@ public final class FaultyDevice extends AbstractBlockDevice {
         }
     }
 
+    /** Forwards the discard unless a {@link IoOp#DISCARD} failure is armed ({@link #failNext}). */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        maybeDelay();
+        maybeFail(IoOp.DISCARD, offset, length, null);
+        inner.discard(offset, length);
+    }
+
     @Override
     protected void doForce() {
         maybeDelay();
@@ -251,6 +261,7 @@ public final class FaultyDevice extends AbstractBlockDevice {
             case READ -> failReads;
             case WRITE -> failWrites;
             case FORCE -> failForces;
+            case DISCARD -> failDiscards;
         };
     }
 }

@@ -54,6 +54,11 @@ public abstract class ForwardingDevice implements BlockDevice {
     }
 
     @Override
+    public void discard(long offset, long length) {
+        inner.discard(offset, length);
+    }
+
+    @Override
     public void force() {
         inner.force();
     }

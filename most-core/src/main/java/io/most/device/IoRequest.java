@@ -21,9 +21,9 @@ public record IoRequest(IoOp op, long offset, MemorySegment buffer) {
     public IoRequest {
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(buffer, "buffer");
-        if (op == IoOp.FORCE) {
-            throw new IllegalArgumentException("an IoRequest is a READ or a WRITE; call force() after"
-                    + " transferAll to make its writes durable");
+        if (op == IoOp.FORCE || op == IoOp.DISCARD) {
+            throw new IllegalArgumentException("an IoRequest is a READ or a WRITE, not a " + op
+                    + "; call force() or discard() on the device after transferAll");
         }
     }
 

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * A volatile block device in off-heap memory: for tests, and as the fast backing store of an
  * {@link EmulatedDevice} when only the service model matters. {@link #force()} does nothing;
- * contents vanish on {@link #close()}.
+ * contents vanish on {@link #close()}. A {@link #discard discarded} block reads as zeros.
  */
 public final class MemoryDevice extends AbstractBlockDevice {
     private final Arena arena = Arena.ofShared();
@@ -30,6 +30,12 @@ public final class MemoryDevice extends AbstractBlockDevice {
     @Override
     protected void doWrite(long offset, MemorySegment source) {
         MemorySegment.copy(source, 0, memory, offset, source.byteSize());
+    }
+
+    /** Zeroes the range: memory has nothing to free, and zeros are what a trimmed SSD usually returns. */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        memory.asSlice(offset, length).fill((byte) 0);
     }
 
     @Override

@@ -31,7 +31,10 @@ final class NativeIO {
     static final int ENOMEM = 12;
     static final int EINVAL = 22;
     static final int ENOSPC = 28;
+    static final int ENOSYS = 38;
     static final int EOPNOTSUPP = 95;
+    static final int FALLOC_FL_KEEP_SIZE = 0x1;
+    static final int FALLOC_FL_PUNCH_HOLE = 0x2;
     private static final int PR_SET_TIMERSLACK = 29;
 
     private static final Optional<NativeIO> INSTANCE = load();
@@ -44,6 +47,7 @@ final class NativeIO {
     private final MethodHandle fsync;
     private final MethodHandle close;
     private final MethodHandle posixFallocate;
+    private final MethodHandle fallocate;
     private final MethodHandle strerror;
     private final MethodHandle prctl;
     private final MethodHandle flock;
@@ -86,6 +90,7 @@ final class NativeIO {
         fsync = linker.downcallHandle(find(libc, "fsync"), FunctionDescriptor.of(i, i), errno);
         close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(i, i), errno);
         posixFallocate = linker.downcallHandle(find(libc, "posix_fallocate"), FunctionDescriptor.of(i, i, l, l));
+        fallocate = linker.downcallHandle(find(libc, "fallocate"), FunctionDescriptor.of(i, i, i, l, l), errno);
         flock = linker.downcallHandle(find(libc, "flock"), FunctionDescriptor.of(i, i, i), errno);
         strerror = linker.downcallHandle(find(libc, "strerror"), FunctionDescriptor.of(p, i));
         mmap = linker.downcallHandle(find(libc, "mmap"), FunctionDescriptor.of(p, p, l, i, i, i, l), errno);
@@ -262,6 +267,31 @@ final class NativeIO {
         }
         if (rc != 0) {
             throw new NativeException("posix_fallocate", rc);
+        }
+    }
+
+    /**
+     * {@code fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length)}: frees the
+     * file's blocks in the range (they read as zeros afterwards) without changing its size. Throws
+     * with EOPNOTSUPP (or ENOSYS) where the file system or kernel cannot punch holes.
+     */
+    void punchHole(int fd, long offset, long length) throws NativeException {
+        MemorySegment state = ioCallState.get();
+        try {
+            while (true) {
+                int rc = (int) fallocate.invokeExact(state, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length);
+                if (rc == 0) {
+                    return;
+                }
+                int err = errno(state);
+                if (err != EINTR) {
+                    throw new NativeException("fallocate(PUNCH_HOLE)", err);
+                }
+            }
+        } catch (NativeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 

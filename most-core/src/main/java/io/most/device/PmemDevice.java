@@ -189,6 +189,17 @@ public final class PmemDevice extends AbstractBlockDevice {
         }
     }
 
+    /**
+     * Keeps the contents (a discarded block reads as its old bytes): persistent memory has no
+     * translation layer to tell, zeroing would spend write bandwidth and wear for nothing, and punching
+     * a hole in the mapped file would give up its preallocation, so a later store could fault on a full
+     * disk instead of failing as a write.
+     */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        // nothing to free: see above
+    }
+
     @Override
     protected void doRead(long offset, MemorySegment destination) {
         long done = pm.reserve(IoOp.READ, offset, destination.byteSize());

@@ -128,6 +128,11 @@ final class HotnessTracker {
         words.set(segment, reads | writes << 8 | (long) (clock.get() & MAX16) << CLOCK_SHIFT | dist << DIST_SHIFT);
     }
 
+    /** Forgets the heat of a discarded segment: data written there later is new, and starts cold. */
+    void forget(int segment) {
+        restore(segment, 0);
+    }
+
     /** How many times the cooling clock has advanced. */
     int coolings() {
         return clock.get();

@@ -72,6 +72,18 @@ final class Migrator {
         }
     }
 
+    /**
+     * Abandons the copy of {@code segment} in progress, if any: the segment is being discarded, and
+     * its slot may hold another segment, or this one again, before the copy finishes. Called under
+     * the segment's exclusive lock, as {@link #beginCopy} and {@link #finishCopy} run.
+     */
+    void cancelCopy(int segment) {
+        Copy c = active;
+        if (c != null && c.segment() == segment) {
+            active = null;
+        }
+    }
+
     /** Copies tiered {@code segment} to the other device and makes it mirrored. */
     synchronized boolean mirror(int segment) {
         SegmentClass cls = table.classOf(segment);
@@ -151,10 +163,12 @@ final class Migrator {
         Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
-            if (table.slot(segment, from) != oldSlot || table.classOf(segment) != SegmentClass.tieredOn(from)) {
+            Copy c = active;
+            if (c == null || c.segment() != segment // cancelled by a discard
+                    || table.slot(segment, from) != oldSlot || table.classOf(segment) != SegmentClass.tieredOn(from)) {
                 return -1;
             }
-            AtomicLongArray written = active.written();
+            AtomicLongArray written = c.written();
             long recopied = 0;
             int n = table.subpagesPerSegment();
             for (int k = 0; k < n; ) {

@@ -115,7 +115,7 @@ final class SegmentTable {
         mirroredCount.incrementAndGet();
     }
 
-    /** Forgets {@code segment}'s copies (recovery only). */
+    /** Forgets {@code segment}'s copies (recovery, and a discard under the exclusive lock). */
     void unmap(int segment) {
         uncount(segment);
         perfSlot[segment] = NONE;

@@ -45,6 +45,14 @@ import java.util.UUID;
  * checkpoint and the journal: every forced write reads back, no stale copy of a mirrored segment is
  * ever served, and a block reads the same value every time (see {@code docs/TIERING.md}).
  *
+ * <p><b>Discard.</b> {@link #discard} of whole segments unmaps them: both copies of a mirrored
+ * segment are dropped, their slots are freed (and discarded on their devices), the segment reads as
+ * zeros, and its next write is placed where the policy says then (dynamic write allocation, MOST 3.2.2),
+ * not where it used to be. Such a discard is committed before it returns, so it is durable at once.
+ * A discard of part of a segment keeps the segment: its blocks read as the devices' discarded blocks
+ * do (zeros, or the old bytes on a device that keeps them), and a mirrored segment's wholly discarded
+ * subpages become valid on one copy only, so a block never reads differently from one read to the next.
+ *
  * <p><b>Errors.</b> Device I/O errors surface as the device's {@code DeviceIOException}, naming the
  * device. A read of mirrored data whose chosen copy fails is served by the other copy when that copy
  * is valid too; a write whose chosen copy fails goes to the other copy when it may. Mirroring covers
@@ -82,6 +90,7 @@ public final class TieredVolume extends AbstractBlockDevice {
     private final Counters counters = new Counters();
     private final Migrator migrator;
     private final VolumeIo io;
+    private final VolumeDiscard discards;
     private final VolumeContext context;
     private final Cleaner cleaner;
     private volatile PlacementPolicy policy;
@@ -119,6 +128,7 @@ public final class TieredVolume extends AbstractBlockDevice {
         MemorySegment zeros = performance.allocate(arena, Math.min(layout.segmentSize(), ZERO_BUFFER));
         this.io = new VolumeIo(layout, table, devices, pools, watermarks, hotness, latency, log, migrator, counters,
                 zeros);
+        this.discards = new VolumeDiscard(layout, table, devices, pools, hotness, log, migrator);
         this.context = new VolumeContext(config, layout, table, hotness, latency, pools, migrator, limiter);
         this.cleaner = new Cleaner(table, migrator, limiter, layout.subpageSize());
     }
@@ -460,6 +470,13 @@ public final class TieredVolume extends AbstractBlockDevice {
     protected void doWrite(long offset, MemorySegment source) {
         requireLive();
         io.write(offset, source);
+    }
+
+    /** See the class comment ("Discard") and {@link VolumeDiscard}. */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        requireLive();
+        discards.discard(offset, length);
     }
 
     @Override

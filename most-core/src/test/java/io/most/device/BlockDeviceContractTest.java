@@ -446,6 +446,152 @@ public abstract class BlockDeviceContractTest {
         device.transferAll(List.of(IoRequest.read(0, in)));
         assertEquals(-1, out.mismatch(in));
     }
+
+    // ---------------------------------------------------------------- discard
+
+    /** Block {@code b}'s content in the discard tests: a function of the block alone. */
+    static void fillBlock(MemorySegment s, int block) {
+        fill(s, 0x5EED0000L + block);
+    }
+
+    /** Whether every byte of {@code read} is zero or the byte of {@code old} at the same place. */
+    static boolean zeroOrOldByteByByte(MemorySegment read, MemorySegment old) {
+        for (long i = 0; i < read.byteSize(); i++) {
+            byte b = read.get(ValueLayout.JAVA_BYTE, i);
+            if (b != 0 && b != old.get(ValueLayout.JAVA_BYTE, i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void discardedBlocksReadAsZerosOrTheirOldBytesAndNeighboursKeepTheirs() {
+        int blocks = 8;
+        MemorySegment data = device.allocate(arena, (long) blocks * BLOCK);
+        for (int b = 0; b < blocks; b++) {
+            fillBlock(data.asSlice((long) b * BLOCK, BLOCK), b);
+        }
+        device.write(0, data);
+        device.discard(2L * BLOCK, 3L * BLOCK);
+        MemorySegment read = device.allocate(arena, (long) blocks * BLOCK);
+        device.read(0, read);
+        MemorySegment zero = arena.allocate(BLOCK);
+        for (int b = 0; b < blocks; b++) {
+            MemorySegment got = read.asSlice((long) b * BLOCK, BLOCK);
+            MemorySegment old = data.asSlice((long) b * BLOCK, BLOCK);
+            if (b >= 2 && b < 5) {
+                assertTrue(got.mismatch(zero) == -1 || got.mismatch(old) == -1,
+                        "discarded block " + b + " reads neither as zeros nor as its old bytes");
+            } else {
+                assertEquals(-1, got.mismatch(old), "block " + b + " next to the discarded range changed");
+            }
+        }
+    }
+
+    @Test
+    void aBlockWrittenAfterADiscardReadsBackWhatWasWritten() {
+        MemorySegment data = device.allocate(arena, 2 * BLOCK);
+        fill(data, 7);
+        device.write(BLOCK, data);
+        device.discard(0, CAPACITY);
+        fill(data, 8);
+        device.write(BLOCK, data.asSlice(0, BLOCK));
+        device.force();
+        MemorySegment read = device.allocate(arena, BLOCK);
+        device.read(BLOCK, read);
+        assertEquals(-1, read.mismatch(data.asSlice(0, BLOCK)));
+    }
+
+    @Test
+    void discardRejectsUnalignedEmptyOrOutOfRangeSpansNamingTheValues() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.discard(100, BLOCK));
+        assertTrue(e.getMessage().contains("discard offset 100") && e.getMessage().contains(String.valueOf(BLOCK)),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> device.discard(0, BLOCK + 1));
+        assertTrue(e.getMessage().contains("discard length " + (BLOCK + 1)), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.discard(0, 0));
+        assertThrows(IllegalArgumentException.class, () -> device.discard(-BLOCK, BLOCK));
+        e = assertThrows(IllegalArgumentException.class, () -> device.discard(CAPACITY - BLOCK, 2 * BLOCK));
+        assertTrue(e.getMessage().contains("capacity " + CAPACITY), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.discard(Long.MAX_VALUE - BLOCK + 1, BLOCK));
+    }
+
+    @Test
+    void discardOnAClosedDeviceFailsAndDiscardsAreCounted() {
+        device.discard(0, 2 * BLOCK);
+        assertEquals(1, device.stats().ops(IoOp.DISCARD));
+        assertEquals(2 * BLOCK, device.stats().bytes(IoOp.DISCARD));
+        device.close();
+        assertThrows(IllegalStateException.class, () -> device.discard(0, BLOCK));
+    }
+
+    /**
+     * Discards race reads and rewrites of the same blocks: no read may return, in any byte, anything
+     * but zero or the byte written there (every write of a block writes the same content, so a read
+     * that returned another block's bytes, or a stale buffer, is caught). Afterwards every block reads
+     * as zeros or its content byte by byte, and new writes read back.
+     */
+    @Test
+    void discardsRacingReadsAndWritesOfTheSameBlocksNeverShowOtherBytes() throws Exception {
+        int blocks = 64;
+        MemorySegment content = arena.allocate((long) blocks * BLOCK);
+        for (int b = 0; b < blocks; b++) {
+            fillBlock(content.asSlice((long) b * BLOCK, BLOCK), b);
+        }
+        MemorySegment init = device.allocate(arena, content.byteSize());
+        init.copyFrom(content);
+        device.write(0, init);
+        int threads = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int role = t % 3;
+            long threadSeed = 77 + t;
+            results.add(pool.submit(() -> {
+                SplittableRandom random = new SplittableRandom(threadSeed);
+                int checked = 0;
+                try (Arena local = Arena.ofConfined()) {
+                    MemorySegment buf = device.allocate(local, 4L * BLOCK);
+                    for (int op = 0; op < 300; op++) {
+                        int first = random.nextInt(blocks - 3);
+                        int n = 1 + random.nextInt(4);
+                        MemorySegment run = buf.asSlice(0, (long) n * BLOCK);
+                        MemorySegment expected = content.asSlice((long) first * BLOCK, (long) n * BLOCK);
+                        switch (role) {
+                            case 0 -> device.discard((long) first * BLOCK, (long) n * BLOCK);
+                            case 1 -> {
+                                run.copyFrom(expected);
+                                device.write((long) first * BLOCK, run);
+                            }
+                            default -> {
+                                run.fill((byte) 0x5A);
+                                device.read((long) first * BLOCK, run);
+                                assertTrue(zeroOrOldByteByByte(run, expected),
+                                        "a read of blocks " + first + ".." + (first + n - 1)
+                                                + " racing discards returned bytes never written there");
+                                checked++;
+                            }
+                        }
+                    }
+                }
+                return checked;
+            }));
+        }
+        int checked = 0;
+        for (Future<Integer> f : results) {
+            checked += f.get();
+        }
+        pool.shutdown();
+        assertEquals(2 * 300, checked);
+        MemorySegment after = device.allocate(arena, content.byteSize());
+        device.read(0, after);
+        assertTrue(zeroOrOldByteByByte(after, content), "after the race a block holds bytes never written to it");
+        fill(init, 99);
+        device.write(0, init);
+        device.read(0, after);
+        assertEquals(-1, after.mismatch(init), "writes after the discards must read back");
+    }
 }
 
 class MemoryDeviceTest extends BlockDeviceContractTest {

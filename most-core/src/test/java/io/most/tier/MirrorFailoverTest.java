@@ -44,13 +44,11 @@ class MirrorFailoverTest {
     }
 
     private long read(long blockNo) {
-        volume.read(blockNo * BLOCK, block);
-        return TierFixture.versionOf(block, blockNo);
+        return TierFixture.readVersion(volume, block, blockNo);
     }
 
     private void write(long blockNo, long version) {
-        TierFixture.stamp(block, blockNo, version);
-        volume.write(blockNo * BLOCK, block);
+        TierFixture.writeVersion(volume, block, blockNo, version);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.most.tier;
 
+import io.most.device.BlockDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -57,6 +58,18 @@ final class TierFixture {
             }
         }
         return version;
+    }
+
+    /** Reads block {@code blockNo} of {@code device} into {@code block} and returns its {@link #versionOf version}. */
+    static long readVersion(BlockDevice device, MemorySegment block, long blockNo) {
+        device.read(blockNo * block.byteSize(), block);
+        return versionOf(block, blockNo);
+    }
+
+    /** Writes {@code version} of block {@code blockNo} to {@code device}, through {@code block}. */
+    static void writeVersion(BlockDevice device, MemorySegment block, long blockNo, long version) {
+        stamp(block, blockNo, version);
+        device.write(blockNo * block.byteSize(), block);
     }
 
     /** Waits until {@code condition} holds, polling every 20 ms; fails after {@link #PATIENCE}. */

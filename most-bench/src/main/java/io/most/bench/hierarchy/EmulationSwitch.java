@@ -54,6 +54,12 @@ final class EmulationSwitch extends AbstractBlockDevice {
         target().transferAll(requests);
     }
 
+    /** Forwards to the target, so a discard reaches the backing device (the emulation charges nothing for it). */
+    @Override
+    protected void doDiscard(long offset, long length) {
+        target().discard(offset, length);
+    }
+
     @Override
     protected void doForce() {
         backing.force();
