@@ -315,7 +315,6 @@ final class NativeIO {
     static final int MPOL_MF_MOVE = 2;
     private static final long MPOL_F_NODE = 1;
     private static final long MPOL_F_ADDR = 2;
-    static final int ENOSYS = 38;
 
     /** {@code mmap(NULL, length, prot, flags, fd, 0)}; returns the address, {@code length} bytes long. */
     MemorySegment mmap(long length, int prot, int flags, int fd) throws NativeException {

@@ -319,15 +319,15 @@ public abstract class BlockDeviceContractTest {
 
     @Test
     public void batchLargerThanAnyQueueIsSplitNeverDropped() {
-        int blocks = (int) (CAPACITY / BLOCK);
-        MemorySegment all = device.allocate(arena, CAPACITY);
+        int blocks = (int) (capacity / BLOCK);
+        MemorySegment all = device.allocate(arena, capacity);
         fill(all, 77);
         List<IoRequest> writes = new ArrayList<>();
         for (int b = 0; b < blocks; b++) {
             writes.add(IoRequest.write((long) b * BLOCK, all.asSlice((long) b * BLOCK, BLOCK)));
         }
         device.transferAll(writes);
-        MemorySegment back = device.allocate(arena, CAPACITY);
+        MemorySegment back = device.allocate(arena, capacity);
         List<IoRequest> reads = new ArrayList<>();
         for (int b = blocks - 1; b >= 0; b--) {
             reads.add(IoRequest.read((long) b * BLOCK, back.asSlice((long) b * BLOCK, BLOCK)));
@@ -342,7 +342,7 @@ public abstract class BlockDeviceContractTest {
         MemorySegment data = device.allocate(arena, BLOCK);
         fill(data, 9);
         List<IoRequest> batch = List.of(IoRequest.write(0, data), IoRequest.write(BLOCK, data),
-                IoRequest.write(BLOCK + 512, data), IoRequest.write(CAPACITY, data));
+                IoRequest.write(BLOCK + 512, data), IoRequest.write(capacity, data));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.transferAll(batch));
         assertTrue(e.getMessage().contains("request 2") && e.getMessage().contains("4096"), e.getMessage());
         MemorySegment back = device.allocate(arena, BLOCK);
@@ -378,7 +378,7 @@ public abstract class BlockDeviceContractTest {
     @Test
     public void concurrentBatchesKeepChecksums() throws Exception {
         int threads = 4;
-        int blocksPerThread = (int) (CAPACITY / BLOCK) / threads;
+        int blocksPerThread = (int) (capacity / BLOCK) / threads;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> results = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -494,7 +494,7 @@ public abstract class BlockDeviceContractTest {
         MemorySegment data = device.allocate(arena, 2 * BLOCK);
         fill(data, 7);
         device.write(BLOCK, data);
-        device.discard(0, CAPACITY);
+        device.discard(0, capacity);
         fill(data, 8);
         device.write(BLOCK, data.asSlice(0, BLOCK));
         device.force();
@@ -512,8 +512,8 @@ public abstract class BlockDeviceContractTest {
         assertTrue(e.getMessage().contains("discard length " + (BLOCK + 1)), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> device.discard(0, 0));
         assertThrows(IllegalArgumentException.class, () -> device.discard(-BLOCK, BLOCK));
-        e = assertThrows(IllegalArgumentException.class, () -> device.discard(CAPACITY - BLOCK, 2 * BLOCK));
-        assertTrue(e.getMessage().contains("capacity " + CAPACITY), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> device.discard(capacity - BLOCK, 2 * BLOCK));
+        assertTrue(e.getMessage().contains("capacity " + capacity), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> device.discard(Long.MAX_VALUE - BLOCK + 1, BLOCK));
     }
 

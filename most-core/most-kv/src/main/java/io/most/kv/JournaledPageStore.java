@@ -121,6 +121,16 @@ final class JournaledPageStore implements PageStore {
     }
 
     @Override
+    public int prefetch(long[] pageIds, int from, int to) {
+        return store.prefetch(pageIds, from, to);
+    }
+
+    @Override
+    public <R> java.util.List<R> readAll(long[] pageIds, PageReader<R> reader) {
+        return store.readAll(pageIds, reader);
+    }
+
+    @Override
     public PageCursor cursor() {
         throw new UnsupportedOperationException("not through the journaled view");
     }
