@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +42,8 @@ final class ItemFront {
         final ByteKey key;
         final Object version;
         final byte[] value;
+        /** When the copy stops being served ({@link Deadlines#NEVER} for never): the small-item front's items expire. */
+        final long deadline;
         /**
          * The key's hash and the entry's bytes, kept here because the victim sampling reads them for
          * dozens of entries per admission: through the key and the value they were two more cache misses each.
@@ -50,10 +53,11 @@ final class ItemFront {
         /** Still in the map: a removed entry is skipped (and not counted again) when the queue's head reaches it. */
         boolean live = true; // guarded by the front's lock
 
-        Entry(ByteKey key, Object version, byte[] value) {
+        Entry(ByteKey key, Object version, byte[] value, long deadline) {
             this.key = key;
             this.version = version;
             this.value = value;
+            this.deadline = deadline;
             this.hash = key.hash;
             this.bytes = (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
         }
@@ -63,8 +67,8 @@ final class ItemFront {
         }
     }
 
-    /** Bytes per key the frequency sketch is sized for: about one key per 512 bytes of front. */
-    private static final int SKETCH_BYTES_PER_KEY = 512;
+    /** Bytes per key the large items' frequency sketch is sized for: about one key per 512 bytes of front. */
+    static final int LARGE_SKETCH_BYTES_PER_KEY = 512;
 
     /**
      * The sketch's window: it halves after this many reads per entry the front holds. TinyLFU takes 10;
@@ -95,11 +99,24 @@ final class ItemFront {
      * @throws IllegalArgumentException if {@code capacity} is not positive
      */
     ItemFront(long capacity) {
+        this(capacity, LARGE_SKETCH_BYTES_PER_KEY);
+    }
+
+    /**
+     * A front of at most {@code capacity} bytes whose frequency sketch counts about one key per
+     * {@code bytesPerKey} bytes of front (the items' expected size with their overhead).
+     *
+     * @throws IllegalArgumentException if {@code capacity} or {@code bytesPerKey} is not positive
+     */
+    ItemFront(long capacity, int bytesPerKey) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
         }
+        if (bytesPerKey <= 0) {
+            throw new IllegalArgumentException("an item front's sketch needs positive bytes per key, got " + bytesPerKey);
+        }
         this.capacity = capacity;
-        this.sketch = new FrequencySketch(capacity / SKETCH_BYTES_PER_KEY);
+        this.sketch = new FrequencySketch(Math.max(1, capacity / bytesPerKey));
     }
 
     /** Counts a read of {@code key} (a hit here or a read of the regions), for admission. */
@@ -124,12 +141,26 @@ final class ItemFront {
      * the keys of the entries it would displace were read at least as often per byte together.
      */
     Object admit(ByteKey key, Object version, int size, Supplier<byte[]> copy) {
+        return admit(key, version, Deadlines.NEVER, size, copy, () -> true);
+    }
+
+    /**
+     * {@link #admit(ByteKey, Object, int, Supplier)} of a copy served until {@code deadline}, if
+     * {@code stillCurrent}, asked under the front's lock before anything changes, says the copy is still
+     * the key's current value: a caller that invalidates a key takes the same lock after its change
+     * ({@link #invalidate}), so a copy read before that change is either refused here or removed there.
+     */
+    Object admit(ByteKey key, Object version, long deadline, int size, Supplier<byte[]> copy,
+                 BooleanSupplier stillCurrent) {
         long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
         if (need > capacity) {
             return null;
         }
         lock.lock();
         try {
+            if (!stillCurrent.getAsBoolean()) {
+                return null;
+            }
             int frequency = sketch.frequency(key.hash);
             // the victims the queue offers until the candidate fits, taken off the queue meanwhile. The
             // candidate must serve more reads per byte than they do together (the greedy rule of a
@@ -157,7 +188,7 @@ final class ItemFront {
                 map.remove(victim.key, victim);
                 drop(victim);
             }
-            Entry entry = new Entry(key, version, copy.get());
+            Entry entry = new Entry(key, version, copy.get(), deadline);
             Entry old = map.put(key, entry);
             if (old != null) {
                 drop(old);
@@ -169,6 +200,31 @@ final class ItemFront {
                 queue.removeIf(e -> !e.live); // removals left dead entries behind: keep the queue bounded
             }
             return entry;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The copy of {@code key} whatever its version if its deadline has not passed at {@code now} (not
+     * to be changed by the caller), or null.
+     */
+    byte[] getLive(ByteKey key, long now) {
+        Entry e = map.get(key);
+        return e == null || Deadlines.passed(e.deadline, now) ? null : e.value;
+    }
+
+    /**
+     * Removes {@code key}'s copy, if any, always under the front's lock: after it returns, no admission
+     * that asked its {@code stillCurrent} before the caller's change holds a copy.
+     */
+    void invalidate(ByteKey key) {
+        lock.lock();
+        try {
+            Entry e = map.remove(key);
+            if (e != null) {
+                drop(e);
+            }
         } finally {
             lock.unlock();
         }
