@@ -49,7 +49,8 @@ import java.util.Objects;
  *                           {@code dramBytes}: a caller with one DRAM budget splits it between the two
  * @param smallItemFrontBytes the part of {@code dramBytes} that holds copies of the hottest small
  *                           items (at item granularity) rather than bucket pages; 0 for none. Default
- *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames remain
+ *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames
+ *                           remain, and all of it beyond one frame per bucket page
  */
 public record CacheConfig(
         Path directory,
@@ -257,7 +258,8 @@ public record CacheConfig(
         /**
          * The part of {@link #dramBytes} that holds copies of the hottest small items instead of bucket
          * pages: a multiple of the page size that leaves at least 16 pages of frames; 0 for no front.
-         * Default half of {@code dramBytes}, as far as 16 pages of frames remain: a data set of small
+         * Default half of {@code dramBytes}, as far as 16 pages of frames remain, and what is left beyond
+         * one frame per bucket page (frames beyond the bucket table would hold nothing): a data set of small
          * items that fits is then served from DRAM however many bucket pages there are, while the
          * frames keep the pages that writes and misses read and modify.
          */
@@ -342,8 +344,7 @@ public record CacheConfig(
                         + " positive with large items on (largeItemBytes > 0)");
             }
             long minFrames = MIN_PAGE_FRAMES * (long) pageSize;
-            long front = smallItemFrontBytes >= 0 ? smallItemFrontBytes
-                    : Math.max(0, Math.min(dramBytes / 2 / pageSize * pageSize, dramBytes - minFrames));
+            long front = smallItemFrontBytes >= 0 ? smallItemFrontBytes : defaultSmallItemFront();
             if (front % pageSize != 0 || dramBytes - front < minFrames) {
                 throw new ConfigurationException("smallItemFrontBytes " + front + " must be a multiple of the page size "
                         + pageSize + " leaving at least " + MIN_PAGE_FRAMES + " pages of dramBytes " + dramBytes
@@ -358,6 +359,16 @@ public record CacheConfig(
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
                     expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front);
+        }
+
+        /**
+         * Half of the DRAM for frames, at least 16 and at most one per bucket page (and the superblock):
+         * frames beyond the bucket table hold nothing, so that DRAM goes to the front as well.
+         */
+        private long defaultSmallItemFront() {
+            long pages = dramBytes / pageSize;
+            long frames = Math.max(MIN_PAGE_FRAMES, Math.min((pages + 1) / 2, smallItemBytes / pageSize + 1));
+            return (pages - Math.min(frames, pages)) * pageSize;
         }
 
         private static void checkPositive(String name, Duration d) {
