@@ -9,8 +9,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * An item-level DRAM front for large items: copies of the values of the large items read most, so
- * that a hit on one costs no device read. Without it every large-item hit reads its item from the
+ * An item-level DRAM front: copies of the values of the items read most, so that a hit on one costs
+ * no device read. {@link RegionStore} keeps one for large items (described here);
+ * {@link SmallItemFront} keeps one for small items, with deadlines and generations of its own. Without it every large-item hit reads its item from the
  * region device (a bucket page is 4 KiB and may hold dozens of small items, but a large item is its
  * own device read), while DRAM spent on bucket pages beyond the hot ones serves nothing.
  *
