@@ -236,15 +236,7 @@ final class ItemFront {
         if (!map.containsKey(key)) {
             return; // the common case (most keys are not in the front) takes no lock
         }
-        lock.lock();
-        try {
-            Entry e = map.remove(key);
-            if (e != null) {
-                drop(e);
-            }
-        } finally {
-            lock.unlock();
-        }
+        invalidate(key);
     }
 
     /** Removes {@code key}'s copy if it is still the entry {@code token} that {@link #admit} returned. */
