@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  * lock; admissions and removals take the front's lock.
  */
 final class ItemFront {
-    /** Heap bytes of an entry besides its value: the entry, its map node and its array header. */
+    /** Heap bytes of an entry besides its value and key: the entry, its map node and its array header. */
     static final int ENTRY_OVERHEAD = 96;
 
     private static final class Entry {
@@ -54,13 +54,13 @@ final class ItemFront {
         /** Still in the map: a removed entry is skipped (and not counted again) when the queue's head reaches it. */
         boolean live = true; // guarded by the front's lock
 
-        Entry(ByteKey key, Object version, byte[] value, long deadline) {
+        Entry(ByteKey key, Object version, byte[] value, long deadline, int overhead) {
             this.key = key;
             this.version = version;
             this.value = value;
             this.deadline = deadline;
             this.hash = key.hash;
-            this.bytes = (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
+            this.bytes = (long) value.length + key.bytes.length + overhead;
         }
 
         long bytes() {
@@ -88,6 +88,7 @@ final class ItemFront {
      */
     static final int SAMPLE = 32;
     private final long capacity;
+    private final int overhead;
     private final FrequencySketch sketch;
     private final ConcurrentHashMap<ByteKey, Entry> map = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -100,23 +101,29 @@ final class ItemFront {
      * @throws IllegalArgumentException if {@code capacity} is not positive
      */
     ItemFront(long capacity) {
-        this(capacity, LARGE_SKETCH_BYTES_PER_KEY);
+        this(capacity, LARGE_SKETCH_BYTES_PER_KEY, ENTRY_OVERHEAD);
     }
 
     /**
      * A front of at most {@code capacity} bytes whose frequency sketch counts about one key per
-     * {@code bytesPerKey} bytes of front (the items' expected size with their overhead).
+     * {@code bytesPerKey} bytes of front (the items' expected size with their overhead), each entry
+     * counting {@code overhead} heap bytes besides its key and value.
      *
-     * @throws IllegalArgumentException if {@code capacity} or {@code bytesPerKey} is not positive
+     * @throws IllegalArgumentException if {@code capacity} or {@code bytesPerKey} is not positive, or
+     *                                  {@code overhead} is negative
      */
-    ItemFront(long capacity, int bytesPerKey) {
+    ItemFront(long capacity, int bytesPerKey, int overhead) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
         }
         if (bytesPerKey <= 0) {
             throw new IllegalArgumentException("an item front's sketch needs positive bytes per key, got " + bytesPerKey);
         }
+        if (overhead < 0) {
+            throw new IllegalArgumentException("an item front's entry overhead cannot be negative, got " + overhead);
+        }
         this.capacity = capacity;
+        this.overhead = overhead;
         this.sketch = new FrequencySketch(Math.max(1, capacity / bytesPerKey));
     }
 
@@ -153,7 +160,7 @@ final class ItemFront {
      */
     Object admit(ByteKey key, Object version, long deadline, int size, Supplier<byte[]> copy,
                  BooleanSupplier stillCurrent) {
-        long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
+        long need = (long) size + key.bytes.length + overhead;
         if (need > capacity) {
             return null;
         }
@@ -189,7 +196,7 @@ final class ItemFront {
                 map.remove(victim.key, victim);
                 drop(victim);
             }
-            Entry entry = new Entry(key, version, copy.get(), deadline);
+            Entry entry = new Entry(key, version, copy.get(), deadline, overhead);
             Entry old = map.put(key, entry);
             if (old != null) {
                 drop(old);

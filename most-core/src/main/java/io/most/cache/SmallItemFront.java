@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * doubling (crash-consistently, on flash) and still spend DRAM on the cold items sharing a hot item's
  * page. CacheLib keeps items in DRAM and uses its flash engines (BigHash's buckets, the block cache's
  * regions) only below it; so does this front: half of {@link CacheConfig#dramBytes()} by default goes
- * to it (about 150,000 items of 100 bytes at 64 MiB), the other half to bucket pages, which a write or
+ * to it (about 130,000 items of 100 bytes with 16-byte keys at 64 MiB), the other half to bucket pages, which a write or
  * a miss must still read and modify.
  *
  * <p><b>Policy.</b> An {@link ItemFront}: a size-aware TinyLFU admission by the {@link FrequencySketch}
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * item threshold, where reads per byte is what a byte of DRAM earns. A data set that fits is never
  * refused (admission only compares when the front is full), so once loaded it is served from DRAM
  * whatever the flash size. Entries are on the heap; each counts its key, value and
- * {@value ItemFront#ENTRY_OVERHEAD} bytes of overhead against the budget.
+ * {@value #ENTRY_OVERHEAD} bytes of overhead against the budget.
  *
  * <p><b>Consistency.</b> The front is volatile: it is empty after an open and nothing in it is ever
  * written to flash, so crash recovery is the bucket pages' alone. A copy is never newer than the bucket
@@ -42,6 +42,11 @@ final class SmallItemFront {
     static final int GENERATIONS = 1 << 14;
     /** The version every small-item copy carries: the generations, not a version, tell a stale copy. */
     private static final Object SMALL = new Object();
+    /**
+     * Heap bytes of a copy besides its key and value: the front's entry (96, as for large items) and the
+     * copy's own key object and array header, since the caller's key array may change.
+     */
+    static final int ENTRY_OVERHEAD = ItemFront.ENTRY_OVERHEAD + 40;
     /** Bytes per key the sketch is sized for: a 100-byte value with its key and the entry's overhead. */
     private static final int SKETCH_BYTES_PER_KEY = 256;
 
@@ -54,7 +59,7 @@ final class SmallItemFront {
      * @throws IllegalArgumentException if {@code capacity} is not positive
      */
     SmallItemFront(long capacity) {
-        this.front = new ItemFront(capacity, SKETCH_BYTES_PER_KEY);
+        this.front = new ItemFront(capacity, SKETCH_BYTES_PER_KEY, ENTRY_OVERHEAD);
     }
 
     /** The copy of {@code key} if live at {@code now} (never to be changed by the caller), or null; counts the read. */
