@@ -149,6 +149,7 @@ final class HybridCache implements MostCache {
      */
     private <R> R lookupFronted(byte[] key, long h, long now, RegionStore.ValueReader<R> reader,
                                 Function<byte[], R> ofCopy) {
+        checkOpen(); // the front would otherwise serve its copies after the close
         ByteKey k = new ByteKey(key, h);
         byte[] held = smallFront.get(k, now);
         if (held != null) {

@@ -313,6 +313,17 @@ class SmallItemFrontTest {
     }
 
     @Test
+    void aClosedCacheServesNoCopy() {
+        MostCache cache = MostCache.open(CacheFixture.config(dir, 64, 0).largeItemBytes(0).dramBytes(32L * PAGE)
+                .smallItemFrontBytes(16L * PAGE).clock(clock).build());
+        cache.put(key(1), value(1, 40));
+        assertArrayEquals(value(1, 40), cache.get(key(1)));
+        cache.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.get(key(1)));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    @Test
     void theFrontTakesHalfOfTheDramBudgetByDefaultAndBadSizesAreNamed() {
         CacheConfig defaults = CacheConfig.builder().directory(dir).build();
         assertEquals(defaults.dramBytes() / 2, defaults.smallItemFrontBytes());
