@@ -8,6 +8,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -24,8 +26,12 @@ import java.util.function.Function;
  */
 final class BucketStore {
     private static final System.Logger LOG = System.getLogger("io.most.cache");
+    /** A small item as read: a fresh copy of its value, and its deadline. */
+    record Item(byte[] value, long deadline) {
+    }
+
     /** Returned by optimistic readers: the key is absent or expired. */
-    private static final byte[] MISS = new byte[0];
+    private static final Item MISS = new Item(new byte[0], Deadlines.NEVER);
 
     private final PageStore store;
     private final long buckets;
@@ -34,6 +40,8 @@ final class BucketStore {
     private final AtomicLong lsn = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
     private final Object repairLock = new Object();
+    /** Told of every live item a full bucket evicts, after its page latch is released (the DRAM front drops its copy). */
+    private volatile Consumer<ByteKey> evictions = key -> { };
 
     BucketStore(PageStore store, long buckets, CacheCounters counters) {
         this.store = store;
@@ -44,6 +52,15 @@ final class BucketStore {
 
     long buckets() {
         return buckets;
+    }
+
+    /**
+     * Tells {@code listener} of each item a full bucket evicts to make room (a cache without regions),
+     * after the page's latch is released: a copy of the item elsewhere must go with it, or it would be
+     * served after the bucket lost it.
+     */
+    void onEviction(Consumer<ByteKey> listener) {
+        this.evictions = Objects.requireNonNull(listener, "listener");
     }
 
     /** Items in the buckets (expired ones not yet dropped included). */
@@ -62,14 +79,24 @@ final class BucketStore {
 
     /** The value of {@code key}, or null if absent or expired at {@code now}. */
     byte[] get(byte[] key, long hash, long now) {
+        Item item = getItem(key, hash, now);
+        return item == null ? null : item.value();
+    }
+
+    /** The value (a fresh copy) and deadline of {@code key}, or null if absent or expired at {@code now}. */
+    Item getItem(byte[] key, long hash, long now) {
         long bucket = KeyHash.bucket(hash, buckets);
         if (!mayHold(bucket, hash)) {
             return null;
         }
         try {
-            byte[] v = store.readOptimistic(bucket + 1, page -> {
+            Item v = store.readOptimistic(bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
-                if (item < 0 || Deadlines.passed(BucketLayout.deadline(page, item), now)) {
+                if (item < 0) {
+                    return MISS;
+                }
+                long deadline = BucketLayout.deadline(page, item);
+                if (Deadlines.passed(deadline, now)) {
                     return MISS;
                 }
                 int length = BucketLayout.valueLength(page, item);
@@ -79,7 +106,7 @@ final class BucketStore {
                 }
                 byte[] value = new byte[length];
                 MemorySegment.copy(page, ValueLayout.JAVA_BYTE, at, value, 0, length);
-                return value;
+                return new Item(value, deadline);
             });
             return v == MISS ? null : v;
         } catch (CorruptPageException e) {
@@ -159,6 +186,7 @@ final class BucketStore {
                     + pagePayload() + " bytes"); // the cache checks sizes first: a bug if reached
         }
         long bucket = KeyHash.bucket(hash, buckets);
+        List<ByteKey> evicted = new ArrayList<>(0);
         Boolean stored = mutate(bucket, page -> {
             // other keys dropped: the filter must be rebuilt (a replaced copy of this key leaves its bits)
             boolean dropped = false;
@@ -183,6 +211,7 @@ final class BucketStore {
                 BucketLayout.remove(page, existing);
             }
             while (BucketLayout.free(page) < need) {
+                evicted.add(keyAt(page, BucketLayout.HEADER_BYTES));
                 BucketLayout.remove(page, BucketLayout.HEADER_BYTES);
                 counters.evictions.increment();
                 dropped = true;
@@ -203,7 +232,19 @@ final class BucketStore {
             }
             return Boolean.TRUE;
         });
+        for (ByteKey gone : evicted) {
+            evictions.accept(gone);
+        }
         return stored != null;
+    }
+
+    /** A copy of the key of the item at {@code item}, with its hash. */
+    private static ByteKey keyAt(MemorySegment page, int item) {
+        int offset = BucketLayout.keyOffset(item);
+        int length = BucketLayout.keyLength(page, item);
+        byte[] key = new byte[length];
+        MemorySegment.copy(page, ValueLayout.JAVA_BYTE, offset, key, 0, length);
+        return new ByteKey(key, KeyHash.of(key));
     }
 
     /** Writes {@code value} and {@code deadline} into the item at {@code item}, whose value has its size. */

@@ -11,8 +11,10 @@ import java.util.Objects;
  * Everything a {@link MostCache} needs, built and validated by {@link #builder()}. Every problem is a
  * {@link ConfigurationException} that names the setting and says what to change.
  *
- * <p><b>Tiers.</b> Small items live in bucket pages of a MOST page store: {@code dramBytes} of DRAM
- * frames, optionally {@code pmBytes} of persistent memory, and {@code smallItemBytes} of bucket pages
+ * <p><b>Tiers.</b> {@code dramBytes} is the small items' DRAM budget: {@code smallItemFrontBytes} of
+ * it hold copies of the hottest small items ({@link SmallItemFront}: a hit reads no page), the rest
+ * are DRAM frames of bucket pages (what a write or a front miss reads). Small items live in bucket
+ * pages of a MOST page store: those DRAM frames, optionally {@code pmBytes} of persistent memory, and {@code smallItemBytes} of bucket pages
  * on the small-item device (the size bound of the small-item engine). Large items (key + value over
  * {@code largeItemThreshold}) live in {@code largeItemBytes} of log-structured regions on the
  * large-item device (its size bound; 0 disables the engine and caps values at the small-item size).
@@ -29,7 +31,7 @@ import java.util.Objects;
  * @param smallItemDevice    the small-item engine's block device, or null for a file in the directory
  * @param largeItemDevice    the large-item engine's block device, or null for a file in the directory
  * @param pageSize           bucket page size, a power of two from 4 KiB to 64 KiB (default 4 KiB)
- * @param dramBytes          DRAM frames for bucket pages (default 32 MiB)
+ * @param dramBytes          DRAM for small items: their item front and the bucket pages' frames (default 32 MiB)
  * @param pmBytes            PM frames for bucket pages, 0 for none (default 0)
  * @param smallItemBytes     bytes of bucket pages: one bucket per page (default 64 MiB)
  * @param largeItemBytes     bytes of regions, 0 for no large items (default 256 MiB)
@@ -45,6 +47,10 @@ import java.util.Objects;
  * @param largeItemFrontBytes DRAM (heap) for copies of the most read large items, so that a hit on
  *                           one costs no device read; 0 for none (the default). It is DRAM besides
  *                           {@code dramBytes}: a caller with one DRAM budget splits it between the two
+ * @param smallItemFrontBytes the part of {@code dramBytes} that holds copies of the hottest small
+ *                           items (at item granularity) rather than bucket pages; 0 for none. Default
+ *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames
+ *                           remain, and all of it beyond one frame per bucket page
  */
 public record CacheConfig(
         Path directory,
@@ -63,7 +69,8 @@ public record CacheConfig(
         Duration expireAfterAccess,
         InstantSource clock,
         double dirtyRatio,
-        long largeItemFrontBytes) {
+        long largeItemFrontBytes,
+        long smallItemFrontBytes) {
 
     /** The small-item (bucket page) file in the directory. */
     public static final String SMALL_ITEM_FILE = "small-items.most";
@@ -82,6 +89,8 @@ public record CacheConfig(
     static final int REGION_RESERVE = RegionLayout.REGION_HEADER_BYTES + RegionLayout.ITEM_HEADER_BYTES;
     /** The dirty share of DRAM bucket pages at which write-back starts, unless set: the page store's default. */
     public static final double DEFAULT_DIRTY_RATIO = 0.5;
+    /** The fewest DRAM frames of bucket pages the page store runs with. */
+    static final int MIN_PAGE_FRAMES = 16;
     /** The largest key: keys are stored with a 16-bit length. */
     public static final int MAX_KEY_LIMIT = 32 * 1024;
 
@@ -93,6 +102,11 @@ public record CacheConfig(
     /** Whether large items are enabled (a region engine is configured). */
     public boolean hasLargeItems() {
         return largeItemBytes > 0;
+    }
+
+    /** DRAM frames of bucket pages: {@code dramBytes} less the small items' front. */
+    public long pageFrameBytes() {
+        return dramBytes - smallItemFrontBytes;
     }
 
     /** Number of bucket pages (one bucket each). */
@@ -129,6 +143,7 @@ public record CacheConfig(
         private InstantSource clock = InstantSource.system();
         private double dirtyRatio = DEFAULT_DIRTY_RATIO;
         private long largeItemFrontBytes;
+        private long smallItemFrontBytes = -1; // -1: derived from dramBytes
 
         private Builder() {
         }
@@ -157,7 +172,10 @@ public record CacheConfig(
             return this;
         }
 
-        /** DRAM frames for bucket pages, a multiple of the page size, at least 16 pages (default 32 MiB). */
+        /**
+         * DRAM for small items, a multiple of the page size, at least 16 pages (default 32 MiB): the small
+         * items' front ({@link #smallItemFrontBytes}, half by default) and the bucket pages' frames.
+         */
         public Builder dramBytes(long bytes) {
             this.dramBytes = bytes;
             return this;
@@ -237,6 +255,22 @@ public record CacheConfig(
             return this;
         }
 
+        /**
+         * The part of {@link #dramBytes} that holds copies of the hottest small items instead of bucket
+         * pages: a multiple of the page size that leaves at least 16 pages of frames; 0 for no front.
+         * Default half of {@code dramBytes}, as far as 16 pages of frames remain, and what is left beyond
+         * one frame per bucket page (frames beyond the bucket table would hold nothing): a data set of small
+         * items that fits is then served from DRAM however many bucket pages there are, while the
+         * frames keep the pages that writes and misses read and modify.
+         */
+        public Builder smallItemFrontBytes(long bytes) {
+            if (bytes < 0) {
+                throw new ConfigurationException("smallItemFrontBytes " + bytes + " must be 0 (no front) or positive");
+            }
+            this.smallItemFrontBytes = bytes;
+            return this;
+        }
+
         /** The time source of expiry. */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -255,7 +289,7 @@ public record CacheConfig(
                 throw new ConfigurationException("no cache directory: set directory(path) for the cache's files"
                         + " (or give both smallItemDevice and largeItemDevice, and no PM)");
             }
-            if (dramBytes % pageSize != 0 || dramBytes / pageSize < 16) {
+            if (dramBytes % pageSize != 0 || dramBytes / pageSize < MIN_PAGE_FRAMES) {
                 throw new ConfigurationException("dramBytes " + dramBytes + " must be a multiple of the page size "
                         + pageSize + " and hold at least 16 pages");
             }
@@ -309,6 +343,13 @@ public record CacheConfig(
                 throw new ConfigurationException("largeItemFrontBytes " + largeItemFrontBytes + " must be 0 (no front) or"
                         + " positive with large items on (largeItemBytes > 0)");
             }
+            long minFrames = MIN_PAGE_FRAMES * (long) pageSize;
+            long front = smallItemFrontBytes >= 0 ? smallItemFrontBytes : defaultSmallItemFront();
+            if (front % pageSize != 0 || dramBytes - front < minFrames) {
+                throw new ConfigurationException("smallItemFrontBytes " + front + " must be a multiple of the page size "
+                        + pageSize + " leaving at least " + MIN_PAGE_FRAMES + " pages of dramBytes " + dramBytes
+                        + " for bucket page frames: lower it or raise dramBytes");
+            }
             checkPositive("expireAfterWrite", expireAfterWrite);
             checkPositive("expireAfterAccess", expireAfterAccess);
             if (expireAfterWrite != null && expireAfterAccess != null) {
@@ -317,7 +358,17 @@ public record CacheConfig(
             }
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
-                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes);
+                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front);
+        }
+
+        /**
+         * Half of the DRAM for frames, at least 16 and at most one per bucket page (and the superblock):
+         * frames beyond the bucket table hold nothing, so that DRAM goes to the front as well.
+         */
+        private long defaultSmallItemFront() {
+            long pages = dramBytes / pageSize;
+            long frames = Math.max(MIN_PAGE_FRAMES, Math.min((pages + 1) / 2, smallItemBytes / pageSize + 1));
+            return (pages - Math.min(frames, pages)) * pageSize;
         }
 
         private static void checkPositive(String name, Duration d) {

@@ -19,4 +19,5 @@ final class CacheCounters {
     final LongAdder regionBufferHits = new LongAdder();
     final LongAdder regionDeviceReads = new LongAdder();
     final LongAdder frontHits = new LongAdder();
+    final LongAdder smallItemFrontHits = new LongAdder();
 }

@@ -44,7 +44,7 @@ final class CacheRecovery {
                             HybridCache.smallDeviceBytes(config.buckets() + 1, config.pageSize()));
             opened.add(smallDevice);
             PageStoreConfig.Builder pages = PageStoreConfig.builder().pageSize(config.pageSize())
-                    .dramBytes(config.dramBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
+                    .dramBytes(config.pageFrameBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
             if (config.pmBytes() > 0) {
                 pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());
             }
@@ -88,7 +88,8 @@ final class CacheRecovery {
                 opened.add(regions);
             }
             recover(buckets, regions, sb, config.clock().millis());
-            HybridCache cache = new HybridCache(config, store, buckets, regions, largeDevice, counters, sb);
+            SmallItemFront smallFront = config.smallItemFrontBytes() > 0 ? new SmallItemFront(config.smallItemFrontBytes()) : null;
+            HybridCache cache = new HybridCache(config, store, buckets, smallFront, regions, largeDevice, counters, sb);
             cache.markInUse();
             return cache;
         } catch (RuntimeException | Error e) {

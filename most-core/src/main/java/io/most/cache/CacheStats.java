@@ -8,12 +8,13 @@ import io.most.PageStoreStats;
  * <p><b>Tiers.</b> A small-item hit reads one bucket page, which the page store serves from DRAM, PM
  * or its block device: {@link #pageStore()} counts those page accesses ({@code dramHits},
  * {@code pmHits}, {@code misses}), misses of the per-bucket filter included, since the cache's
- * bucket-page accesses are the only ones of that store. A large-item hit is served either from the
+ * bucket-page accesses are the only ones of that store; a hit in the small items' DRAM front
+ * ({@link #smallItemFrontHits}) reads no page. A large-item hit is served either from the
  * region being filled (DRAM, {@link #regionBufferHits}) or by a device read ({@link #regionDeviceReads}).
  *
  * @param hits               gets that returned a value
  * @param misses             gets that found nothing (absent, expired or corrupt)
- * @param smallItemHits      hits served from a bucket page
+ * @param smallItemHits      hits of small items: from a bucket page, or from the small items' DRAM front
  * @param largeItemHits      hits served from a region
  * @param filterRejects      small-item misses the per-bucket DRAM filter answered without a page read
  * @param puts               values written (put, putIfAbsent, replace, compute, putAll)
@@ -28,6 +29,8 @@ import io.most.PageStoreStats;
  * @param regionBufferHits   large-item hits served from the region being filled (DRAM)
  * @param regionDeviceReads  large-item reads from the large-item device
  * @param frontHits          large-item hits served from the item-level DRAM front (no device read)
+ * @param smallItemFrontHits small-item hits served from the small items' DRAM front: no bucket page
+ *                           read, in DRAM or on the device (counted in {@code smallItemHits} too)
  * @param entries            gauge: entries stored (expired ones not yet dropped included)
  * @param smallItemEntries   gauge: entries in bucket pages
  * @param largeItemEntries   gauge: entries in regions
@@ -49,6 +52,7 @@ public record CacheStats(
         long regionBufferHits,
         long regionDeviceReads,
         long frontHits,
+        long smallItemFrontHits,
         long entries,
         long smallItemEntries,
         long largeItemEntries,

@@ -21,6 +21,10 @@ import java.util.function.UnaryOperator;
  * new item first and then removes any copy in the other engine, so a concurrent reader (small engine
  * first) sees the old or the new value, never neither. Writers of a key serialize on one of
  * {@value #STRIPES} striped locks; the engines order different keys themselves.
+ *
+ * <p>With a {@link SmallItemFront}, a small-item get asks the front first; the front's copies follow
+ * every change of a key made here (under the key's lock, after the bucket page changed), and those of
+ * the items a full bucket evicts, so that no set, delete or expiry is shadowed by an older copy.
  */
 final class HybridCache implements MostCache {
     private static final int STRIPES = 1024;
@@ -28,6 +32,7 @@ final class HybridCache implements MostCache {
     private final CacheConfig config;
     private final PageStore store;
     private final BucketStore small;
+    private final SmallItemFront smallFront; // null: small items are served from their bucket pages only
     private final RegionStore large;
     private final BlockDevice largeDevice;
     private final CacheCounters counters;
@@ -36,11 +41,15 @@ final class HybridCache implements MostCache {
     private CacheSuperblock superblock; // guarded by stateLock
     private volatile boolean closed; // written under stateLock
 
-    HybridCache(CacheConfig config, PageStore store, BucketStore small, RegionStore large,
+    HybridCache(CacheConfig config, PageStore store, BucketStore small, SmallItemFront smallFront, RegionStore large,
                         BlockDevice largeDevice, CacheCounters counters, CacheSuperblock superblock) {
         this.config = config;
         this.store = store;
         this.small = small;
+        this.smallFront = smallFront;
+        if (smallFront != null) {
+            small.onEviction(smallFront::invalidate);
+        }
         this.large = large;
         this.largeDevice = largeDevice;
         this.counters = counters;
@@ -113,6 +122,9 @@ final class HybridCache implements MostCache {
         long h = KeyHash.of(key);
         long now = now();
         R value;
+        if (smallFront != null) {
+            return lookupFronted(key, h, now, reader, ofCopy);
+        }
         if (ofCopy != null) {
             byte[] copy = small.get(key, h, now);
             value = copy == null ? null : ofCopy.apply(copy);
@@ -127,6 +139,56 @@ final class HybridCache implements MostCache {
             }
             return value;
         }
+        return lookupLarge(key, h, now, reader);
+    }
+
+    /**
+     * {@link #lookup} with a small-item front: a copy there is served without touching the bucket page;
+     * else the page is read (by an optimistic copy, which the front may keep) and its item offered to
+     * the front, after noting the key's generation so that a change racing the read refuses the copy.
+     */
+    private <R> R lookupFronted(byte[] key, long h, long now, RegionStore.ValueReader<R> reader,
+                                Function<byte[], R> ofCopy) {
+        checkOpen(); // the front would otherwise serve its copies after the close
+        ByteKey k = new ByteKey(key, h);
+        byte[] held = smallFront.get(k, now);
+        if (held != null) {
+            counters.hits.increment();
+            counters.smallItemHits.increment();
+            counters.smallItemFrontHits.increment();
+            renewOnAccess(k, now);
+            return reader.readShared(held);
+        }
+        long generation = smallFront.generation(h);
+        BucketStore.Item item = small.getItem(key, h, now);
+        if (item == null) {
+            return lookupLarge(key, h, now, reader);
+        }
+        counters.hits.increment();
+        counters.smallItemHits.increment();
+        boolean kept = smallFront.offer(k, generation, item.value(), item.deadline());
+        renewOnAccess(k, now);
+        // a kept copy is the front's from now on: it goes out as the front's copies do, never to be changed
+        return kept || ofCopy == null ? reader.readShared(item.value()) : ofCopy.apply(item.value());
+    }
+
+    /** With expire after access, a small item's read starts its lifetime again, in its page and its copy. */
+    private void renewOnAccess(ByteKey k, long now) {
+        if (config.expireAfterAccess() != null) {
+            long renewed = renewedDeadline(now);
+            withKey(k.hash, () -> {
+                if (small.setDeadline(k.bytes, k.hash, renewed, now)) {
+                    smallFront.deadlineChanged(k, renewed, now);
+                } else {
+                    smallFront.invalidate(k);
+                }
+                return null;
+            });
+        }
+    }
+
+    private <R> R lookupLarge(byte[] key, long h, long now, RegionStore.ValueReader<R> reader) {
+        R value;
         if (large != null) {
             long renew = config.expireAfterAccess() != null ? renewedDeadline(now) : 0;
             value = large.get(new ByteKey(key, h), now, renew, reader);
@@ -322,6 +384,9 @@ final class HybridCache implements MostCache {
             long now = now();
             long deadline = deadline(timeToLive, now);
             if (small.setDeadline(key, h, deadline, now)) {
+                if (smallFront != null) {
+                    smallFront.deadlineChanged(new ByteKey(key, h), deadline, now);
+                }
                 return true;
             }
             if (large == null) {
@@ -345,6 +410,9 @@ final class HybridCache implements MostCache {
      */
     private void write(byte[] key, long h, ValueSource value, long deadline, long now) {
         if (isSmall(key.length, value.size()) && small.put(key, h, value, deadline, now, large == null)) {
+            if (smallFront != null) {
+                smallFront.written(new ByteKey(key, h), value.toArray(), deadline);
+            }
             if (large != null) {
                 large.remove(new ByteKey(key, h), now);
             }
@@ -354,12 +422,18 @@ final class HybridCache implements MostCache {
             }
             large.put(new ByteKey(key, h), value, deadline);
             small.remove(key, h, now);
+            if (smallFront != null) {
+                smallFront.invalidate(new ByteKey(key, h));
+            }
         }
         counters.puts.increment();
     }
 
     private boolean removeLocked(byte[] key, long h, long now) {
         boolean removed = small.remove(key, h, now);
+        if (smallFront != null) {
+            smallFront.invalidate(new ByteKey(key, h));
+        }
         if (large != null) {
             removed |= large.remove(new ByteKey(key, h), now);
         }
@@ -420,6 +494,9 @@ final class HybridCache implements MostCache {
     public void clear() {
         stripes.withAllLocked(() -> {
             small.clear();
+            if (smallFront != null) {
+                smallFront.clear();
+            }
             if (large != null) {
                 long minLive = large.clear();
                 synchronized (stateLock) {
@@ -446,7 +523,7 @@ final class HybridCache implements MostCache {
                 counters.largeItemHits.sum(), counters.filterRejects.sum(), counters.puts.sum(),
                 counters.removals.sum(), counters.evictions.sum(), counters.expirations.sum(),
                 counters.reinsertions.sum(), counters.bucketOverflows.sum(), counters.corruptItems.sum(), counters.regionBufferHits.sum(),
-                counters.regionDeviceReads.sum(), counters.frontHits.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
+                counters.regionDeviceReads.sum(), counters.frontHits.sum(), counters.smallItemFrontHits.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
                 store.stats());
     }
 

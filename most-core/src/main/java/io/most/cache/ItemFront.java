@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * An item-level DRAM front for large items: copies of the values of the large items read most, so
- * that a hit on one costs no device read. Without it every large-item hit reads its item from the
+ * An item-level DRAM front: copies of the values of the items read most, so that a hit on one costs
+ * no device read. {@link RegionStore} keeps one for large items (described here);
+ * {@link SmallItemFront} keeps one for small items, with deadlines and generations of its own. Without it every large-item hit reads its item from the
  * region device (a bucket page is 4 KiB and may hold dozens of small items, but a large item is its
  * own device read), while DRAM spent on bucket pages beyond the hot ones serves nothing.
  *
@@ -34,13 +36,15 @@ import java.util.function.Supplier;
  * lock; admissions and removals take the front's lock.
  */
 final class ItemFront {
-    /** Heap bytes of an entry besides its value: the entry, its map node and its array header. */
+    /** Heap bytes of an entry besides its value and key: the entry, its map node and its array header. */
     static final int ENTRY_OVERHEAD = 96;
 
     private static final class Entry {
         final ByteKey key;
         final Object version;
         final byte[] value;
+        /** When the copy stops being served ({@link Deadlines#NEVER} for never): the small-item front's items expire. */
+        final long deadline;
         /**
          * The key's hash and the entry's bytes, kept here because the victim sampling reads them for
          * dozens of entries per admission: through the key and the value they were two more cache misses each.
@@ -50,12 +54,13 @@ final class ItemFront {
         /** Still in the map: a removed entry is skipped (and not counted again) when the queue's head reaches it. */
         boolean live = true; // guarded by the front's lock
 
-        Entry(ByteKey key, Object version, byte[] value) {
+        Entry(ByteKey key, Object version, byte[] value, long deadline, int overhead) {
             this.key = key;
             this.version = version;
             this.value = value;
+            this.deadline = deadline;
             this.hash = key.hash;
-            this.bytes = (long) value.length + key.bytes.length + ENTRY_OVERHEAD;
+            this.bytes = (long) value.length + key.bytes.length + overhead;
         }
 
         long bytes() {
@@ -63,8 +68,8 @@ final class ItemFront {
         }
     }
 
-    /** Bytes per key the frequency sketch is sized for: about one key per 512 bytes of front. */
-    private static final int SKETCH_BYTES_PER_KEY = 512;
+    /** Bytes per key the large items' frequency sketch is sized for: about one key per 512 bytes of front. */
+    static final int LARGE_SKETCH_BYTES_PER_KEY = 512;
 
     /**
      * The sketch's window: it halves after this many reads per entry the front holds. TinyLFU takes 10;
@@ -83,6 +88,7 @@ final class ItemFront {
      */
     static final int SAMPLE = 32;
     private final long capacity;
+    private final int overhead;
     private final FrequencySketch sketch;
     private final ConcurrentHashMap<ByteKey, Entry> map = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -95,11 +101,30 @@ final class ItemFront {
      * @throws IllegalArgumentException if {@code capacity} is not positive
      */
     ItemFront(long capacity) {
+        this(capacity, LARGE_SKETCH_BYTES_PER_KEY, ENTRY_OVERHEAD);
+    }
+
+    /**
+     * A front of at most {@code capacity} bytes whose frequency sketch counts about one key per
+     * {@code bytesPerKey} bytes of front (the items' expected size with their overhead), each entry
+     * counting {@code overhead} heap bytes besides its key and value.
+     *
+     * @throws IllegalArgumentException if {@code capacity} or {@code bytesPerKey} is not positive, or
+     *                                  {@code overhead} is negative
+     */
+    ItemFront(long capacity, int bytesPerKey, int overhead) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
         }
+        if (bytesPerKey <= 0) {
+            throw new IllegalArgumentException("an item front's sketch needs positive bytes per key, got " + bytesPerKey);
+        }
+        if (overhead < 0) {
+            throw new IllegalArgumentException("an item front's entry overhead cannot be negative, got " + overhead);
+        }
         this.capacity = capacity;
-        this.sketch = new FrequencySketch(capacity / SKETCH_BYTES_PER_KEY);
+        this.overhead = overhead;
+        this.sketch = new FrequencySketch(Math.max(1, capacity / bytesPerKey));
     }
 
     /** Counts a read of {@code key} (a hit here or a read of the regions), for admission. */
@@ -124,12 +149,26 @@ final class ItemFront {
      * the keys of the entries it would displace were read at least as often per byte together.
      */
     Object admit(ByteKey key, Object version, int size, Supplier<byte[]> copy) {
-        long need = (long) size + key.bytes.length + ENTRY_OVERHEAD;
+        return admit(key, version, Deadlines.NEVER, size, copy, () -> true);
+    }
+
+    /**
+     * {@link #admit(ByteKey, Object, int, Supplier)} of a copy served until {@code deadline}, if
+     * {@code stillCurrent}, asked under the front's lock before anything changes, says the copy is still
+     * the key's current value: a caller that invalidates a key takes the same lock after its change
+     * ({@link #invalidate}), so a copy read before that change is either refused here or removed there.
+     */
+    Object admit(ByteKey key, Object version, long deadline, int size, Supplier<byte[]> copy,
+                 BooleanSupplier stillCurrent) {
+        long need = (long) size + key.bytes.length + overhead;
         if (need > capacity) {
             return null;
         }
         lock.lock();
         try {
+            if (!stillCurrent.getAsBoolean()) {
+                return null;
+            }
             int frequency = sketch.frequency(key.hash);
             // the victims the queue offers until the candidate fits, taken off the queue meanwhile. The
             // candidate must serve more reads per byte than they do together (the greedy rule of a
@@ -157,7 +196,7 @@ final class ItemFront {
                 map.remove(victim.key, victim);
                 drop(victim);
             }
-            Entry entry = new Entry(key, version, copy.get());
+            Entry entry = new Entry(key, version, copy.get(), deadline, overhead);
             Entry old = map.put(key, entry);
             if (old != null) {
                 drop(old);
@@ -174,11 +213,20 @@ final class ItemFront {
         }
     }
 
-    /** Removes {@code key}'s copy, if any. */
-    void remove(ByteKey key) {
-        if (!map.containsKey(key)) {
-            return; // the common case (most keys are not in the front) takes no lock
-        }
+    /**
+     * The copy of {@code key} whatever its version if its deadline has not passed at {@code now} (not
+     * to be changed by the caller), or null.
+     */
+    byte[] getLive(ByteKey key, long now) {
+        Entry e = map.get(key);
+        return e == null || Deadlines.passed(e.deadline, now) ? null : e.value;
+    }
+
+    /**
+     * Removes {@code key}'s copy, if any, always under the front's lock: after it returns, no admission
+     * that asked its {@code stillCurrent} before the caller's change holds a copy.
+     */
+    void invalidate(ByteKey key) {
         lock.lock();
         try {
             Entry e = map.remove(key);
@@ -188,6 +236,14 @@ final class ItemFront {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Removes {@code key}'s copy, if any. */
+    void remove(ByteKey key) {
+        if (!map.containsKey(key)) {
+            return; // the common case (most keys are not in the front) takes no lock
+        }
+        invalidate(key);
     }
 
     /** Removes {@code key}'s copy if it is still the entry {@code token} that {@link #admit} returned. */

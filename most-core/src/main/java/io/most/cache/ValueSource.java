@@ -11,6 +11,14 @@ interface ValueSource {
     /** Writes exactly {@link #size()} bytes into {@code target}. */
     void writeTo(MemorySegment target);
 
+    /** The value in a new array of its own (what a DRAM copy of it keeps). */
+    default byte[] toArray() {
+        // written into a long array's segment: a codec may write aligned longs, which a byte array's refuses
+        MemorySegment words = MemorySegment.ofArray(new long[(size() + 7) / 8]).asSlice(0, size());
+        writeTo(words);
+        return SegmentBytes.copyOf(words);
+    }
+
     static ValueSource of(byte[] value) {
         return new ValueSource() {
             @Override
@@ -21,6 +29,11 @@ interface ValueSource {
             @Override
             public void writeTo(MemorySegment target) {
                 MemorySegment.copy(value, 0, target, ValueLayout.JAVA_BYTE, 0, value.length);
+            }
+
+            @Override
+            public byte[] toArray() {
+                return value.clone();
             }
         };
     }

@@ -16,6 +16,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code cache.gets{result=hit|miss}}, {@code cache.puts}, {@code cache.evictions},
  *       {@code cache.size} – Micrometer's common cache meters</li>
  *   <li>{@code cache.engine.hits{engine=small-items|large-items}} – hits per engine</li>
+ *   <li>{@code cache.front.hits{engine=small-items|large-items}} – those of them served from the
+ *       engine's item-level DRAM front, without a page or device read</li>
  *   <li>{@code cache.tier.accesses{engine=small-items, tier=dram|pm|flash}} – bucket-page accesses by
  *       the tier of the page store that served them (hits, filter false positives and writes alike)</li>
  *   <li>{@code cache.tier.accesses{engine=large-items, tier=dram|flash}} – large-item reads from the
@@ -99,6 +101,10 @@ public final class MostCacheMetrics extends CacheMeterBinder<MostCache> {
         counter(registry, "cache.engine.hits", tags.and("engine", LARGE), "hits served from regions",
                 s -> s.largeItemHits());
         Tags small = tags.and("engine", SMALL);
+        counter(registry, "cache.front.hits", small, "small-item hits served from the item-level DRAM front (no page read)",
+                s -> s.smallItemFrontHits());
+        counter(registry, "cache.front.hits", tags.and("engine", LARGE),
+                "large-item hits served from the item-level DRAM front (no device read)", s -> s.frontHits());
         counter(registry, "cache.tier.accesses", small.and("tier", "dram"), "bucket-page accesses served from DRAM",
                 s -> s.pageStore().dramHits());
         counter(registry, "cache.tier.accesses", small.and("tier", "pm"), "bucket-page accesses served from PM",

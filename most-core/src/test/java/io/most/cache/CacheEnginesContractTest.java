@@ -69,3 +69,12 @@ class GivenDevicesCacheContractTest extends MostCacheContractTest {
         return false;
     }
 }
+
+/** Both engines with the small items' DRAM front, small enough that its copies are evicted and admitted again. */
+class SmallItemFrontCacheContractTest extends MostCacheContractTest {
+    @Override
+    protected MostCache open(Path dir, InstantSource clock) {
+        return MostCache.open(CacheFixture.config(dir, 256, 256).dramBytes(32L * CacheFixture.PAGE)
+                .smallItemFrontBytes(16L * CacheFixture.PAGE).clock(clock).build());
+    }
+}

@@ -245,4 +245,26 @@ class ItemFrontTest {
     private static Object admit(ItemFront front, ByteKey key, Object version, byte[] value) {
         return front.admit(key, version, value.length, () -> value);
     }
+
+    @Test
+    void aFrontNeedsPositiveSizesAndNoNegativeOverhead() {
+        assertThrows(IllegalArgumentException.class, () -> new ItemFront(1024, 0, 96));
+        assertThrows(IllegalArgumentException.class, () -> new ItemFront(1024, 256, -1));
+        assertThrows(IllegalArgumentException.class, () -> new ItemFront(0, 256, 96));
+    }
+
+    @Test
+    void anAdmissionRefusedAsNoLongerCurrentChangesNothing() {
+        ItemFront front = new ItemFront(1 << 20, 256, 96);
+        ByteKey key = new ByteKey(new byte[] {1}, 1);
+        assertNull(front.admit(key, this, Deadlines.NEVER, 10, () -> new byte[10], () -> false));
+        assertEquals(0, front.entries());
+        assertEquals(0, front.bytes());
+        assertNotNull(front.admit(key, this, 5, 10, () -> new byte[10], () -> true));
+        assertEquals(10 + 1 + 96, front.bytes(), "the entry counts its value, key and overhead");
+        assertNotNull(front.getLive(key, 4));
+        assertNull(front.getLive(key, 5), "not served once its deadline passed");
+        front.invalidate(key);
+        assertEquals(0, front.bytes());
+    }
 }

@@ -51,6 +51,25 @@ class MostCacheMetricsTest {
         }
     }
 
+    @Test
+    void countsTheHitsOfTheSmallItemsFrontApart() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (MostCache cache = MostCache.open(CacheConfig.builder().directory(dir).dramBytes(32 * 4096)
+                .smallItemFrontBytes(16 * 4096).smallItemBytes(8 * 4096).largeItemBytes(4 * 65536).regionSize(65536)
+                .build())) {
+            for (int i = 0; i < 5; i++) {
+                cache.put(key(i), new byte[20]); // a write leaves its copy in the front
+            }
+            for (int i = 0; i < 5; i++) {
+                cache.get(key(i));
+            }
+            new MostCacheMetrics(cache, "sessions").bindTo(registry);
+            assertEquals(5.0, registry.get("cache.engine.hits").tags("engine", "small-items").functionCounter().count());
+            assertEquals(5.0, registry.get("cache.front.hits").tags("engine", "small-items").functionCounter().count());
+            assertEquals(0.0, registry.get("cache.front.hits").tags("engine", "large-items").functionCounter().count());
+        }
+    }
+
     private static byte[] key(int i) {
         return ("k" + i).getBytes(StandardCharsets.UTF_8);
     }

@@ -40,7 +40,10 @@ final class CacheCrashWorkload {
         return CacheConfig.builder()
                 .directory(dir)
                 .pageSize(4096)
-                .dramBytes(16L * 4096)
+                // 16 frames of bucket pages and as much again for the small items' DRAM front, which is
+                // volatile: what survives a kill is the pages' alone, and reads after the reopen load it
+                .dramBytes(32L * 4096)
+                .smallItemFrontBytes(16L * 4096)
                 .smallItemBytes((long) buckets * 4096)
                 .largeItemBytes(8L * 64 * 1024)
                 .regionSize(64 * 1024)

@@ -102,7 +102,13 @@ final class MostCacheEngine implements CacheEngine {
             front = Math.max(0, pages - small);
         }
         pages -= front;
-        return CacheConfig.builder()
+        CacheConfig.Builder builder = CacheConfig.builder();
+        if (setup.pmBytes() >= small || pages >= small) {
+            // the split above placed every bucket page in DRAM or PM already; only when the pages do not
+            // fit does the cache's default split of the DRAM into frames and small-item copies apply
+            builder.smallItemFrontBytes(0);
+        }
+        return builder
                 .directory(directory)
                 .smallItemDevice(smallDevice)
                 .largeItemDevice(largeDevice)
@@ -184,6 +190,7 @@ final class MostCacheEngine implements CacheEngine {
         fields.put("cache_bucket_overflows", now.bucketOverflows() - base.bucketOverflows());
         fields.put("cache_region_device_reads", now.regionDeviceReads() - base.regionDeviceReads());
         fields.put("cache_front_hits", now.frontHits() - base.frontHits());
+        fields.put("cache_small_item_front_hits", now.smallItemFrontHits() - base.smallItemFrontHits());
         fields.put("cache_entries", now.entries());
     }
 
@@ -193,7 +200,8 @@ final class MostCacheEngine implements CacheEngine {
         c.put("engine", "io.most.cache.MostCache (hybrid: bucket pages in a page store + log-structured regions)");
         c.put("page_size", config.pageSize());
         c.put("dram_bytes", setup.dramBytes());
-        c.put("dram_split", "bucket pages " + config.dramBytes() + " B, large-item DRAM front "
+        c.put("dram_split", "bucket pages " + config.pageFrameBytes() + " B, small-item DRAM front "
+                + config.smallItemFrontBytes() + " B, large-item DRAM front "
                 + config.largeItemFrontBytes() + " B, region buffers " + 2L * REGION_SIZE + " B");
         c.put("pm_bytes", config.pmBytes());
         c.put("pm_file", pmDirectory == null ? "none" : pmDirectory.resolve(CacheConfig.PM_FILE).toString());

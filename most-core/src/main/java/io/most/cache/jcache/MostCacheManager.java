@@ -35,7 +35,10 @@ import javax.cache.spi.CachingProvider;
  *       {@code false} with a temporary one. {@code destroyCache} always deletes the files.</li>
  *   <li>{@value #DRAM_BYTES}, {@value #PM_BYTES}, {@value #SMALL_ITEM_BYTES}, {@value #LARGE_ITEM_BYTES},
  *       {@value #REGION_SIZE}, {@value #PAGE_SIZE}: the sizes of each cache's tiers, as in
- *       {@link CacheConfig} (defaults: 1 MiB DRAM, no PM, 1 MiB of bucket pages, 4 MiB of 256 KiB regions).</li>
+ *       {@link CacheConfig} (defaults: 2 MiB DRAM, no PM, 1 MiB of bucket pages, 4 MiB of 256 KiB regions).</li>
+ *   <li>{@value #SMALL_ITEM_FRONT_BYTES}: the part of the DRAM that holds copies of the hottest small
+ *       items rather than bucket pages, as {@link CacheConfig.Builder#smallItemFrontBytes} (default
+ *       half: 1 MiB of copies, and 1 MiB of frames, which hold the whole bucket table).</li>
  *   <li>{@value #LARGE_ITEM_FRONT_BYTES}: DRAM for copies of the most read large items (default 0, none),
  *       as {@link CacheConfig.Builder#largeItemFrontBytes}.</li>
  * </ul>
@@ -45,7 +48,7 @@ public final class MostCacheManager implements CacheManager {
     public static final String DIRECTORY = "most.cache.directory";
     /** Property: keep a cache's files when it closes and reopen them when it is created again. */
     public static final String PERSISTENT = "most.cache.persistent";
-    /** Property: DRAM bytes of each cache's bucket pages. */
+    /** Property: DRAM bytes of each cache's small items (their front and their bucket pages' frames). */
     public static final String DRAM_BYTES = "most.cache.dram-bytes";
     /** Property: PM bytes of each cache's bucket pages (0 = none). */
     public static final String PM_BYTES = "most.cache.pm-bytes";
@@ -55,6 +58,8 @@ public final class MostCacheManager implements CacheManager {
     public static final String LARGE_ITEM_BYTES = "most.cache.large-item-bytes";
     /** Property: bytes per region. */
     public static final String REGION_SIZE = "most.cache.region-size";
+    /** Property: the part of {@link #DRAM_BYTES} for copies of hot small items (0 = none; default half). */
+    public static final String SMALL_ITEM_FRONT_BYTES = "most.cache.small-item-front-bytes";
     /** Property: DRAM bytes of each cache's front of hot large items (0 = none). */
     public static final String LARGE_ITEM_FRONT_BYTES = "most.cache.large-item-front-bytes";
     /** Property: bytes per bucket page. */
@@ -118,10 +123,14 @@ public final class MostCacheManager implements CacheManager {
 
     private CacheConfig storeConfig(Path dir) {
         long pageSize = size(PAGE_SIZE, 4096);
-        return CacheConfig.builder()
+        CacheConfig.Builder builder = CacheConfig.builder();
+        if (properties.getProperty(SMALL_ITEM_FRONT_BYTES) != null) {
+            builder.smallItemFrontBytes(size(SMALL_ITEM_FRONT_BYTES, 0));
+        }
+        return builder
                 .directory(dir)
                 .pageSize((int) pageSize)
-                .dramBytes(size(DRAM_BYTES, 1L << 20))
+                .dramBytes(size(DRAM_BYTES, 2L << 20))
                 .pmBytes(size(PM_BYTES, 0))
                 .smallItemBytes(size(SMALL_ITEM_BYTES, 1L << 20))
                 .largeItemBytes(size(LARGE_ITEM_BYTES, 4L << 20))

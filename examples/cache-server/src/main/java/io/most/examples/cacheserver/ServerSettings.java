@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param bind             the address to listen on (default 127.0.0.1: loopback only)
  * @param port             the TCP port, 0 for any free one (default 6379)
  * @param dataDirectory    the cache's directory (its files survive a restart: a warm start)
- * @param dramBytes        DRAM frames of the bucket pages (the DRAM budget)
+ * @param dramBytes        the DRAM budget: half for copies of the hottest small items, half for
+ *                         frames of the bucket pages ({@code CacheConfig.smallItemFrontBytes})
  * @param pmBytes          persistent-memory frames of the bucket pages (a mapped file), 0 for none
  * @param ssdBytes         bytes of bucket pages on flash (the small-item engine's capacity)
  * @param regionBytes      bytes of log-structured regions on flash for large values, 0 for none

@@ -297,7 +297,10 @@ public class MostProperties {
         /** Bytes per bucket page of the small-item engine: a power of two from 4 KiB to 64 KiB. */
         private DataSize pageSize = DataSize.ofKilobytes(4);
 
-        /** DRAM frames for bucket pages, per cache: a multiple of the page size, at least 16 pages. */
+        /**
+         * DRAM for small items, per cache: a multiple of the page size, at least 16 pages. Half holds copies
+         * of the hottest items (a hit reads no page), the rest bucket page frames.
+         */
         private DataSize dram = DataSize.ofMegabytes(16);
 
         /** Persistent memory for bucket pages, per cache (a file in the cache's directory); 0 for none. */

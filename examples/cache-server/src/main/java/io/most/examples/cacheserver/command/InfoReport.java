@@ -192,11 +192,13 @@ final class InfoReport {
         line(out, "most_misses", c.misses());
         line(out, "most_hit_ratio", Double.isNaN(c.hitRatio()) ? "0" : String.format(Locale.ROOT, "%.4f", c.hitRatio()));
         // where reads were served: bucket pages by the page store's tiers, large items by the region buffer or flash
-        line(out, "most_tier_dram_hits", p.dramHits() + c.regionBufferHits());
+        line(out, "most_tier_dram_hits", p.dramHits() + c.regionBufferHits() + c.smallItemFrontHits() + c.frontHits());
         line(out, "most_tier_pm_hits", p.pmHits());
         line(out, "most_tier_flash_reads", p.misses() + c.regionDeviceReads());
         line(out, "most_small_item_hits", c.smallItemHits());
         line(out, "most_large_item_hits", c.largeItemHits());
+        line(out, "most_small_item_front_hits", c.smallItemFrontHits());
+        line(out, "most_large_item_front_hits", c.frontHits());
         line(out, "most_filter_rejects", c.filterRejects());
         line(out, "most_page_dram_hits", p.dramHits());
         line(out, "most_page_pm_hits", p.pmHits());
