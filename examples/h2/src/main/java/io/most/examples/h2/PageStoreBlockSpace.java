@@ -1,5 +1,6 @@
 package io.most.examples.h2;
 
+import io.most.BatchReadException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;
@@ -8,10 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * A {@link BlockSpace} in a MOST {@link PageStore}: block {@code i} is the payload of page id
@@ -22,9 +19,10 @@ import java.util.concurrent.Future;
  *
  * <p><b>Reads of several blocks.</b> H2 reads a whole B-tree page at once, often 16-24 KiB, so one
  * read spans several blocks. The blocks in DRAM or PM are copied with an optimistic read (no latch);
- * the ones that must come from the block device are fetched at once, one virtual thread each, so a
- * read costs one device latency however many of its blocks miss (a block device backing reads a run
- * in one request for the same reason), instead of one latency per block.
+ * the ones that must come from the block device are loaded together by one
+ * {@link PageStore#prefetch(long[], int, int) batch read} (one submission of every request, io_uring
+ * underneath where the device has it), so a read costs about one device latency however many of its
+ * blocks miss, instead of one latency per block, and without a thread per request.
  */
 final class PageStoreBlockSpace implements BlockSpace {
     /**
@@ -35,9 +33,6 @@ final class PageStoreBlockSpace implements BlockSpace {
 
     private final PageStore store;
     private final int blockBytes;
-    /** Fetches the missing blocks of one read concurrently; each task parks on its device read. */
-    private final ExecutorService fetcher = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("most-h2-fetch-", 0).factory());
 
     PageStoreBlockSpace(PageStore store) {
         this.store = store;
@@ -111,37 +106,32 @@ final class PageStoreBlockSpace implements BlockSpace {
         return store.validate(stamp);
     }
 
+    /**
+     * Loads the missing blocks with one batch read, then copies each (now a hit, unless evicted in
+     * between, which costs that block one more read). A block the batch could not read fails the
+     * whole read with the error a single read of it throws (the first by block, the others
+     * suppressed), after every other block of the batch was loaded.
+     */
     private void fetchAll(List<Part> missing) {
-        List<Future<?>> fetches = new ArrayList<>(missing.size());
-        for (Part m : missing) {
-            fetches.add(fetcher.submit(() -> read(m.block(), m.offset(), m.buffer())));
+        long[] blocks = new long[missing.size()];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = missing.get(i).block();
         }
-        RuntimeException failure = null;
-        boolean interrupted = false;
-        for (Future<?> f : fetches) {
-            while (true) {
-                try {
-                    f.get(); // the caller's buffer is written by the fetch: wait for it even if interrupted
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
-                            : new IllegalStateException("fetching a block failed", e.getCause());
-                    if (failure == null) {
-                        failure = cause;
-                    } else {
-                        failure.addSuppressed(cause);
-                    }
-                    break;
+        try {
+            store.prefetch(blocks, 0, blocks.length);
+        } catch (BatchReadException e) {
+            RuntimeException first = null;
+            for (RuntimeException failure : e.failures().values()) {
+                if (first == null) {
+                    first = failure;
+                } else {
+                    first.addSuppressed(failure);
                 }
             }
+            throw first;
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (failure != null) {
-            throw failure;
+        for (Part m : missing) {
+            read(m.block(), m.offset(), m.buffer());
         }
     }
 
@@ -209,7 +199,6 @@ final class PageStoreBlockSpace implements BlockSpace {
 
     @Override
     public void close() {
-        fetcher.close();
         store.close();
     }
 }
