@@ -114,7 +114,8 @@ final class VolumeCacheRuns {
             }
             CacheSetup setup = files.on(volume.target());
             engine = type.open(setup);
-            Workload.Session session = new VolumeSession(workload.start(new CacheTarget(type.name(), engine, setup),
+            Workload.Session session = new VolumeSession(workload.start(new CacheTarget(type.name(), engine, setup,
+                    ((TierHierarchy) open.hierarchy()).timeScale()),
                     new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), open.model(),
                             spec.theta())), volume.target());
             String label = policy.name() + " " + type.name() + " " + workload.name() + " on " + open.hierarchy().name();

@@ -14,6 +14,14 @@ public interface CacheWorkload extends Workload<CacheTarget> {
     /** The value size of each key number: the run sizes the engines' flash from it. */
     ValueSizes values();
 
+    /** Distinct keys when {@code --records} is not given. */
+    default long defaultKeys() {
+        return DEFAULT_KEYS;
+    }
+
+    /** {@code cache-zipf}'s default key count: about 4x the default 64m DRAM budget at its ~4.3 KB mean value. */
+    long DEFAULT_KEYS = 60_000;
+
     @Override
     default Layer<CacheTarget> layer() {
         return Layer.CACHE;
