@@ -90,8 +90,7 @@ public final class RunCommand {
                     !method.fork() ? "all in this JVM" : "each in a JVM of its own" + method.heapBytes().stream()
                             .mapToObj(h -> " with a " + (h >> 20) + " MiB heap").findFirst().orElse(""));
         }
-        tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
-                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        tableStream.print(tableFor(spec, results));
         if (spec.method().repeat() > 1) {
             tableStream.print(SpreadTable.of(results, spec.comparesEngines() ? "engine" : "policy"));
         }
@@ -360,6 +359,12 @@ public final class RunCommand {
             err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", policy, m.errors(), m.ops(),
                     m.firstError().map(Throwable::toString).orElse("?"));
         }
+    }
+
+    /** The console table of {@code spec}'s kind of run: engines (and caches on volumes), page policies, or the rest. */
+    public static String tableFor(RunSpec spec, List<RunResult> results) {
+        return spec.kv().isPresent() ? EngineRuns.table(results)
+                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results);
     }
 
     /** The console table: one row per run. */
