@@ -7,6 +7,7 @@ import io.most.cache.CacheConfig;
 import io.most.cache.CacheStats;
 import io.most.cache.MostCache;
 import io.most.device.BlockDevice;
+import io.most.device.DeviceSlice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,24 +1,22 @@
-package io.most.bench.kv;
+package io.most.device;
 
-import io.most.device.BlockDevice;
-import io.most.device.DeviceStats;
-import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bytes {@code [start, start + capacity)} of a shared device as a device of their own: the cache
- * puts its two engines (bucket pages and regions) on one tiered volume, as CacheLib's two flash engines
- * share one Cerberus device. The cache owns and closes the devices it is given, but the volume belongs
- * to the run's placement policy, so {@link #close()} only marks the slice closed.
+ * The bytes {@code [start, start + capacity)} of a shared device as a device of their own: a hybrid
+ * cache puts its two engines (bucket pages and regions), and several caches theirs, on one tiered
+ * volume, as CacheLib's two flash engines share one Cerberus device. A cache owns and closes the devices
+ * it is given, but the shared device belongs to whoever opened it, so {@link #close()} only marks the
+ * slice closed. Thread-safe as the shared device is.
  *
  * <p>It implements {@link BlockDevice} itself rather than forwarding: an operation the interface gains
  * must be given its offset translation here, not pass through to the shared device untranslated.
  * Statistics are the shared device's (both slices see the volume's counters).
  */
-final class DeviceSlice implements BlockDevice {
+public final class DeviceSlice implements BlockDevice {
     private final BlockDevice device;
     private final long start;
     private final long capacity;
@@ -26,9 +24,11 @@ final class DeviceSlice implements BlockDevice {
     private volatile boolean open = true;
 
     /**
+     * A view of {@code capacity} bytes of {@code device} from {@code start}, called {@code name}.
+     *
      * @throws IllegalArgumentException if the range is not block-aligned or not inside {@code device}
      */
-    DeviceSlice(BlockDevice device, long start, long capacity, String name) {
+    public DeviceSlice(BlockDevice device, long start, long capacity, String name) {
         int block = device.blockSize();
         if (start < 0 || capacity <= 0 || start % block != 0 || capacity % block != 0
                 || start + capacity > device.capacity()) {
