@@ -3,6 +3,7 @@ package io.most.bench.cli;
 import io.most.bench.Units;
 import io.most.bench.kv.CacheSetup;
 import io.most.bench.workload.cache.CacheValues;
+import io.most.bench.workload.cache.ValueSizes;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -18,15 +19,20 @@ import java.util.Locale;
  */
 public record CacheKeySpace(long keys, long bytes, long largeBytes, int maxValue) {
 
-    /** Adds up the value sizes of key numbers {@code 0 .. keys - 1}. */
+    /** Adds up the {@code cache-zipf} value sizes of key numbers {@code 0 .. keys - 1}. */
     public static CacheKeySpace of(long keys) {
+        return of(keys, CacheValues.ZIPF);
+    }
+
+    /** Adds up the value sizes of key numbers {@code 0 .. keys - 1}. */
+    public static CacheKeySpace of(long keys, ValueSizes values) {
         long bytes = 0;
         long large = 0;
         int max = 0;
         for (long k = 0; k < keys; k++) {
-            int size = CacheValues.size(k);
+            int size = values.size(k);
             bytes += size;
-            if (CacheValues.large(k)) {
+            if (values.large(k)) {
                 large += size;
             }
             max = Math.max(max, size);
@@ -40,11 +46,11 @@ public record CacheKeySpace(long keys, long bytes, long largeBytes, int maxValue
     }
 
     /** The run's first line. */
-    String describe(RunSpec spec, KvSpec kv, long dramBytes) {
+    String describe(RunSpec spec, KvSpec kv, long dramBytes, ValueSizes values) {
         return String.format(Locale.ROOT, "%s on %s: engines %s; %,d keys, values %s = %s (%.1fx the DRAM budget %s);"
                         + " %d thread%s, closed loop, %s + %s warm-up per engine, seed %d, %d cores",
                 spec.workload().name(), spec.hierarchy().name(), String.join(", ", kv.engines()), keys,
-                CacheValues.describe(), Units.formatBytes(bytes), (double) bytes / dramBytes,
+                values.describe(), Units.formatBytes(bytes), (double) bytes / dramBytes,
                 Units.formatBytes(dramBytes), spec.threads(), spec.threads() == 1 ? "" : "s",
                 Units.formatSeconds(spec.durationNanos()), Units.formatSeconds(spec.warmupNanos()), spec.seed(),
                 Runtime.getRuntime().availableProcessors());

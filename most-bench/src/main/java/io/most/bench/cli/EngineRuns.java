@@ -29,7 +29,7 @@ import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
 import io.most.bench.report.TextTable;
 import io.most.bench.workload.Workload;
-import io.most.bench.workload.cache.CacheZipfWorkload;
+import io.most.bench.workload.cache.CacheWorkload;
 import io.most.bench.workload.ycsb.YcsbWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -64,6 +64,9 @@ final class EngineRuns {
     /** Runs every engine of {@code spec} in turn. */
     List<RunResult> run(RunSpec spec) {
         KvSpec kv = spec.kv().orElseThrow();
+        if (spec.cacheOnVolume()) {
+            return new VolumeCacheRuns(err).run(spec);
+        }
         if (!(spec.hierarchy() instanceof PageHierarchy hierarchy)) {
             throw new UsageException("YCSB workloads run on the page hierarchies (" + String.join(", ",
                     Hierarchies.namesOfLayer(Layer.PAGE)) + "), not '" + spec.hierarchy().name() + "'");
@@ -74,9 +77,11 @@ final class EngineRuns {
                 null, spec.dramBytes(), spec.pmBytes(), spec.pmProfile());
         long dramBytes = hierarchy.dramBytes(options);
         LoadShape shape = spec.shape(java.util.OptionalDouble.empty());
-        boolean cache = spec.workload() instanceof CacheZipfWorkload;
-        CacheKeySpace keySpace = cache ? CacheKeySpace.of(kv.records()) : null;
-        err.println(cache ? keySpace.describe(spec, kv, dramBytes) : describe(spec, kv, data, dramBytes));
+        CacheWorkload cacheWorkload = spec.workload() instanceof CacheWorkload c ? c : null;
+        boolean cache = cacheWorkload != null;
+        CacheKeySpace keySpace = cache ? CacheKeySpace.of(kv.records(), cacheWorkload.values()) : null;
+        err.println(cache ? keySpace.describe(spec, kv, dramBytes, cacheWorkload.values())
+                : describe(spec, kv, data, dramBytes));
         if ((cache ? keySpace.bytes() : data.bytes()) <= dramBytes) {
             err.println("note: the records fit in the DRAM budget: every engine can cache them all");
         }
@@ -172,7 +177,7 @@ final class EngineRuns {
 
     private RunResult driveCache(RunSpec spec, PageHierarchy hierarchy, String name, CacheEngine engine,
                                  CacheSetup setup, LoadShape shape, Progress progress) {
-        CacheZipfWorkload workload = (CacheZipfWorkload) spec.workload();
+        CacheWorkload workload = (CacheWorkload) spec.workload();
         Workload.Session session = workload.start(new CacheTarget(name, engine, setup),
                 new Workload.Setup(setup.keySpaceBytes(), spec.blockSize(), spec.seed(), Optional.empty()));
         Measurement m = new LoadDriver(shape, progress).drive(session,
@@ -181,7 +186,7 @@ final class EngineRuns {
         return RunResult.of("-", workload.name(), hierarchy.name(), shape, Double.NaN, spec.seed(), m, session);
     }
 
-    private void warnOfErrors(String engine, Measurement m) {
+    void warnOfErrors(String engine, Measurement m) {
         if (m.errors() > 0) {
             err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", engine, m.errors(), m.ops(),
                     m.firstError().map(Throwable::toString).orElse("?"));
@@ -189,7 +194,7 @@ final class EngineRuns {
     }
 
     /** Closes in reverse order of opening; the first failure wins, later ones are suppressed. */
-    private static void closeAll(AutoCloseable... resources) {
+    static void closeAll(AutoCloseable... resources) {
         RuntimeException failure = null;
         for (AutoCloseable r : resources) {
             if (r == null) {
@@ -211,7 +216,12 @@ final class EngineRuns {
         }
     }
 
-    private static Path createDirectory(Path parent, String engine) {
+    /** The DRAM budget of a cache on a tiered volume: {@code --dram}, else {@link VolumeCacheRuns#DEFAULT_DRAM}. */
+    static long volumeCacheDram(RunSpec spec) {
+        return spec.dramBytes().orElse(VolumeCacheRuns.DEFAULT_DRAM);
+    }
+
+    static Path createDirectory(Path parent, String engine) {
         try {
             Path dir = Files.createTempDirectory(parent, "most-bench-" + engine + "-");
             ScratchFiles.remember(dir);
@@ -233,23 +243,43 @@ final class EngineRuns {
     }
 
     /**
-     * The console table: one row per engine, throughput relative to the first engine of the run; a failed
-     * engine's row says {@code FAILED} (its error follows the table).
+     * The console table: one row per engine (and, for a cache on tiered volumes, per policy), throughput
+     * relative to the first row, or to HeMem's row where HeMem ran (the MOST paper normalises its cache
+     * results to HeMem); a failed row says {@code FAILED} (its error follows the table).
      */
     static String table(List<RunResult> results) {
         boolean hits = results.stream().anyMatch(r -> !Double.isNaN(r.number("hit_ratio")));
         boolean restart = results.stream().anyMatch(r -> !Double.isNaN(r.number("restart_hit_ratio")));
-        TextTable table = restart
-                ? new TextTable("engine", "workload", "hierarchy", "threads", "keys", "DRAM", "ops/s", "vs first",
-                "hit ratio", "after restart", "mean us", "p50 us", "p99 us", "errors")
-                : hits
-                ? new TextTable("engine", "workload", "hierarchy", "threads", "keys", "DRAM", "ops/s", "vs first",
-                "hit ratio", "mean us", "p50 us", "p99 us", "errors")
-                : new TextTable("engine", "workload", "hierarchy", "threads", "records", "DRAM", "ops/s",
-                "vs first", "mean us", "p50 us", "p99 us", "errors");
-        double first = results.isEmpty() ? Double.NaN : results.getFirst().number("throughput_ops");
+        boolean volumes = results.stream().anyMatch(r -> r.fields().containsKey("volume_capacity"));
+        List<String> header = new ArrayList<>();
+        if (volumes) {
+            header.add("policy");
+        }
+        header.addAll(List.of("engine", "workload", "hierarchy", "threads", hits || restart ? "keys" : "records", "DRAM",
+                "ops/s"));
+        RunResult base = volumes ? results.stream().filter(r -> !r.failed() && "hemem".equals(r.text("policy")))
+                .findFirst().orElse(null) : null;
+        header.add(base != null ? "vs hemem" : "vs first");
+        if (hits || restart) {
+            header.add("hit ratio");
+        }
+        if (restart) {
+            header.add("after restart");
+        }
+        header.addAll(List.of("mean us", "p50 us", "p99 us"));
+        if (volumes) {
+            header.addAll(List.of("get mean us", "get p99 us", "migrated"));
+        }
+        header.add("errors");
+        TextTable table = new TextTable(header.toArray(String[]::new));
+        double first = base != null ? base.number("throughput_ops")
+                : results.isEmpty() ? Double.NaN : results.getFirst().number("throughput_ops");
         for (RunResult r : results) {
-            List<String> row = new ArrayList<>(List.of(r.text("engine"), r.text("workload"), r.text("hierarchy"),
+            List<String> row = new ArrayList<>();
+            if (volumes) {
+                row.add(r.text("policy"));
+            }
+            row.addAll(List.of(r.text("engine"), r.text("workload"), r.text("hierarchy"),
                     r.text("threads"), r.text("record_count"), Units.formatBytes((long) r.number("dram_bytes")),
                     RunResult.cell(r.number("throughput_ops"), 0),
                     RunResult.cell(r.number("throughput_ops") / first, 2)));
@@ -260,11 +290,17 @@ final class EngineRuns {
                 row.add(RunResult.cell(r.number("restart_hit_ratio"), 3));
             }
             row.addAll(List.of(RunResult.cell(r.number("mean_us"), 1), RunResult.cell(r.number("p50_us"), 1),
-                    RunResult.cell(r.number("p99_us"), 1), r.failed() ? "FAILED" : r.text("measured_errors")));
+                    RunResult.cell(r.number("p99_us"), 1)));
+            if (volumes) {
+                row.addAll(List.of(RunResult.cell(r.number("get_mean_us"), 1), RunResult.cell(r.number("get_p99_us"), 1),
+                        Double.isNaN(r.number("migrated_bytes")) ? "-" : Units.formatBytes((long) r.number("migrated_bytes"))));
+            }
+            row.add(r.failed() ? "FAILED" : r.text("measured_errors"));
             table.row(row.toArray(String[]::new));
         }
         StringBuilder s = new StringBuilder(table.toString());
-        results.stream().filter(RunResult::failed).forEach(r -> s.append("FAILED ").append(r.text("engine"))
+        results.stream().filter(RunResult::failed).forEach(r -> s.append("FAILED ")
+                .append(r.fields().containsKey("engine") ? r.text("engine") : r.text("policy"))
                 .append(": ").append(r.text("error")).append('\n'));
         return s.toString();
     }

@@ -10,6 +10,7 @@ import io.most.bench.kv.MostKvEngine;
 import io.most.bench.kv.RecordFormat;
 import io.most.bench.kv.RecordPageLayout;
 import io.most.bench.workload.Workload;
+import io.most.bench.workload.cache.CacheWorkload;
 import io.most.bench.workload.Workloads;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,6 @@ import java.util.Set;
 record KvSpec(List<String> engines, long records, RecordFormat format, OptionalLong restartWindowNanos) {
     /** About 4x the default 64m DRAM pool of the page hierarchies at 1 KB records. */
     static final long DEFAULT_RECORDS = 250_000;
-    /** Keys of cache-zipf: about 4x the default 64m DRAM budget at its ~4.3 KB mean value. */
-    static final long DEFAULT_CACHE_KEYS = 60_000;
     /** The options only the record workloads take (the cache workload's values have their own sizes). */
     static final Set<String> RECORD_OPTIONS = Set.of("fields", "field-length");
     static final int MAX_FIELDS = 1024;
@@ -75,7 +74,7 @@ record KvSpec(List<String> engines, long records, RecordFormat format, OptionalL
             List<String> engines = parseEngines(line.value("engines").orElse(CacheEngines.DEFAULT),
                     CacheEngines.registry());
             long keys = line.value("records").map(v -> Units.parseWhole("--records", v, 3, Integer.MAX_VALUE))
-                    .orElse(DEFAULT_CACHE_KEYS);
+                    .orElse(((CacheWorkload) workload).defaultKeys());
             OptionalLong restart = line.value("restart-window")
                     .map(v -> OptionalLong.of(Units.parseDurationNanos("--restart-window", v, false)))
                     .orElse(OptionalLong.empty());

@@ -27,12 +27,25 @@ final class Pairings {
 
     /** Why {@code workload} cannot run on {@code hierarchy}, or empty if it can. */
     static Optional<String> refusal(Workload<?> workload, Hierarchy hierarchy) {
-        if (workload.hierarchyLayer() == hierarchy.layer()) {
+        if (workload.hierarchyLayer() == hierarchy.layer() || cacheOnVolume(workload, hierarchy)) {
             return Optional.empty();
         }
         return Optional.of("workload '" + workload.name() + "' runs on " + workload.hierarchyLayer()
                 + "-layer hierarchies (" + String.join(", ", Hierarchies.namesOfLayer(workload.hierarchyLayer()))
                 + "); '" + hierarchy.name() + "' is a " + hierarchy.layer() + "-layer hierarchy");
+    }
+
+    /**
+     * Whether {@code workload} is a cache workload on a tier hierarchy: the cache engine's flash goes on a
+     * tiered volume of the hierarchy under each {@code --policies} placement (MOST's Cerberus under CacheLib).
+     */
+    static boolean cacheOnVolume(Workload<?> workload, Hierarchy hierarchy) {
+        return workload.layer() == Layer.CACHE && hierarchy.layer() == Layer.TIER;
+    }
+
+    /** The layer whose policies {@code --policies} names for {@code workload} on {@code hierarchy}. */
+    static Layer<?> policyLayer(Workload<?> workload, Hierarchy hierarchy) {
+        return cacheOnVolume(workload, hierarchy) ? Layer.TIER : workload.hierarchyLayer();
     }
 
     /** The workloads of {@code layer} (the engine families: YCSB records, caches). */
@@ -57,7 +70,10 @@ final class Pairings {
         s.append("  with --engines: ").append(String.join(", ", namesOfLayer(Layer.KV))).append(" drive ")
                 .append(String.join(", ", KvEngines.registry().names())).append("\n      ")
                 .append(String.join(", ", namesOfLayer(Layer.CACHE))).append(" drive ")
-                .append(String.join(", ", CacheEngines.registry().names())).append('\n');
+                .append(String.join(", ", CacheEngines.registry().names())).append("; on ")
+                .append(String.join(", ", Hierarchies.namesOfLayer(Layer.TIER))).append(' ')
+                .append(String.join(", ", CacheEngines.deviceEngineNames()))
+                .append(" on a tiered volume per --policies\n");
         s.append("  every other pairing is refused with the reason before anything runs\n");
         return s.toString();
     }

@@ -86,14 +86,13 @@ public final class RunCommand {
         tableStream.println(Machine.describe());
         if (!spec.method().singlePass()) {
             tableStream.printf(Locale.ROOT, "%d repetition%s per %s, %s; medians:%n", method.repeat(),
-                    method.repeat() == 1 ? "" : "s", spec.kv().isPresent() ? "engine" : "policy",
+                    method.repeat() == 1 ? "" : "s", spec.comparesEngines() ? "engine" : "policy",
                     !method.fork() ? "all in this JVM" : "each in a JVM of its own" + method.heapBytes().stream()
                             .mapToObj(h -> " with a " + (h >> 20) + " MiB heap").findFirst().orElse(""));
         }
-        tableStream.print(spec.kv().isPresent() ? EngineRuns.table(results)
-                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results));
+        tableStream.print(tableFor(spec, results));
         if (spec.method().repeat() > 1) {
-            tableStream.print(SpreadTable.of(results, spec.kv().isPresent() ? "engine" : "policy"));
+            tableStream.print(SpreadTable.of(results, spec.comparesEngines() ? "engine" : "policy"));
         }
         tableStream.flush();
         spec.json().ifPresent(target -> Json.output(target, report(results, method), out, err));
@@ -106,7 +105,7 @@ public final class RunCommand {
         if (!failed.isEmpty()) {
             err.printf(Locale.ROOT, "most-bench: error: %d of %d %s failed (%s), recorded with their errors in the"
                     + " table and the JSON%n", failed.size(), results.size(),
-                    spec.kv().isPresent() ? "engines" : "policies", String.join(", ", failed));
+                    spec.comparesEngines() ? "engines" : "policies", String.join(", ", failed));
             return 1;
         }
         return 0;
@@ -142,7 +141,7 @@ public final class RunCommand {
                 return executor.run(item);
             } catch (RuntimeException e) {
                 err.println("most-bench: error: " + item + " failed: " + RunResult.describe(e));
-                return new Repeater.Measured(-1, RunResult.failure(spec.kv().isPresent() ? "engine" : "policy", item,
+                return new Repeater.Measured(-1, RunResult.failure(spec.comparesEngines() ? "engine" : "policy", item,
                         spec.workload().name(), spec.hierarchy().name(), e));
             }
         };
@@ -163,6 +162,10 @@ public final class RunCommand {
             return OptionalLong.of(page.dramBytes(new Hierarchy.Options(spec.size(), spec.blockSize(), null,
                     spec.dramBytes(), spec.pmBytes(), spec.pmProfile())) + HEAP_OVERHEAD_BYTES);
         }
+        if (spec.cacheOnVolume()) {
+            // the volume's emulated devices are off-heap memory, outside the heap's bound
+            return OptionalLong.of(EngineRuns.volumeCacheDram(spec) + HEAP_OVERHEAD_BYTES);
+        }
         return OptionalLong.empty();
     }
 
@@ -171,7 +174,7 @@ public final class RunCommand {
         List<String> args = new ArrayList<>();
         args.add("run");
         Set<String> parentOnly = PARENT_OPTIONS;
-        if (spec.kv().isEmpty() && !Policies.get(spec.workload().hierarchyLayer(), item).usesTuningEpoch()) {
+        if (!spec.comparesEngines() && !Policies.get(spec.policyLayer(), item).usesTuningEpoch()) {
             // --epoch is for the adaptive policies of a comparison; a fixed policy's child would refuse it
             parentOnly = new HashSet<>(PARENT_OPTIONS);
             parentOnly.add("epoch");
@@ -180,7 +183,7 @@ public final class RunCommand {
         if (Progress.shown(spec.progress()) && !spec.progress()) {
             args.add("--progress"); // the child's stderr is a pipe to this terminal
         }
-        args.addAll(List.of(spec.kv().isPresent() ? "--engines" : "--policies", item, "--fork", "0", "--repeat", "1",
+        args.addAll(List.of(spec.comparesEngines() ? "--engines" : "--policies", item, "--fork", "0", "--repeat", "1",
                 "--load-wait", "0s"));
         return args;
     }
@@ -323,7 +326,7 @@ public final class RunCommand {
     /** The annealer cools down over a fixed number of epochs; a shorter run reports a policy mid-search. */
     private void noteShortAnnealing(RunSpec spec) {
         boolean adaptive = spec.policies().stream()
-                .anyMatch(p -> Policies.get(spec.workload().hierarchyLayer(), p).usesTuningEpoch());
+                .anyMatch(p -> Policies.get(spec.policyLayer(), p).usesTuningEpoch());
         long needed = SpitfireWorkload.ANNEALING_EPOCHS * spec.epochNanos();
         if (adaptive && spec.warmupNanos() + spec.durationNanos() < needed) {
             err.printf(Locale.ROOT, "note: the annealer needs about %d epochs (%s at --epoch %s) to cool down; this run"
@@ -356,6 +359,12 @@ public final class RunCommand {
             err.printf(Locale.ROOT, "warning: %s: %d of %d operations failed; first: %s%n", policy, m.errors(), m.ops(),
                     m.firstError().map(Throwable::toString).orElse("?"));
         }
+    }
+
+    /** The console table of {@code spec}'s kind of run: engines (and caches on volumes), page policies, or the rest. */
+    public static String tableFor(RunSpec spec, List<RunResult> results) {
+        return spec.kv().isPresent() ? EngineRuns.table(results)
+                : spec.workload().layer() == Layer.PAGE ? pageTable(results) : table(results);
     }
 
     /** The console table: one row per run. */

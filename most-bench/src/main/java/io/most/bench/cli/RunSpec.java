@@ -6,6 +6,7 @@ import io.most.bench.Units;
 import io.most.bench.UsageException;
 import io.most.bench.driver.LoadShape;
 import io.most.bench.hierarchy.Hierarchies;
+import io.most.bench.kv.CacheEngines;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PmChoice;
@@ -100,9 +101,13 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                 .orElse(OptionalLong.empty());
         OptionalLong pm = line.value("pm").map(v -> OptionalLong.of(Units.parseSize("--pm", v)))
                 .orElse(OptionalLong.empty());
+        boolean cacheOnVolume = Pairings.cacheOnVolume(workload, hierarchy);
         if (hierarchy instanceof PageHierarchy page) {
             page.validate(blockSize, dram, pm);
-        } else if (dram.isPresent() || pm.isPresent()) {
+        } else if (cacheOnVolume && pm.isPresent()) {
+            throw new UsageException("--pm: a cache on a tiered volume ('" + hierarchy.name() + "') has DRAM"
+                    + " (--dram) and the volume's devices, no PM pool");
+        } else if ((dram.isPresent() && !cacheOnVolume) || pm.isPresent()) {
             throw new UsageException((dram.isPresent() ? "--dram" : "--pm") + " sizes a buffer pool of a page"
                     + " hierarchy (" + String.join(", ", Hierarchies.namesOfLayer(Layer.PAGE)) + "); '"
                     + hierarchy.name() + "' has none");
@@ -115,7 +120,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         OptionalDouble intensity = OptionalDouble.empty();
         if (line.value("intensity").isPresent()) {
             intensity = OptionalDouble.of(parseIntensity(line.value("intensity").get()));
-            if (workload.hierarchyLayer() == Layer.PAGE) {
+            if (Pairings.policyLayer(workload, hierarchy) == Layer.PAGE) {
                 throw new UsageException("--intensity: page-layer workloads run closed loop only (a buffer manager"
                         + " has no service model that says what load saturates it); use --threads");
             }
@@ -160,8 +165,9 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         long epoch = DEFAULT_EPOCH_NANOS;
         if (line.value("epoch").isPresent()) {
             epoch = Units.parseDurationNanos("--epoch", line.value("epoch").get(), false);
-            Registry<? extends Policy<?>> registry = Policies.forLayer(workload.hierarchyLayer());
-            if (policies.stream().noneMatch(p -> Policies.get(workload.hierarchyLayer(), p).usesTuningEpoch())) {
+            Layer<?> policyLayer = Pairings.policyLayer(workload, hierarchy);
+            Registry<? extends Policy<?>> registry = Policies.forLayer(policyLayer);
+            if (policies.stream().noneMatch(p -> Policies.get(policyLayer, p).usesTuningEpoch())) {
                 throw new UsageException("--epoch sets the tuning epoch of adaptive policies ("
                         + String.join(", ", registry.all().stream().filter(Policy::usesTuningEpoch)
                                 .map(Policy::name).toList()) + "), and none is among --policies " + policies);
@@ -186,7 +192,9 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         OptionalLong tierRestart = parseTierRestart(line, workload);
         int queueDepth = parseQueueDepth(line, workload, intensity);
         Optional<KvSpec> kv = KvSpec.parse(line, workload, blockSize);
-        if (kv.isPresent() && policies.size() > 1) {
+        if (cacheOnVolume) {
+            kv = Optional.of(volumeEngines(line, kv.orElseThrow(), hierarchy));
+        } else if (kv.isPresent() && policies.size() > 1) {
             throw new UsageException("--policies: YCSB workloads compare --engines; the most engine runs with one"
                     + " page policy (default " + Policies.defaultFor(Layer.PAGE) + "), not " + policies);
         }
@@ -211,21 +219,67 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return OptionalLong.of(Units.parseDurationNanos("--restart-window", line.value("restart-window").get(), false));
     }
 
+    /**
+     * The engines of a cache workload on a tier hierarchy: those that put their flash on a block device
+     * (the default when {@code --engines} is not given); an engine with files of its own is refused.
+     */
+    private static KvSpec volumeEngines(Options line, KvSpec kv, Hierarchy hierarchy) {
+        List<String> onDevice = CacheEngines.deviceEngineNames();
+        if (kv.restartWindowNanos().isPresent()) {
+            throw new UsageException("--restart-window reopens a cache on its files; a cache on the tiered volume of '"
+                    + hierarchy.name() + "' is measured from cold per policy (use a page hierarchy to measure a restart)");
+        }
+        if (line.value("engines").isEmpty()) {
+            return new KvSpec(onDevice, kv.records(), kv.format(), kv.restartWindowNanos());
+        }
+        for (String engine : kv.engines()) {
+            if (!onDevice.contains(engine)) {
+                throw new UsageException("--engines: cache engine '" + engine + "' keeps files of its own and cannot"
+                        + " run on the tiered volume of '" + hierarchy.name() + "'; engines that run on a volume: "
+                        + String.join(", ", onDevice) + " (or run it on a page hierarchy: "
+                        + String.join(", ", Hierarchies.namesOfLayer(Layer.PAGE)) + ")");
+            }
+        }
+        return kv;
+    }
+
+    /**
+     * Whether this is a cache workload whose engine runs on a tiered volume of each policy (a tier
+     * hierarchy): the run then compares the policies, not the engines.
+     */
+    boolean cacheOnVolume() {
+        return Pairings.cacheOnVolume(workload, hierarchy);
+    }
+
+    /** Whether the run's items are engines ({@code --engines}), not policies. */
+    boolean comparesEngines() {
+        return kv.isPresent() && !cacheOnVolume();
+    }
+
+    /** The layer of this run's {@code --policies}. */
+    Layer<?> policyLayer() {
+        return Pairings.policyLayer(workload, hierarchy);
+    }
+
     /** The page hierarchies with a PM pool, for messages. */
     private static List<String> pmHierarchyNames() {
         return Hierarchies.registry().all().stream()
                 .filter(h -> h instanceof PageHierarchy page && page.hasPm()).map(Hierarchy::name).toList();
     }
 
-    /** The items a run compares: the engines of a YCSB workload, else the policies. */
+    /**
+     * The items a run compares: the engines of a YCSB or cache workload, else (and for a cache on tiered
+     * volumes) the policies.
+     */
     List<String> items() {
-        return kv.map(KvSpec::engines).orElse(policies);
+        return comparesEngines() ? kv.orElseThrow().engines() : policies;
     }
 
     /** This spec with one engine or policy of {@link #items()}, run once in this JVM (a forked child's run). */
     RunSpec only(String item) {
-        Optional<KvSpec> oneEngine = kv.map(k -> new KvSpec(List.of(item), k.records(), k.format(), k.restartWindowNanos()));
-        List<String> onePolicy = kv.isPresent() ? policies : List.of(item);
+        Optional<KvSpec> oneEngine = comparesEngines()
+                ? kv.map(k -> new KvSpec(List.of(item), k.records(), k.format(), k.restartWindowNanos())) : kv;
+        List<String> onePolicy = comparesEngines() ? policies : List.of(item);
         return new RunSpec(workload, hierarchy, onePolicy, threads, durationNanos, warmupNanos, intensity, size,
                 blockSize, dir, seed, json, progress, dramBytes, pmBytes, epochNanos, theta, pmProfile, chart, workingSet,
                 oneEngine, RunMethod.CHILD, args, threadsChosen, tierRestartNanos, queueDepth);
@@ -241,7 +295,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
     }
 
     private static List<String> parsePolicies(Options line, Workload<?> workload, Hierarchy hierarchy) {
-        Layer<?> layer = workload.hierarchyLayer();
+        Layer<?> layer = Pairings.policyLayer(workload, hierarchy);
         String text = line.value("policies").orElse(Policies.defaultFor(layer));
         List<String> names = new ArrayList<>();
         for (String name : text.split(",", -1)) {

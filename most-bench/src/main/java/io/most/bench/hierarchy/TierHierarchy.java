@@ -69,6 +69,11 @@ public final class TierHierarchy implements Hierarchy {
                 profiles.size() == 2 ? "performance device" : "each but the slowest device", PERFORMANCE_SHARE_PERCENT);
     }
 
+    /** How many times slower than the real devices the emulated ones run ({@value #SCALE}). */
+    public double timeScale() {
+        return SCALE;
+    }
+
     /** The fastest device's profile. */
     public DeviceProfile performanceProfile() {
         return profiles.getFirst();

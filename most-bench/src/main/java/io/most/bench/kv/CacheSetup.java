@@ -1,6 +1,8 @@
 package io.most.bench.kv;
 
+import io.most.device.BlockDevice;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * What a cache engine is opened with; every engine of a run gets the same values.
@@ -12,7 +14,21 @@ import java.nio.file.Path;
  * @param keySpaceBytes the values of all keys together: flash tiers are sized to hold them all
  * @param largeBytes    of {@code keySpaceBytes}, the bytes of large values
  * @param maxValueBytes the largest value the workload sets
+ * @param device        the block device the engine's flash goes on (a tiered volume of the run's policy), at
+ *                      least {@link CacheEngines#deviceBytes} bytes; empty: files in {@code directory}
  */
 public record CacheSetup(Path directory, long dramBytes, long pmBytes, long keys, long keySpaceBytes, long largeBytes,
-                         int maxValueBytes) {
+                         int maxValueBytes, Optional<BlockDevice> device) {
+
+    /** A setup whose flash is files in {@code directory}. */
+    public CacheSetup(Path directory, long dramBytes, long pmBytes, long keys, long keySpaceBytes, long largeBytes,
+                      int maxValueBytes) {
+        this(directory, dramBytes, pmBytes, keys, keySpaceBytes, largeBytes, maxValueBytes, Optional.empty());
+    }
+
+    /** This setup with the engine's flash on {@code blockDevice}, which the caller keeps and closes. */
+    public CacheSetup on(BlockDevice blockDevice) {
+        return new CacheSetup(directory, dramBytes, pmBytes, keys, keySpaceBytes, largeBytes, maxValueBytes,
+                Optional.of(blockDevice));
+    }
 }

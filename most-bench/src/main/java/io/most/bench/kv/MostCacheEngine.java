@@ -7,6 +7,7 @@ import io.most.cache.CacheConfig;
 import io.most.cache.CacheStats;
 import io.most.cache.MostCache;
 import io.most.device.BlockDevice;
+import io.most.device.DeviceSlice;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,9 +25,12 @@ import java.util.Map;
  * its {@code --pm} (a file on /dev/shm): then the bucket pages live in PM, the DRAM pool keeps an
  * eighth of the DRAM for the hottest of them and the front gets the rest; large items live in
  * log-structured regions. Both
- * engines' flash is an O_DIRECT {@link DirectFileDevice} in the run's directory, sized to hold every
- * key's value, so misses are real device reads and capacity misses come from the DRAM/PM bound only
- * where the flash tier holds everything.
+ * engines' flash is an O_DIRECT {@link DirectFileDevice} in the run's directory, or, when the setup
+ * names a block device (a tiered volume of a tier hierarchy under the run's placement policy), two
+ * slices of that device: the bucket pages first, the regions after them, as CacheLib's small- and
+ * large-object engines share one Cerberus device. Either way the flash is sized to hold every key's
+ * value, so misses are real device reads and capacity misses come from the DRAM/PM bound only where
+ * the flash tier holds everything.
  */
 final class MostCacheEngine implements CacheEngine {
     /** Bucket page size: CacheLib's small-item engine uses 4 KiB buckets too. */
@@ -58,6 +62,8 @@ final class MostCacheEngine implements CacheEngine {
      * by reads per byte and the bucket pages at 1x).
      */
     static final int PM_BUCKET_DRAM_SHARE = 8;
+    /** The largest device block {@link #deviceBytes} rounds for: a volume's blocks are at most a page. */
+    static final int MAX_DEVICE_BLOCK = PAGE_SIZE;
 
     private final CacheSetup setup;
     private final Path pmDirectory;
@@ -69,11 +75,28 @@ final class MostCacheEngine implements CacheEngine {
     private MostCacheEngine(CacheSetup setup, Path pmDirectory) {
         this.setup = setup;
         this.pmDirectory = pmDirectory;
-        Path smallFile = create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE));
-        Path largeFile = create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE));
-        this.config = config(setup, pmDirectory != null ? pmDirectory : setup.directory(),
-                DirectFileDevice.open(smallFile, smallDeviceBytes(smallItemBytes(setup))),
-                DirectFileDevice.open(largeFile, REGION_HEADER_BYTES + largeItemBytes(setup)));
+        long smallBytes = smallDeviceBytes(smallItemBytes(setup));
+        long largeBytes = REGION_HEADER_BYTES + largeItemBytes(setup);
+        BlockDevice smallDevice;
+        BlockDevice largeDevice;
+        if (setup.device().isPresent()) {
+            BlockDevice shared = setup.device().get();
+            long needed = deviceBytes(setup);
+            if (shared.capacity() < needed) {
+                throw new IllegalArgumentException("device '" + shared.name() + "' holds " + shared.capacity()
+                        + " bytes; the cache's bucket pages and regions need " + needed + " (CacheEngines.deviceBytes)");
+            }
+            long largeStart = roundUp(smallBytes, shared.blockSize());
+            smallDevice = new DeviceSlice(shared, 0, largeStart, shared.name() + "-buckets");
+            largeDevice = new DeviceSlice(shared, largeStart, roundUp(largeBytes, shared.blockSize()),
+                    shared.name() + "-regions");
+        } else {
+            smallDevice = DirectFileDevice.open(create(setup.directory().resolve(CacheConfig.SMALL_ITEM_FILE)),
+                    smallBytes);
+            largeDevice = DirectFileDevice.open(create(setup.directory().resolve(CacheConfig.LARGE_ITEM_FILE)),
+                    largeBytes);
+        }
+        this.config = config(setup, pmDirectory != null ? pmDirectory : setup.directory(), smallDevice, largeDevice);
         this.cache = MostCache.open(config);
         this.baseline = cache.stats();
     }
@@ -138,6 +161,15 @@ final class MostCacheEngine implements CacheEngine {
      */
     static long largeItemBytes(CacheSetup setup) {
         return roundUp(Math.max(4L * REGION_SIZE, 2 * setup.largeBytes()), REGION_SIZE);
+    }
+
+    /**
+     * Bytes of one device that holds both engines' flash for {@code setup} (the bucket pages, then the
+     * regions), each rounded up to {@code MAX_DEVICE_BLOCK} so either slice starts block-aligned.
+     */
+    static long deviceBytes(CacheSetup setup) {
+        return roundUp(smallDeviceBytes(smallItemBytes(setup)), MAX_DEVICE_BLOCK)
+                + roundUp(REGION_HEADER_BYTES + largeItemBytes(setup), MAX_DEVICE_BLOCK);
     }
 
     static MostCacheEngine open(CacheSetup setup) {
@@ -209,8 +241,13 @@ final class MostCacheEngine implements CacheEngine {
         c.put("large_item_bytes", config.largeItemBytes());
         c.put("region_size", config.regionSize());
         c.put("large_item_threshold", config.largeItemThreshold());
-        c.put("flash_files", setup.directory().toString());
-        c.put("file_io", "O_DIRECT (DirectFileDevice) for both the bucket pages and the regions");
+        if (setup.device().isPresent()) {
+            c.put("flash_device", setup.device().get().name() + " (" + setup.device().get().capacity()
+                    + " bytes): bucket pages, then regions, two slices of it");
+        } else {
+            c.put("flash_files", setup.directory().toString());
+            c.put("file_io", "O_DIRECT (DirectFileDevice) for both the bucket pages and the regions");
+        }
         c.put("get", "MostCache.getView: a read-only view; a hit in the large-item DRAM front is not copied, any"
                 + " other hit is copied out of its bucket page or region");
         c.put("outside_budget", "the large items' in-memory index, the bucket filters");

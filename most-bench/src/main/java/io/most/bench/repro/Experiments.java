@@ -11,6 +11,11 @@ public final class Experiments {
         REGISTRY.register(new MostFig5());
         REGISTRY.register(new MostFig7a());
         REGISTRY.register(new MostThreeTiers());
+        REGISTRY.register(new MostFig8());
+        REGISTRY.register(new MostFig9());
+        REGISTRY.register(new MostTable5());
+        REGISTRY.register(new MostFig10());
+        REGISTRY.register(new MostFig11());
         REGISTRY.register(new OrthusFig7());
         REGISTRY.register(new SpitfireFig6And7());
         REGISTRY.register(new SpitfireTable2());

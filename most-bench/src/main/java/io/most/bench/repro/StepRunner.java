@@ -1,6 +1,5 @@
 package io.most.bench.repro;
 
-import io.most.bench.Layer;
 import io.most.bench.cli.Options;
 import io.most.bench.cli.RunCommand;
 import io.most.bench.cli.RunSpec;
@@ -55,7 +54,7 @@ public final class StepRunner {
             args.addAll(methodArgs);
             RunSpec spec = RunSpec.parse(Options.ofRun(args));
             List<RunResult> results = new RunCommand(out, err).measure(spec);
-            out.print(spec.workload().layer() == Layer.PAGE ? RunCommand.pageTable(results) : RunCommand.table(results));
+            out.print(RunCommand.tableFor(spec, results));
             out.flush();
             for (RunResult r : results) {
                 done.put(key(step, r.text("policy")), r);

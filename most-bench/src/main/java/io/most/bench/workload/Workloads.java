@@ -1,13 +1,16 @@
 package io.most.bench.workload;
 
 import io.most.bench.Registry;
+import io.most.bench.workload.cache.CacheBenchWorkloads;
+import io.most.bench.workload.cache.CacheWorkload;
 import io.most.bench.workload.cache.CacheZipfWorkload;
 import io.most.bench.workload.ycsb.YcsbWorkload;
 
 /**
  * The workloads the command line knows: block-device workloads, Spitfire's YCSB mixes on a page
  * store; tiering workloads (YCSB A-F, most-rand-read, hot-set, bursts) register here under their own
- * names; the look-aside cache workload {@code cache-zipf} drives cache engines.
+ * names; the look-aside cache workload {@code cache-zipf} and the MOST paper's CacheBench-like ones
+ * ({@link CacheBenchWorkloads}) drive cache engines.
  */
 public final class Workloads {
     private static final Registry<Workload<?>> REGISTRY = new Registry<>("workload", "workloads");
@@ -26,6 +29,9 @@ public final class Workloads {
             REGISTRY.register(w);
         }
         REGISTRY.register(new CacheZipfWorkload());
+        for (CacheWorkload w : CacheBenchWorkloads.all()) {
+            REGISTRY.register(w);
+        }
     }
 
     private Workloads() {

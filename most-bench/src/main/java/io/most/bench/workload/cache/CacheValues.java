@@ -10,6 +10,25 @@ import io.most.bench.workload.ycsb.ScrambledZipfian;
  * uniform), as caches in front of databases see (CacheLib's small- and large-item split).
  */
 public final class CacheValues {
+    /** The smallest value any cache workload sets: the key number in its first eight bytes and a check byte. */
+    public static final int MIN_SIZE = 9;
+    /** {@code cache-zipf}'s sizes as a {@link ValueSizes}. */
+    public static final ValueSizes ZIPF = new ValueSizes() {
+        @Override
+        public int size(long keynum) {
+            return CacheValues.size(keynum);
+        }
+
+        @Override
+        public boolean large(long keynum) {
+            return CacheValues.large(keynum);
+        }
+
+        @Override
+        public String describe() {
+            return CacheValues.describe();
+        }
+    };
     static final int SMALL_MIN = 100;
     static final int SMALL_MAX = 1000;
     static final int LARGE_MIN = 4 * 1024;
@@ -38,7 +57,16 @@ public final class CacheValues {
 
     /** A new array holding the value of key number {@code keynum}. */
     public static byte[] value(long keynum) {
-        byte[] v = new byte[size(keynum)];
+        return value(keynum, size(keynum));
+    }
+
+    /** A new array of {@code size} (at least {@link #MIN_SIZE}) bytes holding the value of key number {@code keynum}. */
+    public static byte[] value(long keynum, int size) {
+        if (size < MIN_SIZE) {
+            throw new IllegalArgumentException("a cache value holds its key number and a check byte: at least "
+                    + MIN_SIZE + " bytes, not " + size);
+        }
+        byte[] v = new byte[size];
         long x = keynum * 0x9E3779B97F4A7C15L + 1;
         for (int i = 0; i < v.length; i++) {
             if ((i & 7) == 0) {
@@ -65,12 +93,17 @@ public final class CacheValues {
 
     /** {@link #matches(long, byte[])} for the bytes from {@code v}'s position to its limit. */
     public static boolean matches(long keynum, java.nio.ByteBuffer v) {
+        return matches(keynum, size(keynum), v);
+    }
+
+    /** {@link #matches(long, java.nio.ByteBuffer)} against a value of {@code size} bytes. */
+    public static boolean matches(long keynum, int size, java.nio.ByteBuffer v) {
         if (v == null) {
             return false;
         }
         int at = v.position();
         int length = v.remaining();
-        return length == size(keynum) && bigEndianLong(v, at) == keynum
+        return length == size && bigEndianLong(v, at) == keynum
                 && v.get(at + length - 1) == tail(keynum, length);
     }
 

@@ -1,10 +1,8 @@
 package io.most.bench.workload.cache;
 
-import io.most.bench.Layer;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.kv.CacheEngine;
 import io.most.bench.kv.CacheTarget;
-import io.most.bench.workload.Workload;
 import io.most.bench.workload.ycsb.ScrambledZipfian;
 import io.most.bench.workload.ycsb.YcsbKeys;
 import java.nio.ByteBuffer;
@@ -22,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link CacheValues}, small or large). The cache starts empty; warm-up fills it. The hit ratio is
  * counted here, the same way for every engine; a hit whose value is not the key's is an error.
  */
-public final class CacheZipfWorkload implements Workload<CacheTarget> {
+public final class CacheZipfWorkload implements CacheWorkload {
     static final int DELETE_PERCENT = 5;
 
     @Override
@@ -37,14 +35,8 @@ public final class CacheZipfWorkload implements Workload<CacheTarget> {
     }
 
     @Override
-    public Layer<CacheTarget> layer() {
-        return Layer.CACHE;
-    }
-
-    /** The caches run next to a page hierarchy, whose DRAM and PM sizes they take. */
-    @Override
-    public Layer<?> hierarchyLayer() {
-        return Layer.PAGE;
+    public ValueSizes values() {
+        return CacheValues.ZIPF;
     }
 
     /** Closed loop only: caches have no service model. */

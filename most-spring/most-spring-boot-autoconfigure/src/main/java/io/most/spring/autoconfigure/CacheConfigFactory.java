@@ -4,6 +4,7 @@ import static io.most.spring.autoconfigure.PropertyAttribution.attribute;
 import static io.most.spring.autoconfigure.PropertyAttribution.property;
 
 import io.most.cache.CacheConfig;
+import io.most.device.BlockDevice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;
@@ -39,7 +40,19 @@ final class CacheConfigFactory {
 
     /** The validated configuration of the cache {@code name}, with its files in {@code directory/name}. */
     static CacheConfig config(String name, MostProperties.Cache cache, Path directory) {
+        return config(name, cache, directory, null, null);
+    }
+
+    /**
+     * As {@link #config(String, MostProperties.Cache, Path)}, with the engines' flash on
+     * {@code smallItemDevice} and {@code largeItemDevice} (both null: files in the directory).
+     */
+    static CacheConfig config(String name, MostProperties.Cache cache, Path directory, BlockDevice smallItemDevice,
+                              BlockDevice largeItemDevice) {
         CacheConfig.Builder builder = CacheConfig.builder();
+        if (smallItemDevice != null) {
+            builder.smallItemDevice(smallItemDevice).largeItemDevice(largeItemDevice);
+        }
         attribute(() -> builder.directory(checkedName(name, directory)), property(PREFIX + "names", cache.getNames()));
         attribute(() -> builder.pageSize(PageStoreFactory.intBytes(cache.getPageSize())).build(),
                 property(PREFIX + "page-size", cache.getPageSize()));

@@ -5,6 +5,7 @@ import static io.most.spring.autoconfigure.PropertyAttribution.property;
 
 import io.most.cache.CacheConfig;
 import io.most.cache.MostCache;
+import io.most.device.BlockDevice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,14 +20,18 @@ import org.springframework.core.serializer.DefaultSerializer;
  * A Spring {@link org.springframework.cache.CacheManager} of {@link MostSpringCache}s, one
  * {@link MostCache} engine per cache name in its own subdirectory. The names in
  * {@code most.cache.names} are opened at startup (a warm restart when their files exist); without
- * names, a cache is opened on first use of its name. Closing the manager (context shutdown) flushes
- * and closes every cache, so the next start finds their entries.
+ * names, a cache is opened on first use of its name. With {@code most.cache.volume.*}, the named caches'
+ * flash (bucket pages and regions) is on one MOST tiered volume ({@link CacheVolume}) instead of files.
+ * Closing the manager (context shutdown) flushes and closes every cache, then the volume, so the next
+ * start finds their entries.
  */
 public class MostCacheManager extends AbstractCacheManager implements DisposableBean {
     private final MostProperties.Cache properties;
     private final Path directory;
     private final ClassLoader classLoader;
     private final List<MostCache> opened = new ArrayList<>();
+    /** The caches' tiered volume when {@code most.cache.volume.*} configures one; opened with the named caches. */
+    private CacheVolume volume;
 
     /**
      * @param properties  the caches' settings
@@ -41,9 +46,23 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
 
     @Override
     protected Collection<? extends Cache> loadCaches() {
+        if (TieredVolumeFactory.configured(properties.getVolume())) {
+            synchronized (this) {
+                volume = CacheVolume.open(properties, directory);
+            }
+        }
         List<Cache> caches = new ArrayList<>();
-        for (String name : properties.getNames()) {
-            caches.add(open(name));
+        try {
+            for (String name : properties.getNames()) {
+                caches.add(open(name));
+            }
+        } catch (RuntimeException e) {
+            try {
+                destroy(); // the caches opened so far, and the volume
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
         return caches;
     }
@@ -55,7 +74,8 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
     }
 
     private synchronized MostSpringCache open(String name) {
-        CacheConfig config = CacheConfigFactory.config(name, properties, directory);
+        BlockDevice[] devices = volume == null ? new BlockDevice[2] : volume.devices(name);
+        CacheConfig config = CacheConfigFactory.config(name, properties, directory, devices[0], devices[1]);
         MostCache cache = attribute(() -> MostCache.open(config), property("most.cache.directory", directory),
                 property("most.cache.page-size", properties.getPageSize()),
                 property("most.cache.region-size", properties.getRegionSize()));
@@ -80,6 +100,18 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
             }
         }
         opened.clear();
+        if (volume != null) {
+            try {
+                volume.close(); // after the caches: they flush through it
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            volume = null;
+        }
         if (failure != null) {
             throw failure;
         }

@@ -324,6 +324,17 @@ public class MostProperties {
         /** Per-cache overrides of the sizes and lifetimes, by cache name. */
         private Map<String, CacheOverride> caches = new LinkedHashMap<>();
 
+        /**
+         * A MOST tiered volume that holds the flash of every cache in most.cache.names (bucket pages and
+         * regions, each cache its own range, laid out in the order of the names), instead of files in the
+         * cache directory: configured when either device's file is set.
+         */
+        private final Volume volume = new Volume();
+
+        public Volume getVolume() {
+            return volume;
+        }
+
         public Path getDirectory() {
             return directory;
         }

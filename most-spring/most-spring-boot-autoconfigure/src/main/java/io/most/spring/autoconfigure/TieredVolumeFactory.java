@@ -8,20 +8,31 @@ import io.most.tier.policy.PlacementPolicies;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 
-/** Opens a {@link TieredVolume} from {@code most.volume.*}, each rejection naming its property. */
+/**
+ * Opens a {@link TieredVolume} from {@code most.volume.*} (the page store's) or {@code most.cache.volume.*}
+ * (the caches'), each rejection naming its property.
+ */
 final class TieredVolumeFactory {
-    private static final String PREFIX = "most.volume.";
+    /** The page store's volume. */
+    static final String PREFIX = "most.volume.";
+    /** The caches' volume. */
+    static final String CACHE_PREFIX = "most.cache.volume.";
 
     private TieredVolumeFactory() {
     }
 
     /** The validated volume configuration (placement policy, segment size). */
     static TierConfig config(MostProperties.Volume volume) {
+        return config(volume, PREFIX);
+    }
+
+    /** As {@link #config(MostProperties.Volume)}, for the volume of the properties under {@code prefix}. */
+    static TierConfig config(MostProperties.Volume volume, String prefix) {
         TierConfig.Builder builder = TierConfig.builder();
         attribute(() -> builder.policy(PlacementPolicies.named(volume.getPlacementPolicy())),
-                property(PREFIX + "placement-policy", volume.getPlacementPolicy()));
+                property(prefix + "placement-policy", volume.getPlacementPolicy()));
         return attribute(() -> builder.segmentSize(PageStoreFactory.intBytes(volume.getSegmentSize())).build(),
-                property(PREFIX + "segment-size", volume.getSegmentSize()));
+                property(prefix + "segment-size", volume.getSegmentSize()));
     }
 
     /**
@@ -31,18 +42,23 @@ final class TieredVolumeFactory {
      * @throws MostPropertyException naming the property to change
      */
     static TieredVolume open(MostProperties.Volume volume) {
-        TierConfig config = config(volume);
-        BlockDevice performance = openDevice("performance", volume.getPerformance());
+        return open(volume, PREFIX);
+    }
+
+    /** As {@link #open(MostProperties.Volume)}, for the volume of the properties under {@code prefix}. */
+    static TieredVolume open(MostProperties.Volume volume, String prefix) {
+        TierConfig config = config(volume, prefix);
+        BlockDevice performance = openDevice(prefix, "performance", volume.getPerformance());
         try {
-            BlockDevice capacity = openDevice("capacity", volume.getCapacity());
+            BlockDevice capacity = openDevice(prefix, "capacity", volume.getCapacity());
             try {
                 // too small or resized devices, a changed segment size, files of another volume
                 return attribute(() -> TieredVolume.open(performance, capacity, config),
-                        property(PREFIX + "performance.size", volume.getPerformance().getSize()),
-                        property(PREFIX + "capacity.size", volume.getCapacity().getSize()),
-                        property(PREFIX + "segment-size", volume.getSegmentSize()),
-                        property(PREFIX + "performance.file", volume.getPerformance().getFile()),
-                        property(PREFIX + "capacity.file", volume.getCapacity().getFile()));
+                        property(prefix + "performance.size", volume.getPerformance().getSize()),
+                        property(prefix + "capacity.size", volume.getCapacity().getSize()),
+                        property(prefix + "segment-size", volume.getSegmentSize()),
+                        property(prefix + "performance.file", volume.getPerformance().getFile()),
+                        property(prefix + "capacity.file", volume.getCapacity().getFile()));
             } catch (RuntimeException e) {
                 capacity.close();
                 throw e;
@@ -53,12 +69,17 @@ final class TieredVolumeFactory {
         }
     }
 
-    private static BlockDevice openDevice(String role, MostProperties.Device device) {
-        String file = PREFIX + role + ".file";
-        String size = PREFIX + role + ".size";
+    /** Whether either device's file of {@code volume} is set: then the volume is configured. */
+    static boolean configured(MostProperties.Volume volume) {
+        return volume.getPerformance().getFile() != null || volume.getCapacity().getFile() != null;
+    }
+
+    private static BlockDevice openDevice(String prefix, String role, MostProperties.Device device) {
+        String file = prefix + role + ".file";
+        String size = prefix + role + ".size";
         if (device.getFile() == null) {
             throw MostPropertyException.missing(file, "a tiered volume needs both a performance and a capacity"
-                    + " device; set its file (or remove the other most.volume.* device settings)");
+                    + " device; set its file (or remove the other " + prefix + "* device settings)");
         }
         if (device.getSize() == null) {
             throw MostPropertyException.missing(size, "set the size of the " + role + " device file '"

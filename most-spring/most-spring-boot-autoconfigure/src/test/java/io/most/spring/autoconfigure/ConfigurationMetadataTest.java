@@ -21,7 +21,9 @@ class ConfigurationMetadataTest {
     private static final Set<String> NO_DEFAULT = Set.of("most.store.directory", "most.store.file",
             "most.store.pm.path", "most.volume.performance.file", "most.volume.performance.size",
             "most.volume.capacity.file", "most.volume.capacity.size", "most.cache.directory", "most.cache.names",
-            "most.cache.caches", "most.cache.time-to-live", "most.cache.time-to-idle");
+            "most.cache.caches", "most.cache.time-to-live", "most.cache.time-to-idle",
+            "most.cache.volume.performance.file", "most.cache.volume.performance.size",
+            "most.cache.volume.capacity.file", "most.cache.volume.capacity.size");
 
     private static Map<String, ConfigurationMetadataProperty> properties() throws Exception {
         ConfigurationMetadataRepositoryJsonBuilder builder = ConfigurationMetadataRepositoryJsonBuilder.create();
@@ -55,5 +57,7 @@ class ConfigurationMetadataTest {
                 .containsExactlyInAnyOrder("eager", "lazy", "hymem");
         assertThat(all.get("most.volume.placement-policy").getHints().getValueHints()).extracting(ValueHint::getValue)
                 .containsExactlyInAnyOrderElementsOf(PlacementPolicies.names());
+        assertThat(all.get("most.cache.volume.placement-policy").getHints().getValueHints())
+                .extracting(ValueHint::getValue).containsExactlyInAnyOrderElementsOf(PlacementPolicies.names());
     }
 }
