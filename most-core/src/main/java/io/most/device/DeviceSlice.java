@@ -59,21 +59,28 @@ public final class DeviceSlice implements BlockDevice {
 
     @Override
     public void read(long offset, MemorySegment destination) {
-        device.read(translate(offset, destination.byteSize()), destination);
+        device.read(translate(IoOp.READ, offset, destination.byteSize()), destination);
     }
 
     @Override
     public void write(long offset, MemorySegment source) {
-        device.write(translate(offset, source.byteSize()), source);
+        device.write(translate(IoOp.WRITE, offset, source.byteSize()), source);
     }
 
     @Override
     public void transferAll(List<IoRequest> requests) {
+        checkOpen();
+        Batches.checkAll(name, blockSize(), capacity, requests);
         List<IoRequest> moved = new ArrayList<>(requests.size());
         for (IoRequest r : requests) {
-            moved.add(new IoRequest(r.op(), translate(r.offset(), r.length()), r.buffer()));
+            moved.add(new IoRequest(r.op(), start + r.offset(), r.buffer()));
         }
         device.transferAll(moved);
+    }
+
+    @Override
+    public void discard(long offset, long length) {
+        device.discard(translate(IoOp.DISCARD, offset, length), length);
     }
 
     @Override
@@ -103,12 +110,10 @@ public final class DeviceSlice implements BlockDevice {
         return device.allocate(arena, bytes);
     }
 
-    private long translate(long offset, long length) {
+    /** The shared device's offset of a request checked against this slice (its alignment and bounds, by its name). */
+    private long translate(IoOp op, long offset, long length) {
         checkOpen();
-        if (offset < 0 || length < 0 || offset + length > capacity) {
-            throw new IllegalArgumentException("I/O [" + offset + ", " + (offset + length) + ") is outside device '"
-                    + name + "' of " + capacity + " bytes");
-        }
+        Batches.checkAccess(name, blockSize(), capacity, op, offset, length);
         return start + offset;
     }
 
