@@ -130,6 +130,13 @@ class ScanPrefetchTest {
     }
 
     @Test
+    void aNegativeReadAheadIsRefusedWithWhatToDo() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KvOptions.inDirectory(dir).scanPrefetchLeaves(-1));
+        assertTrue(e.getMessage().contains("0 (off)"), e.getMessage());
+    }
+
+    @Test
     void aColdScanReadsItsLeavesInBatchesAndReturnsWhatAScanWithoutPrefetchDoes() {
         fill();
         List<KeyValue> without;
