@@ -85,8 +85,9 @@ final class BTree {
      */
     private int prefetchWindow = LeafPrefetch.DEFAULT_WINDOW;
     /**
-     * The entry count of the last leaf a scan read: how many leaves a scan's remaining limit needs. A
-     * hint shared by every scan without synchronisation (a lost or stale update only sizes one window).
+     * The entry count of the last leaf the last scan read: where a scan starts its estimate of how many
+     * leaves its limit needs. A hint shared by every scan without synchronisation (a lost or stale update
+     * only sizes one window), written once per scan so that concurrent scans do not bounce its cache line.
      */
     private int leafEntries;
 
@@ -239,7 +240,7 @@ final class BTree {
      */
     List<KeyValue> scan(byte[] from, byte[] to, int limit) {
         List<KeyValue> out = new ArrayList<>();
-        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, false, to) : null;
+        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, false, to, leafEntries) : null;
         byte[] cursor = from;
         long leaf = findLeaf(cursor, ahead, limit);
         while (out.size() < limit) {
@@ -250,7 +251,9 @@ final class BTree {
                 leaf = findLeaf(cursor, ahead, want); // the leaf split, merged or moved: find the cursor's leaf again
                 continue;
             }
-            leafEntries = Math.max(1, c.count());
+            if (ahead != null) {
+                ahead.sawLeaf(c.count());
+            }
             out.addAll(c.entries());
             if (c.done() || c.high() == null) {
                 break;
@@ -264,7 +267,15 @@ final class BTree {
                 leaf = findLeaf(cursor, ahead, limit - out.size()); // left the window: refill it from the parent
             }
         }
+        learnLeafSize(ahead);
         return out;
+    }
+
+    /** Keeps the leaf size a scan saw for the next scans: one shared write per scan, not per leaf. */
+    private void learnLeafSize(LeafPrefetch ahead) {
+        if (ahead != null && ahead.leafEntries() != leafEntries) {
+            leafEntries = ahead.leafEntries();
+        }
     }
 
     /** The leaf of {@code key}, read ahead from its parent for a scan that wants {@code entries} more entries. */
@@ -272,7 +283,7 @@ final class BTree {
         if (ahead == null) {
             return findLeaf(key);
         }
-        ahead.want(entries, leafEntries);
+        ahead.want(entries);
         long leaf = NodeReads.forThisThread().findLeaf(store, key, ahead);
         ahead.arrived(leaf);
         return leaf;
@@ -291,7 +302,7 @@ final class BTree {
      */
     List<KeyValue> scanDescending(byte[] from, byte[] before, int limit) {
         List<KeyValue> out = new ArrayList<>();
-        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, true, from) : null;
+        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, true, from, leafEntries) : null;
         byte[] cursor = before;
         while (out.size() < limit) {
             byte[] probe = cursor == null ? above() : below(cursor, maxKey);
@@ -305,13 +316,16 @@ final class BTree {
             if (c == null) {
                 continue; // the leaf split, merged or moved: find it again
             }
-            leafEntries = Math.max(1, c.count());
+            if (ahead != null) {
+                ahead.sawLeaf(c.count());
+            }
             out.addAll(c.entries());
             if (c.done()) {
                 break;
             }
             cursor = c.low();
         }
+        learnLeafSize(ahead);
         return out;
     }
 

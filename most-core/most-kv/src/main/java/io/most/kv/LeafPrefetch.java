@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * descent that reaches the level-1 node of the scan's key at child {@code c} {@link #capture captures}
  * the next children there ({@code c + 1, c + 2, ...} ascending, {@code c - 1, c - 2, ...} descending),
  * at most {@code window} of them, no more than the scan's remaining limit needs at the tree's
- * {@linkplain BTree#leafEntries observed leaf size}, and none past the scan's bound. Once the descent has
+ * observed leaf size ({@link #sawLeaf}), and none past the scan's bound. Once the descent has
  * reached its leaf, {@link #arrived} installs the capture as the window and prefetches it. The scan then
  * steps through the window ({@link #follows}); when it leaves the window it descends again with a
  * capture, which refills it.
@@ -51,18 +51,30 @@ final class LeafPrefetch {
     /** The leaves the scan still needs (at least one), set before each descent. */
     private int leavesWanted;
 
-    LeafPrefetch(PageStore store, int window, boolean descending, byte[] bound) {
+    /** Entries per leaf: the count of the last leaf this scan read (at first, the tree's estimate). */
+    private int leafEntries;
+
+    LeafPrefetch(PageStore store, int window, boolean descending, byte[] bound, int leafEntries) {
         this.store = store;
+        this.leafEntries = Math.max(1, leafEntries);
         this.descending = descending;
         this.bound = bound;
         this.window = new long[window];
         this.captured = new long[window];
     }
 
-    /** Before a descent: the scan still wants {@code entries} entries from leaves of about {@code leafEntries} each. */
-    void want(int entries, int leafEntries) {
-        int per = Math.max(1, leafEntries);
-        leavesWanted = (int) Math.min(window.length, (entries + (long) per - 1) / per);
+    /** The scan read a leaf of {@code entries} entries: the size it expects of the leaves ahead. */
+    void sawLeaf(int entries) {
+        leafEntries = Math.max(1, entries);
+    }
+
+    int leafEntries() {
+        return leafEntries;
+    }
+
+    /** Before a descent: the scan still wants {@code entries} entries, from leaves of {@link #leafEntries} each. */
+    void want(int entries) {
+        leavesWanted = (int) Math.min(window.length, (entries + (long) leafEntries - 1) / leafEntries);
         capturedSize = 0;
     }
 
