@@ -79,6 +79,17 @@ final class BTree {
     private final int payload;
     private final int maxKey;
     private final int maxValue;
+    /**
+     * Leaves a scan reads ahead ({@link LeafPrefetch}); 0 turns read-ahead off. Set once by the owner
+     * before the tree is published ({@link #scanPrefetch}).
+     */
+    private int prefetchWindow = LeafPrefetch.DEFAULT_WINDOW;
+    /**
+     * The entry count of the last leaf the last scan read: where a scan starts its estimate of how many
+     * leaves its limit needs. A hint shared by every scan without synchronisation (a lost or stale update
+     * only sizes one window), written once per scan so that concurrent scans do not bounce its cache line.
+     */
+    private int leafEntries;
 
     /**
      * @param maxKey the longest key, within {@code 1 ..} {@link #defaultMaxKeySize} of the store's payload
@@ -103,6 +114,20 @@ final class BTree {
         this.payload = store.payloadSize();
         this.maxKey = maxKey;
         this.maxValue = maxValueSize(payload, maxKey);
+        // until a scan has seen a leaf: the fewest a full leaf holds, three maximal entries
+        this.leafEntries = 3;
+    }
+
+    /**
+     * How many leaves a scan reads ahead (default {@link LeafPrefetch#DEFAULT_WINDOW}); 0 reads none, so
+     * every leaf a scan misses is loaded alone when the scan reaches it. Called by the owner before the
+     * tree is used by other threads.
+     */
+    void scanPrefetch(int leaves) {
+        if (leaves < 0) {
+            throw new IllegalArgumentException("scan prefetch must be 0 (off) or a number of leaves, got " + leaves);
+        }
+        this.prefetchWindow = leaves;
     }
 
     /** The longest key unless configured otherwise, and the largest allowed: a sixteenth of the payload, at most 1 KiB. */
@@ -204,45 +229,80 @@ final class BTree {
         return ((long) level << 48) | Node.childFor(p, key);
     }
 
-    /** One leaf's share of a scan. */
-    private record Chunk(List<KeyValue> entries, byte[] high, long next, boolean done) {
+    /** One leaf's share of a scan; {@code count} is the leaf's entry count (for {@link #leafEntries}). */
+    private record Chunk(List<KeyValue> entries, byte[] high, long next, boolean done, int count) {
     }
 
-    /** Up to {@code limit} entries with keys in [from, to) (to null = unbounded), ascending. */
+    /**
+     * Up to {@code limit} entries with keys in [from, to) (to null = unbounded), ascending. The leaves
+     * ahead are prefetched from their parent ({@link LeafPrefetch}); the scan follows the leaf links
+     * through the prefetched window and descends again (refilling it) when it leaves the window.
+     */
     List<KeyValue> scan(byte[] from, byte[] to, int limit) {
         List<KeyValue> out = new ArrayList<>();
+        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, false, to, leafEntries) : null;
         byte[] cursor = from;
-        long leaf = findLeaf(cursor);
+        long leaf = findLeaf(cursor, ahead, limit);
         while (out.size() < limit) {
             byte[] at = cursor;
             int want = limit - out.size();
             Chunk c = store.readOptimistic(leaf, p -> chunk(p, at, to, want));
             if (c == null) {
-                leaf = findLeaf(cursor); // the leaf split, merged or moved: find the cursor's leaf again
+                leaf = findLeaf(cursor, ahead, want); // the leaf split, merged or moved: find the cursor's leaf again
                 continue;
+            }
+            if (ahead != null) {
+                ahead.sawLeaf(c.count());
             }
             out.addAll(c.entries());
             if (c.done() || c.high() == null) {
                 break;
             }
             cursor = c.high();
-            leaf = c.next() == Node.NONE ? findLeaf(cursor) : c.next();
+            if (ahead == null) {
+                leaf = c.next() == Node.NONE ? findLeaf(cursor) : c.next();
+            } else if (c.next() != Node.NONE && ahead.follows(c.next())) {
+                leaf = c.next(); // prefetched: within the window
+            } else {
+                leaf = findLeaf(cursor, ahead, limit - out.size()); // left the window: refill it from the parent
+            }
         }
+        learnLeafSize(ahead);
         return out;
     }
 
+    /** Keeps the leaf size a scan saw for the next scans: one shared write per scan, not per leaf. */
+    private void learnLeafSize(LeafPrefetch ahead) {
+        if (ahead != null && ahead.leafEntries() != leafEntries) {
+            leafEntries = ahead.leafEntries();
+        }
+    }
+
+    /** The leaf of {@code key}, read ahead from its parent for a scan that wants {@code entries} more entries. */
+    private long findLeaf(byte[] key, LeafPrefetch ahead, int entries) {
+        if (ahead == null) {
+            return findLeaf(key);
+        }
+        ahead.want(entries);
+        long leaf = NodeReads.forThisThread().findLeaf(store, key, ahead);
+        ahead.arrived(leaf);
+        return leaf;
+    }
+
     /** One leaf's share of a descending scan; {@code low} is the leaf's low fence. */
-    private record DescendingChunk(List<KeyValue> entries, byte[] low, boolean done) {
+    private record DescendingChunk(List<KeyValue> entries, byte[] low, boolean done, int count) {
     }
 
     /**
      * Up to {@code limit} entries with keys in [from, before) (from null = unbounded below, before null =
      * unbounded above), descending. Leaves link only to the right, so each step down the key order finds
      * the left neighbour from the root: through a probe key between that leaf's last possible key and
-     * the current leaf's low fence ({@link #below}).
+     * the current leaf's low fence ({@link #below}). The leaves to the left are prefetched from their
+     * parent as for {@link #scan}; the descents still come one per leaf, but find their leaf buffered.
      */
     List<KeyValue> scanDescending(byte[] from, byte[] before, int limit) {
         List<KeyValue> out = new ArrayList<>();
+        LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, true, from, leafEntries) : null;
         byte[] cursor = before;
         while (out.size() < limit) {
             byte[] probe = cursor == null ? above() : below(cursor, maxKey);
@@ -251,9 +311,13 @@ final class BTree {
             }
             byte[] hi = cursor;
             int want = limit - out.size();
-            DescendingChunk c = store.readOptimistic(findLeaf(probe), p -> descendingChunk(p, probe, from, hi, want));
+            DescendingChunk c = store.readOptimistic(findLeaf(probe, ahead, want),
+                    p -> descendingChunk(p, probe, from, hi, want));
             if (c == null) {
                 continue; // the leaf split, merged or moved: find it again
+            }
+            if (ahead != null) {
+                ahead.sawLeaf(c.count());
             }
             out.addAll(c.entries());
             if (c.done()) {
@@ -261,6 +325,7 @@ final class BTree {
             }
             cursor = c.low();
         }
+        learnLeafSize(ahead);
         return out;
     }
 
@@ -278,13 +343,13 @@ final class BTree {
         List<KeyValue> entries = new ArrayList<>();
         for (; i >= 0 && entries.size() < limit; i--) {
             if (from != null && Node.compareKey(p, i, from) < 0) {
-                return new DescendingChunk(entries, null, true);
+                return new DescendingChunk(entries, null, true, Node.count(p));
             }
             entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
         }
         byte[] low = Node.low(p);
         boolean done = low.length == 0 || (from != null && java.util.Arrays.compareUnsigned(low, from) <= 0);
-        return new DescendingChunk(entries, low, done);
+        return new DescendingChunk(entries, low, done, Node.count(p));
     }
 
     /** A key above every key the tree can hold (keys have at most {@link #maxKey} bytes). */
@@ -326,13 +391,13 @@ final class BTree {
         int n = Node.count(p);
         for (; i < n && entries.size() < limit; i++) {
             if (to != null && Node.compareKey(p, i, to) >= 0) {
-                return new Chunk(entries, null, Node.NONE, true);
+                return new Chunk(entries, null, Node.NONE, true, n);
             }
             entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
         }
         byte[] high = Node.high(p);
         boolean done = entries.size() >= limit || (to != null && high != null && java.util.Arrays.compareUnsigned(high, to) >= 0);
-        return new Chunk(entries, high, Node.link(p), done);
+        return new Chunk(entries, high, Node.link(p), done, n);
     }
 
     // ---------------------------------------------------------------- writes

@@ -67,6 +67,7 @@ public final class KvDatabase implements AutoCloseable {
         this.wal = wal;
         this.dbId = dbId;
         this.tree = new BTree(store, wal, maxKey);
+        tree.scanPrefetch(options.scanPrefetchLeaves);
         this.locks = new LockManager(options.lockTimeout);
         this.checkpointLogBytes = options.checkpointLogBytes;
         this.syncCommit = options.syncCommit;

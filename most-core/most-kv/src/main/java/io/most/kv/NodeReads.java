@@ -50,22 +50,33 @@ final class NodeReads {
      * as fits) or, if {@code into} is null, sets {@link #value} to a copy of it.
      */
     void lookup(PageStore store, byte[] key, byte[] into) {
-        descend(store, key, true, into);
+        descend(store, key, true, into, null);
     }
 
     /** The leaf whose range holds {@code key}, found optimistically (it may change before it is used). */
     long findLeaf(PageStore store, byte[] key) {
-        return descend(store, key, false, null);
+        return descend(store, key, false, null, null);
+    }
+
+    /**
+     * {@link #findLeaf(PageStore, byte[])} that also {@linkplain LeafPrefetch#capture captures}, at the
+     * level-1 node of the descent, the leaves a scan reads after that one into {@code ahead}.
+     */
+    long findLeaf(PageStore store, byte[] key, LeafPrefetch ahead) {
+        return descend(store, key, false, null, ahead);
     }
 
     /** From the root down to the leaf of {@code key}, restarting from the root whenever a visit says so. */
-    private long descend(PageStore store, byte[] key, boolean lookup, byte[] into) {
+    private long descend(PageStore store, byte[] key, boolean lookup, byte[] into, LeafPrefetch ahead) {
         restart:
         while (true) {
             long id = MetaPage.ROOT;
             int expected = -1;
+            if (ahead != null) {
+                ahead.restart();
+            }
             while (true) {
-                long r = visit(store, id, key, expected, lookup, into);
+                long r = visit(store, id, key, expected, lookup, into, ahead);
                 if (r == BTree.RESTART) {
                     Thread.onSpinWait();
                     continue restart;
@@ -80,7 +91,8 @@ final class NodeReads {
     }
 
     /** One validated step of a descent at node {@code id} (see {@link #step}). */
-    private long visit(PageStore store, long id, byte[] key, int expected, boolean lookup, byte[] into) {
+    private long visit(PageStore store, long id, byte[] key, int expected, boolean lookup, byte[] into,
+                       LeafPrefetch ahead) {
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long stamp = store.tryOptimisticRead(id);
             if (stamp == 0) {
@@ -88,28 +100,41 @@ final class NodeReads {
             }
             long r;
             try {
-                r = step(store.optimisticPayload(stamp), key, expected, lookup, into);
+                r = step(store.optimisticPayload(stamp), id, key, expected, lookup, into, ahead);
             } catch (RuntimeException e) {
                 if (store.validate(stamp)) {
                     throw e; // the page was consistent: a real failure
                 }
+                discard(ahead, id);
                 continue; // thrown by torn bytes
             }
             if (store.validate(stamp)) {
                 return r;
             }
+            discard(ahead, id);
         }
         try (Page page = store.read(id)) {
-            return step(page.payload(), key, expected, lookup, into);
+            return step(page.payload(), id, key, expected, lookup, into, ahead);
+        }
+    }
+
+    /** Drops what a visit of node {@code id} captured from bytes that did not validate (torn). */
+    private static void discard(LeafPrefetch ahead, long id) {
+        if (ahead != null) {
+            ahead.discard(id);
         }
     }
 
     /**
-     * {@link BTree#probe} of node {@code p}; at the leaf of {@code key}, if {@code lookup}, also the
-     * lookup there ({@link #value}, {@link #length}).
+     * {@link BTree#probe} of node {@code p} (page {@code id}); at the leaf of {@code key}, if {@code lookup}, also the
+     * lookup there ({@link #value}, {@link #length}); at a level-1 node, the capture of the next leaves
+     * into {@code ahead} if there is one (repeated with the visit, so only a validated visit's counts).
      */
-    private long step(MemorySegment p, byte[] key, int expected, boolean lookup, byte[] into) {
+    private long step(MemorySegment p, long id, byte[] key, int expected, boolean lookup, byte[] into, LeafPrefetch ahead) {
         long r = BTree.probe(p, key, expected);
+        if (ahead != null && r != BTree.RESTART && r != BTree.AT_LEAF && (r >>> 48) == 1) {
+            ahead.capture(p, key, id);
+        }
         if (r != BTree.AT_LEAF || !lookup) {
             return r;
         }

@@ -69,12 +69,14 @@ public final class SingleWriterKvStore implements AutoCloseable {
     private volatile byte[] metadata;
     private volatile boolean closed;
 
-    private SingleWriterKvStore(StoreFileLock fileLock, PageStore raw, RollbackJournal journal, int maxKey) {
+    private SingleWriterKvStore(StoreFileLock fileLock, PageStore raw, RollbackJournal journal, int maxKey,
+                                int scanPrefetchLeaves) {
         this.fileLock = fileLock;
         this.raw = raw;
         this.journal = journal;
         this.store = new JournaledPageStore(raw, journal);
         this.tree = new BTree(store, journal::lsn, maxKey);
+        tree.scanPrefetch(scanPrefetchLeaves);
         this.noLog = (pageId, key, after, before) -> journal.lsn();
         try (Page p = raw.read(CHECKPOINT_PAGE)) {
             MemorySegment s = p.payload();
@@ -90,7 +92,7 @@ public final class SingleWriterKvStore implements AutoCloseable {
      * its last checkpoint if it was not closed. With {@link KvOptions#inDirectory} the files are
      * {@code data.most}, {@code journal.most} (the rollback journal, also the lock file) and, with PM,
      * {@code pm.most}; with {@link KvOptions#withStore} the journal is the options' log path. The
-     * options' lock timeout, checkpoint interval and commit mode do not apply.
+     * options' lock timeout, checkpoint interval and commit mode do not apply; the scan read-ahead does.
      *
      * @throws io.most.FileInUseException if the store is open already, in this process or another
      * @throws CorruptJournalException     if the journal's header is damaged (nothing changed)
@@ -116,7 +118,7 @@ public final class SingleWriterKvStore implements AutoCloseable {
             journal = RollbackJournal.create(journalPath, raw.payloadSize(), contents.base() + contents.end());
             hook.journal = journal;
             int maxKey = formatOrCheck(raw, options);
-            return new SingleWriterKvStore(lock, raw, journal, maxKey);
+            return new SingleWriterKvStore(lock, raw, journal, maxKey, options.scanPrefetchLeaves);
         } catch (IOException e) {
             closeAll(journal, raw, lock);
             throw new UncheckedIOException("cannot create rollback journal " + journalPath, e);
