@@ -159,7 +159,7 @@ final class RegionStore implements AutoCloseable {
     static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
                             CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean,
                             ItemFront front) {
-        long header = headerBytes(device.blockSize());
+        long header = RegionRecovery.regionStart(device, regionSize);
         RegionRecovery.checkGeometry(device, regionSize, regionCount, header);
         RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock,
                 front);
@@ -553,6 +553,11 @@ final class RegionStore implements AutoCloseable {
         if (oldSeq >= 0) {
             reclaim(region, oldSeq, reserve);
         }
+        // the old generation is in the buffer and out of the index: its blocks are free. On a tiered
+        // volume whole segments are unmapped, and the seal's write is placed where the policy says
+        // now, not where the region was (dynamic write allocation, MOST 3.2.2); a reader still holding
+        // an old location reads zeros or old bytes, which its item checksum and generation refuse
+        device.discard(regionOffset(region), regionSize);
         // what follows the reinserted items is the old generation's, on the device until the seal
         buffer.asSlice(used).fill((byte) 0);
         buffer.asSlice(0, RegionLayout.REGION_HEADER_BYTES).fill((byte) 0);
