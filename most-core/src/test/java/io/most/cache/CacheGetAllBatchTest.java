@@ -6,57 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.BlockDevice;
 import io.most.device.FaultyDevice;
-import io.most.device.ForwardingDevice;
 import io.most.device.IoOp;
-import io.most.device.IoRequest;
 import io.most.device.MemoryDevice;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** {@link MostCache#getAll} reads the keys' bucket pages with one batch of device reads. */
 class CacheGetAllBatchTest {
     private static final int BUCKETS = 256;
     private static final int KEYS = 32;
-
-    /** Counts single reads and batch calls; leaves closing to the test, which reopens the cache on it. */
-    private static final class CallCountingDevice extends ForwardingDevice {
-        final AtomicLong reads = new AtomicLong();
-        final AtomicLong batches = new AtomicLong();
-        final AtomicLong batchedReads = new AtomicLong();
-
-        CallCountingDevice(BlockDevice inner) {
-            super(inner);
-        }
-
-        @Override
-        public void read(long offset, MemorySegment destination) {
-            reads.incrementAndGet();
-            super.read(offset, destination);
-        }
-
-        @Override
-        public void transferAll(List<IoRequest> requests) {
-            batches.incrementAndGet();
-            batchedReads.addAndGet(requests.stream().filter(r -> r.op() == IoOp.READ).count());
-            super.transferAll(requests);
-        }
-
-        @Override
-        public void close() {
-        }
-
-        void reset() {
-            reads.set(0);
-            batches.set(0);
-            batchedReads.set(0);
-        }
-    }
 
     /** DRAM enough that the page frames, a quarter of which a device batch may take, hold all the keys. */
     private static CacheConfig config(BlockDevice small) {
@@ -74,6 +37,14 @@ class CacheGetAllBatchTest {
         }
     }
 
+    /** A device holding keys 0..KEYS-1, with faults to inject under the cache. */
+    private static FaultyDevice filledFaulty() {
+        CountingDevice counting = CountingDevice.keepingOpen(new MemoryDevice(HybridCache.smallDeviceBytes(BUCKETS + 1,
+                CacheFixture.PAGE)));
+        fill(counting);
+        return new FaultyDevice(counting);
+    }
+
     private static List<byte[]> keysWithAbsentOnes() {
         List<byte[]> keys = new ArrayList<>();
         for (int i = 0; i < KEYS; i++) {
@@ -87,17 +58,17 @@ class CacheGetAllBatchTest {
 
     @Test
     void aGetAllOfColdKeysReadsTheirPagesInOneBatchAndAnswersAsGetsDo() {
-        CallCountingDevice small = new CallCountingDevice(new MemoryDevice(HybridCache.smallDeviceBytes(BUCKETS + 1,
+        CountingDevice small = CountingDevice.keepingOpen(new MemoryDevice(HybridCache.smallDeviceBytes(BUCKETS + 1,
                 CacheFixture.PAGE)));
         fill(small);
         List<byte[]> keys = keysWithAbsentOnes();
         try (MostCache cache = MostCache.open(config(small))) {
             small.reset();
             List<byte[]> all = cache.getAll(keys);
-            assertEquals(1, small.batches.get(), "one batched device call for the keys' bucket pages");
-            assertEquals(0, small.reads.get(), "no page was read on its own after the batch");
-            assertEquals(true, small.batchedReads.get() >= KEYS / 2, "the cold pages were in the batch: "
-                    + small.batchedReads.get());
+            assertEquals(1, small.batches(), "one batched device call for the keys' bucket pages");
+            assertEquals(0, small.singleReads(), "no page was read on its own after the batch");
+            assertTrue(small.reads() >= KEYS / 2, "the cold pages were in the batch: "
+                    + small.reads());
             assertEquals(keys.size(), all.size());
             for (int i = 0; i < keys.size(); i++) {
                 assertArrayEquals(cache.get(keys.get(i)), all.get(i), "getAll answers key " + i + " as get does");
@@ -110,16 +81,13 @@ class CacheGetAllBatchTest {
             }
             small.reset();
             cache.getAll(keys);
-            assertEquals(0, small.reads.get() + small.batchedReads.get(), "warm pages need no device read");
+            assertEquals(0, small.reads(), "warm pages need no device read");
         }
     }
 
     @Test
     void aPageWhoseBatchedReadFailsIsReadAgainByItsKeysGetAsASingleGetWould() {
-        CallCountingDevice counting = new CallCountingDevice(new MemoryDevice(HybridCache.smallDeviceBytes(BUCKETS + 1,
-                CacheFixture.PAGE)));
-        fill(counting);
-        FaultyDevice faulty = new FaultyDevice(counting);
+        FaultyDevice faulty = filledFaulty();
         List<byte[]> keys = keysWithAbsentOnes();
         try (MostCache cache = MostCache.open(config(faulty))) {
             faulty.failNext(IoOp.READ, 1); // one page of the batch fails once
@@ -139,10 +107,7 @@ class CacheGetAllBatchTest {
 
     @Test
     void aPageThatCannotBeReadFailsTheGetAllAsItsGetFails() {
-        CallCountingDevice counting = new CallCountingDevice(new MemoryDevice(HybridCache.smallDeviceBytes(BUCKETS + 1,
-                CacheFixture.PAGE)));
-        fill(counting);
-        FaultyDevice faulty = new FaultyDevice(counting);
+        FaultyDevice faulty = filledFaulty();
         try (MostCache cache = MostCache.open(config(faulty))) {
             faulty.failRange(IoOp.READ, 0, faulty.capacity());
             RuntimeException single = assertThrows(RuntimeException.class, () -> cache.get(key(3)));
