@@ -1,6 +1,7 @@
 package io.most.cache;
 
 import io.most.device.BlockDevice;
+import io.most.device.DeviceIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -556,8 +557,14 @@ final class RegionStore implements AutoCloseable {
         // the old generation is in the buffer and out of the index: its blocks are free. On a tiered
         // volume whole segments are unmapped, and the seal's write is placed where the policy says
         // now, not where the region was (dynamic write allocation, MOST 3.2.2); a reader still holding
-        // an old location reads zeros or old bytes, which its item checksum and generation refuse
-        device.discard(regionOffset(region), regionSize);
+        // an old location reads zeros or old bytes, which its item checksum and generation refuse. A
+        // crash before the seal loses the items reinserted above, as it loses the region's new items.
+        try {
+            device.discard(regionOffset(region), regionSize);
+        } catch (DeviceIOException e) {
+            // only a hint: the seal overwrites the region whatever the discard left, so the append goes on
+            LOG.log(System.Logger.Level.WARNING, "discarding reclaimed region " + region + " failed", e);
+        }
         // what follows the reinserted items is the old generation's, on the device until the seal
         buffer.asSlice(used).fill((byte) 0);
         buffer.asSlice(0, RegionLayout.REGION_HEADER_BYTES).fill((byte) 0);

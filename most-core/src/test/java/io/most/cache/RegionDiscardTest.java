@@ -11,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.ConfigurationException;
 import io.most.device.BlockDevice;
+import io.most.device.FaultyDevice;
 import io.most.device.ForwardingDevice;
+import io.most.device.IoOp;
 import io.most.device.MemoryDevice;
 import io.most.tier.SegmentClass;
 import io.most.tier.TierConfig;
@@ -176,6 +178,22 @@ class RegionDiscardTest {
             assertTrue(regions.discards.size() >= REGIONS, "every region was reclaimed and discarded");
             int newest = 3 * REGIONS * (CacheFixture.REGION / (LARGE + 64)) - 1;
             assertArrayEquals(value(newest, LARGE), cache.get(key(newest)));
+        }
+    }
+
+    @Test
+    void aFailedDiscardIsOnlyAMissedHintAndTheAppendsGoOn() {
+        FaultyDevice regions = new FaultyDevice(new MemoryDevice(RegionStore.headerBytes(4096)
+                + (long) REGIONS * CacheFixture.REGION));
+        try (MostCache cache = MostCache.open(config(regions, CacheFixture.REGION).regionSize(CacheFixture.REGION)
+                .build())) {
+            regions.failNext(IoOp.DISCARD, 3);
+            fillPastTheRing(cache, CacheFixture.REGION);
+            assertTrue(regions.injectedFaults() >= 3, "the discards failed");
+            int newest = 3 * REGIONS * (CacheFixture.REGION / (LARGE + 64)) - 1;
+            for (int i = newest; i > newest - 10; i--) {
+                assertArrayEquals(value(i, LARGE), cache.get(key(i)), "key " + i);
+            }
         }
     }
 
