@@ -201,9 +201,9 @@ public record CacheConfig(
         }
 
         /**
-         * Bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB, or one segment
-         * when the large-item device is a {@link io.most.tier.TieredVolume}: a new cache on a volume
-         * needs regions of whole segments, so that a reclaimed region's discard unmaps them).
+         * Bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB, rounded up to
+         * whole segments when the large-item device is a {@link io.most.tier.TieredVolume}: a new cache
+         * on a volume needs regions of whole segments, so that a reclaimed region's discard unmaps them).
          */
         public Builder regionSize(int bytes) {
             this.regionSize = bytes;
@@ -308,8 +308,9 @@ public record CacheConfig(
                 throw new ConfigurationException("smallItemBytes " + smallItemBytes + " must be a positive multiple of"
                         + " the page size " + pageSize + " (one bucket per page)");
             }
-            if (!regionSizeSet && largeItemDevice instanceof io.most.tier.TieredVolume volume
-                    && regionSize % volume.segmentSize() != 0) {
+            io.most.tier.TieredVolume volume = largeItemDevice == null ? null
+                    : RegionRecovery.volumeUnder(largeItemDevice);
+            if (!regionSizeSet && volume != null && regionSize % volume.segmentSize() != 0) {
                 // whole segments, or the volume's write allocation never sees a region reclaimed
                 regionSize = (int) Math.min(Integer.MAX_VALUE,
                         ((long) regionSize + volume.segmentSize() - 1) / volume.segmentSize() * volume.segmentSize());

@@ -84,7 +84,7 @@ final class RegionRecovery {
      * The tiered volume {@code device} is, or forwards to (a fault, metrics or counting wrapper keeps
      * the offsets, so the volume's segments are the device's), or null.
      */
-    private static TieredVolume volumeUnder(BlockDevice device) {
+    static TieredVolume volumeUnder(BlockDevice device) {
         BlockDevice d = device;
         while (d instanceof ForwardingDevice f) {
             d = f.inner();
