@@ -347,6 +347,37 @@ final class BucketStore {
         }
     }
 
+    /**
+     * Loads the bucket pages of the keys of {@code hashes[0..count)} that a get would read, with one
+     * batch of device reads ({@link PageStore#prefetch(long[], int, int)}), so that the gets that follow
+     * find them buffered. A key its bucket's filter rules out needs no page and is left out (the get
+     * counts the reject); a bucket whose filter is not built yet is loaded, its get builds the filter
+     * from it.
+     *
+     * <p>A page that fails to load ({@link io.most.BatchReadException#failures()}) is not loaded, and
+     * the failure is not thrown here: each key of that page reads it again in its own get, which throws
+     * the device's error or, for a corrupt bucket, repairs it and misses, exactly as a single get does
+     * (a transient error is retried by it). Throwing here would fail the other keys with it.
+     */
+    void prefetch(long[] hashes, int count) {
+        long[] ids = new long[count];
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            long bucket = KeyHash.bucket(hashes[i], buckets);
+            if (!filters.isBuilt(bucket) || filters.mightContain(bucket, hashes[i])) {
+                ids[n++] = bucket + 1;
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        try {
+            store.prefetch(ids, 0, n);
+        } catch (io.most.BatchReadException e) {
+            // every page but e.failures() was loaded; the gets of the failed pages' keys read them again
+        }
+    }
+
     /** Counts the items of every bucket and builds every filter: the open after a crash. */
     long countAll() {
         long count = 0;

@@ -135,6 +135,7 @@ public record CacheConfig(
         private long smallItemBytes = 64L << 20;
         private long largeItemBytes = 256L << 20;
         private int regionSize = 1 << 20;
+        private boolean regionSizeSet;
         private int largeItemThreshold;
         private int maxKeyBytes = 1024;
         private int maxValueBytes;
@@ -199,9 +200,14 @@ public record CacheConfig(
             return this;
         }
 
-        /** Bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB). */
+        /**
+         * Bytes per region, a multiple of 4 KiB from 64 KiB to 64 MiB (default 1 MiB, rounded up to
+         * whole segments when the large-item device is a {@link io.most.tier.TieredVolume}: a new cache
+         * on a volume needs regions of whole segments, so that a reclaimed region's discard unmaps them).
+         */
         public Builder regionSize(int bytes) {
             this.regionSize = bytes;
+            this.regionSizeSet = true;
             return this;
         }
 
@@ -301,6 +307,13 @@ public record CacheConfig(
                     || smallItemBytes / pageSize > Integer.MAX_VALUE - 2) {
                 throw new ConfigurationException("smallItemBytes " + smallItemBytes + " must be a positive multiple of"
                         + " the page size " + pageSize + " (one bucket per page)");
+            }
+            io.most.tier.TieredVolume volume = largeItemDevice == null ? null
+                    : RegionRecovery.volumeUnder(largeItemDevice);
+            if (!regionSizeSet && volume != null && regionSize % volume.segmentSize() != 0) {
+                // whole segments, or the volume's write allocation never sees a region reclaimed
+                regionSize = (int) Math.min(Integer.MAX_VALUE,
+                        ((long) regionSize + volume.segmentSize() - 1) / volume.segmentSize() * volume.segmentSize());
             }
             if (regionSize < 64 * 1024 || regionSize > 64 << 20 || regionSize % 4096 != 0) {
                 throw new ConfigurationException("regionSize " + regionSize

@@ -233,13 +233,45 @@ final class HybridCache implements MostCache {
         return deadline;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The bucket pages of the keys are read together first ({@link #prefetch}): one batch of device
+     * reads keeps them all in flight, where gets one after another would wait for each read in turn;
+     * then each key is read as {@link #get(byte[])} reads it, with the same hits, misses and errors.
+     */
     @Override
     public List<byte[]> getAll(List<byte[]> keys) {
+        prefetch(keys);
         List<byte[]> out = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
             out.add(get(key));
         }
         return out;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Loads, with one batch of device reads, the bucket pages of the keys that are not in the
+     * small-item front and that their bucket's filter does not rule out. A page that fails to load is
+     * left to the get of each of its keys, which reads it again and fails (or, corrupt, is repaired and
+     * misses) as a single get does: a prefetch itself never fails for a page.
+     */
+    @Override
+    public void prefetch(Collection<byte[]> keys) {
+        checkOpen();
+        long now = now();
+        long[] hashes = new long[keys.size()];
+        int n = 0;
+        for (byte[] key : keys) {
+            checkKey(key);
+            long h = KeyHash.of(key);
+            if (smallFront == null || !smallFront.holds(new ByteKey(key, h), now)) {
+                hashes[n++] = h;
+            }
+        }
+        small.prefetch(hashes, n);
     }
 
     /** The live value of {@code key} without counting or renewing (under the key's lock). */

@@ -108,6 +108,20 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     /** The values of {@code keys}, in order, null for each miss. */
     List<byte[]> getAll(List<byte[]> keys);
 
+    /**
+     * A hint that {@code keys} are about to be read one by one (a multi-get that needs each key's own
+     * lock or bookkeeping, as JCache's {@code getAll}): a cache that reads them from a device loads
+     * what they need together, so that the reads overlap instead of waiting one after another. Reads
+     * nothing into the result of a later get: hits, misses and errors stay those of the gets. The
+     * default does nothing (a cache with nothing to load ahead).
+     *
+     * @throws NullPointerException  if a key is null
+     * @throws ItemTooLargeException if a key is empty or over {@code maxKeyBytes}
+     * @throws IllegalStateException if the cache is closed
+     */
+    default void prefetch(java.util.Collection<byte[]> keys) {
+    }
+
     /** Stores {@code value} under {@code key} with the configured lifetime, replacing any value. */
     void put(byte[] key, byte[] value);
 

@@ -12,6 +12,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * device header  [0, 8) magic "MOSTLRG1"  [8, 12) format version  [12, 16) region size
  *                [16, 24) region count  [24, 40) cache id  [40, 44) CRC32C of [0, 40)
+ *                version 2 only: [44, 52) offset of region 0  [52, 56) CRC32C of [0, 52)
  * region header  [0, 8) magic "MOSTREGN"  [8, 16) region sequence  [16, 32) cache id
  *                [32, 36) CRC32C of [0, 32); items start at {@value #REGION_HEADER_BYTES}
  * item           [0, 4) magic  [4, 8) CRC32C of [8, item end)  [8, 16) region sequence
@@ -22,12 +23,18 @@ import java.util.zip.CRC32C;
  * Every item repeats its region's sequence number, inside its checksum: a region being reused is
  * overwritten front to back, and the old items after the new ones carry the old sequence, so the
  * recovery scan stops at the first item that is not of this region's generation, torn or stale.
+ *
+ * <p>Version 1 (still opened) puts region 0 right after a one-block header; version 2 records where
+ * region 0 starts, so that a cache on a {@link io.most.tier.TieredVolume} can start its regions on a
+ * segment boundary and a reclaimed region's discard unmaps whole segments.
  */
 final class RegionLayout {
     static final long DEVICE_MAGIC = 0x3147524C54534F4DL; // "MOSTLRG1"
     static final long REGION_MAGIC = 0x4E47455254534F4DL; // "MOSTREGN"
     static final int ITEM_MAGIC = 0x314D5449; // "ITM1"
-    static final int FORMAT_VERSION = 1;
+    /** The version written; version 1 (region 0 right after the header) is still read. */
+    static final int FORMAT_VERSION = 2;
+    static final int FORMAT_VERSION_UNALIGNED = 1;
     static final int REGION_HEADER_BYTES = 64;
     static final int ITEM_HEADER_BYTES = 32;
     static final byte KIND_VALUE = 0;
@@ -44,7 +51,8 @@ final class RegionLayout {
         return (ITEM_HEADER_BYTES + keyLength + valueLength + 7) & ~7;
     }
 
-    static void writeDeviceHeader(MemorySegment s, int regionSize, long regionCount, UUID cacheId) {
+    static void writeDeviceHeader(MemorySegment s, int regionSize, long regionCount, UUID cacheId,
+                                  long regionStart) {
         s.set(LONG, 0, DEVICE_MAGIC);
         s.set(INT, 8, FORMAT_VERSION);
         s.set(INT, 12, regionSize);
@@ -52,6 +60,23 @@ final class RegionLayout {
         s.set(LONG, 24, cacheId.getMostSignificantBits());
         s.set(LONG, 32, cacheId.getLeastSignificantBits());
         s.set(INT, 40, crc(s, 0, 40));
+        s.set(LONG, 44, regionStart);
+        s.set(INT, 52, crc(s, 0, 52));
+    }
+
+    /**
+     * Where region 0 starts on a device whose header is {@code s}: as recorded (version 2), or
+     * {@code unalignedStart} for a version 1 header; -1 if the header is not a valid one of either.
+     */
+    static long regionStart(MemorySegment s, long unalignedStart) {
+        if (s.get(LONG, 0) != DEVICE_MAGIC || s.get(INT, 40) != crc(s, 0, 40)) {
+            return -1;
+        }
+        return switch (s.get(INT, 8)) {
+            case FORMAT_VERSION_UNALIGNED -> unalignedStart;
+            case FORMAT_VERSION -> s.get(INT, 52) == crc(s, 0, 52) ? s.get(LONG, 44) : -1;
+            default -> -1;
+        };
     }
 
     static boolean deviceHeaderBlank(MemorySegment s) {
@@ -63,8 +88,13 @@ final class RegionLayout {
         if (s.get(LONG, 0) != DEVICE_MAGIC || s.get(INT, 40) != crc(s, 0, 40)) {
             return "it is not a MOST cache's large-item file (no valid header)";
         }
-        if (s.get(INT, 8) != FORMAT_VERSION) {
-            return "it has format version " + s.get(INT, 8) + " and this version reads " + FORMAT_VERSION;
+        int version = s.get(INT, 8);
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_UNALIGNED) {
+            return "it has format version " + version + " and this version reads " + FORMAT_VERSION_UNALIGNED
+                    + " and " + FORMAT_VERSION;
+        }
+        if (version == FORMAT_VERSION && s.get(INT, 52) != crc(s, 0, 52)) {
+            return "its header fails its checksum";
         }
         UUID id = new UUID(s.get(LONG, 24), s.get(LONG, 32));
         if (!id.equals(cacheId)) {

@@ -2,6 +2,9 @@ package io.most.cache;
 
 import io.most.ConfigurationException;
 import io.most.device.BlockDevice;
+import io.most.device.ForwardingDevice;
+import io.most.tier.TieredVolume;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,6 +44,55 @@ final class RegionRecovery {
     }
 
     /**
+     * Where region 0 starts on {@code device}: where its header says for a used device (a cache
+     * formatted before regions were aligned keeps its layout), else right after a one-block header,
+     * or on a {@link TieredVolume} at the first segment boundary, so that every region covers whole
+     * segments and its discard unmaps them (the volume places their next write: MOST 3.2.2).
+     *
+     * @throws ConfigurationException if a new cache on a tiered volume has regions that are not whole
+     *                                segments
+     * @throws CacheFormatException   if the device holds something else than a large-item header
+     */
+    static long regionStart(BlockDevice device, int regionSize) {
+        long unaligned = RegionStore.headerBytes(device.blockSize());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = device.allocate(arena, unaligned);
+            device.read(0, h);
+            if (!RegionLayout.deviceHeaderBlank(h)) {
+                long start = RegionLayout.regionStart(h, unaligned);
+                if (start < unaligned || start % device.blockSize() != 0) {
+                    // openHeader names what is wrong with it
+                    return unaligned;
+                }
+                return start;
+            }
+        }
+        TieredVolume volume = volumeUnder(device);
+        if (volume == null) {
+            return unaligned;
+        }
+        int segment = volume.segmentSize();
+        if (regionSize % segment != 0) {
+            throw new ConfigurationException("regionSize " + regionSize + " does not cover whole " + segment
+                    + "-byte segments of tiered volume '" + device.name() + "', so a reclaimed region could not be"
+                    + " unmapped: set regionSize to a multiple of " + segment + " (e.g. " + segment + ")");
+        }
+        return Math.max(unaligned, segment);
+    }
+
+    /**
+     * The tiered volume {@code device} is, or forwards to (a fault, metrics or counting wrapper keeps
+     * the offsets, so the volume's segments are the device's), or null.
+     */
+    static TieredVolume volumeUnder(BlockDevice device) {
+        BlockDevice d = device;
+        while (d instanceof ForwardingDevice f) {
+            d = f.inner();
+        }
+        return d instanceof TieredVolume v ? v : null;
+    }
+
+    /**
      * Refuses a geometry the device cannot hold.
      *
      * @throws ConfigurationException naming the device, what it holds and what the regions need
@@ -67,7 +119,7 @@ final class RegionRecovery {
         device.read(0, h);
         if (RegionLayout.deviceHeaderBlank(h)) {
             h.fill((byte) 0);
-            RegionLayout.writeDeviceHeader(h, regionSize, regionCount, cacheId);
+            RegionLayout.writeDeviceHeader(h, regionSize, regionCount, cacheId, headerBytes);
             device.write(0, h);
             device.force();
             return;

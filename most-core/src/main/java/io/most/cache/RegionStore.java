@@ -1,6 +1,7 @@
 package io.most.cache;
 
 import io.most.device.BlockDevice;
+import io.most.device.DeviceIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -159,7 +160,7 @@ final class RegionStore implements AutoCloseable {
     static RegionStore open(BlockDevice device, int regionSize, long regionCount, UUID cacheId, long minLiveSeq,
                             CacheCounters counters, LongSupplier clock, Path indexFile, boolean clean,
                             ItemFront front) {
-        long header = headerBytes(device.blockSize());
+        long header = RegionRecovery.regionStart(device, regionSize);
         RegionRecovery.checkGeometry(device, regionSize, regionCount, header);
         RegionStore store = new RegionStore(device, regionSize, (int) regionCount, header, cacheId, counters, clock,
                 front);
@@ -552,6 +553,17 @@ final class RegionStore implements AutoCloseable {
         used = RegionLayout.REGION_HEADER_BYTES;
         if (oldSeq >= 0) {
             reclaim(region, oldSeq, reserve);
+        }
+        // the old generation is in the buffer and out of the index: its blocks are free. On a tiered
+        // volume whole segments are unmapped, and the seal's write is placed where the policy says
+        // now, not where the region was (dynamic write allocation, MOST 3.2.2); a reader still holding
+        // an old location reads zeros or old bytes, which its item checksum and generation refuse. A
+        // crash before the seal loses the items reinserted above, as it loses the region's new items.
+        try {
+            device.discard(regionOffset(region), regionSize);
+        } catch (DeviceIOException e) {
+            // only a hint: the seal overwrites the region whatever the discard left, so the append goes on
+            LOG.log(System.Logger.Level.WARNING, "discarding reclaimed region " + region + " failed", e);
         }
         // what follows the reinserted items is the old generation's, on the device until the seal
         buffer.asSlice(used).fill((byte) 0);

@@ -68,6 +68,11 @@ final class SmallItemFront {
         return front.getLive(key, now);
     }
 
+    /** Whether the front holds a live copy of {@code key} at {@code now}; counts no read. */
+    boolean holds(ByteKey key, long now) {
+        return front.getLive(key, now) != null;
+    }
+
     /** The generation of {@code hash}'s key, to note before reading its bucket page for {@link #offer}. */
     long generation(long hash) {
         return generations.get(slot(hash));

@@ -138,10 +138,17 @@ public final class MostJCache<K, V> implements Cache<K, V> {
         long start = System.nanoTime();
         Map<K, V> result = new LinkedHashMap<>();
         List<K> missing = new ArrayList<>();
+        // the keys' pages are read together, then each key under its lock as get reads it
+        List<byte[]> encoded = new ArrayList<>(keys.size());
         for (K key : keys) {
+            encoded.add(entries.keyBytes(key));
+        }
+        store.prefetch(encoded);
+        int i = 0;
+        for (K key : keys) {
+            byte[] kb = encoded.get(i++);
             V v = locked(key, () -> {
                 long now = now();
-                byte[] kb = entries.keyBytes(key);
                 StoredEntry s = entries.lookup(key, kb, now);
                 if (s == null) {
                     return null;
