@@ -197,6 +197,16 @@ final class HybridCache implements MostCache {
                 counters.largeItemHits.increment();
                 return value;
             }
+            // An item moving from the regions to its bucket is written to the bucket before it leaves the
+            // regions (write()), so a reader that missed the bucket before that write and the regions
+            // after the removal finds it in the bucket now: look once more rather than answer a miss for
+            // a key that was present throughout.
+            value = small.get(key, h, now, reader::read);
+            if (value != null) {
+                counters.hits.increment();
+                counters.smallItemHits.increment();
+                return value;
+            }
         }
         counters.misses.increment();
         return null;
@@ -211,7 +221,9 @@ final class HybridCache implements MostCache {
     }
 
     private boolean isLive(byte[] key, long h, long now) {
-        return small.contains(key, h, now) || (large != null && large.contains(new ByteKey(key, h), now));
+        // the bucket again after the regions: see lookupLarge for the move this second look covers
+        return small.contains(key, h, now)
+                || (large != null && (large.contains(new ByteKey(key, h), now) || small.contains(key, h, now)));
     }
 
     @Override
