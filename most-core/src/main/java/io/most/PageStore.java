@@ -1,5 +1,11 @@
 package io.most;
 
+import io.most.errors.OutOfSpaceException;
+
+import io.most.errors.CorruptPageException;
+
+import io.most.errors.BatchReadException;
+
 /**
  * A page store over DRAM, optional persistent memory and a block device: the storage API a
  * database or cache embeds. Pages are fixed-size, identified by dense ids from {@link #allocate()},

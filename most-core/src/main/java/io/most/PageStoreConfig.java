@@ -1,5 +1,9 @@
 package io.most;
 
+import io.most.errors.DataLossException;
+
+import io.most.errors.ConfigurationException;
+
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.EmulatedPm;

@@ -1,5 +1,9 @@
 package io.most;
 
+import io.most.errors.CorruptPageException;
+
+import io.most.errors.ConfigurationException;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

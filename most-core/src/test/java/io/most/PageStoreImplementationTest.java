@@ -1,5 +1,7 @@
 package io.most;
 
+import io.most.errors.ConfigurationException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

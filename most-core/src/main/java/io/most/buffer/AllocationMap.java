@@ -1,6 +1,6 @@
 package io.most.buffer;
 
-import io.most.OutOfSpaceException;
+import io.most.errors.OutOfSpaceException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -1,6 +1,6 @@
 package io.most.buffer;
 
-import io.most.DataLossException;
+import io.most.errors.DataLossException;
 
 /**
  * The one rule for damage that opening cannot get past without losing data: refuse with a

@@ -2,7 +2,7 @@ package io.most.buffer;
 
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
-import io.most.OutOfSpaceException;
+import io.most.errors.OutOfSpaceException;
 import io.most.WalHook;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;

@@ -1,6 +1,6 @@
 package io.most.buffer;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 

@@ -1,6 +1,6 @@
 package io.most.buffer;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPath;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;

@@ -1,7 +1,7 @@
 package io.most.buffer;
 
-import io.most.ConfigurationException;
-import io.most.DataLossException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.DataLossException;
 import io.most.device.FarMemory;
 import io.most.device.PmemDevice;
 import java.lang.foreign.MemorySegment;

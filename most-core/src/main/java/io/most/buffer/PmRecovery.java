@@ -32,7 +32,7 @@ final class PmRecovery {
      * @param pmFrameOf      the PM mapping to fill (every entry -1)
      * @param corruptPages   receives the pages whose only durable copy was a damaged PM frame, with why
      * @param acceptDataLoss whether frames damaged beyond identification are discarded instead of
-     *                       refusing the open with {@link io.most.DataLossException}
+     *                       refusing the open with {@link io.most.errors.DataLossException}
      */
     PmRecovery(FramePool pm, PmArea area, PageTable pmFrameOf, BlockStore ssd,
                Map<Long, String> corruptPages, boolean acceptDataLoss) {

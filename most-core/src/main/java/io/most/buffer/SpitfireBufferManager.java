@@ -1,8 +1,8 @@
 package io.most.buffer;
 
-import io.most.BatchReadException;
-import io.most.ConfigurationException;
-import io.most.CorruptPageException;
+import io.most.errors.BatchReadException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
 import io.most.PageReader;
 import io.most.PageStore;

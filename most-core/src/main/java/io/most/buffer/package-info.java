@@ -49,7 +49,7 @@
  *   <li>A replacement policy's {@code victim()} runs under its queue lock and only tries latches.</li>
  *   <li>So the only cycles possible are between callers that hold latched pages in inconsistent
  *       order: the caller's contract, as in any B-tree. When every frame is latched, allocation gives
- *       up with {@link io.most.OutOfSpaceException} instead of waiting forever.</li>
+ *       up with {@link io.most.errors.OutOfSpaceException} instead of waiting forever.</li>
  * </ul>
  *
  * <h2>What the version of a frame proves</h2>

@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.Page;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
@@ -354,7 +354,7 @@ final class BucketStore {
      * counts the reject); a bucket whose filter is not built yet is loaded, its get builds the filter
      * from it.
      *
-     * <p>A page that fails to load ({@link io.most.BatchReadException#failures()}) is not loaded, and
+     * <p>A page that fails to load ({@link io.most.errors.BatchReadException#failures()}) is not loaded, and
      * the failure is not thrown here: each key of that page reads it again in its own get, which throws
      * the device's error or, for a corrupt bucket, repairs it and misses, exactly as a single get does
      * (a transient error is retried by it). Throwing here would fail the other keys with it.
@@ -373,7 +373,7 @@ final class BucketStore {
         }
         try {
             store.prefetch(ids, 0, n);
-        } catch (io.most.BatchReadException e) {
+        } catch (io.most.errors.BatchReadException e) {
             // every page but e.failures() was loaded; the gets of the failed pages' keys read them again
         }
     }

@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 
 /**
  * A cache file belongs to another cache, was written by another format version, or was created

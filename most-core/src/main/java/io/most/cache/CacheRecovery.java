@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;

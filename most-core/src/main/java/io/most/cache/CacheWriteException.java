@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * Writing large items to their device failed: a full region could not be written or forced in the

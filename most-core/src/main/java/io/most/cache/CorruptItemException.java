@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * A cached item failed its checksum or header check (a torn write, media corruption). The cache

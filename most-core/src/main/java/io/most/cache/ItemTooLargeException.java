@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * A key or value is larger than the cache accepts ({@link CacheConfig#maxKeyBytes()},

@@ -71,7 +71,7 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
      *
      * @throws CacheFormatException           if a file belongs to another cache, another format
      *                                        version or another geometry
-     * @throws io.most.ConfigurationException if a file cannot be created or a device is too small
+     * @throws io.most.errors.ConfigurationException if a file cannot be created or a device is too small
      */
     static MostCache open(CacheConfig config) {
         return HybridCache.open(config);

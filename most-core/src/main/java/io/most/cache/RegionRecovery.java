@@ -1,6 +1,6 @@
 package io.most.cache;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
 import io.most.device.ForwardingDevice;
 import io.most.tier.TieredVolume;

@@ -1,6 +1,6 @@
 package io.most.device;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /** An I/O operation failed on a device. The message names the device, the operation and the offset. */
 public class DeviceIOException extends MostException {

@@ -1,6 +1,6 @@
 package io.most.device;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -152,7 +152,7 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      *                                fallback is allowed, or an existing file is shorter than the
      *                                capacity and growth is not allowed, or {@link IoEngine#IO_URING}
      *                                is asked for where the kernel refuses io_uring
-     * @throws io.most.FileInUseException if another device has the file open
+     * @throws io.most.errors.FileInUseException if another device has the file open
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
      */
     public static DirectFileDevice open(Path path, long capacity, Options options) {

@@ -1,6 +1,6 @@
 package io.most.device;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.most.device;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.util.Locale;
 
 /**

@@ -1,6 +1,6 @@
 package io.most.device;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -66,7 +66,7 @@ public final class PmemDevice extends AbstractBlockDevice {
      * @throws ConfigurationException if the directory is missing or read-only, or the capacity is not
      *                                a multiple of {@code blockSize}
      * @throws DeviceFullException    if the file system cannot hold {@code capacity} bytes
-     * @throws io.most.FileInUseException if another device has the file open
+     * @throws io.most.errors.FileInUseException if another device has the file open
      */
     public static PmemDevice open(Path path, long capacity, int blockSize) {
         return open(path, capacity, blockSize, EmulatedPm.shared(PmProfiles.get("none")));

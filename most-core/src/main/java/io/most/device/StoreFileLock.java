@@ -1,7 +1,7 @@
 package io.most.device;
 
-import io.most.ConfigurationException;
-import io.most.FileInUseException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.FileInUseException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -1,5 +1,9 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.most.tier;
 
+import io.most.tier.policy.Tier;
+
 import java.util.concurrent.atomic.LongAdder;
 
 /** The volume's monotonic event counters, published through {@link TierStats}. */

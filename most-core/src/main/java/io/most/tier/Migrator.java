@@ -1,5 +1,9 @@
 package io.most.tier;
 
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

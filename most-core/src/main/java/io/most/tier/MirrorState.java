@@ -1,5 +1,7 @@
 package io.most.tier;
 
+import io.most.tier.policy.Tier;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,6 @@
 package io.most.tier;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.AbstractBlockDevice;
 import io.most.device.BlockDevice;
 import java.util.UUID;

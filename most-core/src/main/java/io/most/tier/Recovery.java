@@ -1,6 +1,8 @@
 package io.most.tier;
 
-import io.most.MostException;
+import io.most.tier.policy.Tier;
+
+import io.most.errors.MostException;
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,9 @@
 package io.most.tier;
 
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.StampedLock;

@@ -1,6 +1,8 @@
 package io.most.tier;
 
-import io.most.ConfigurationException;
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.errors.ConfigurationException;
 import io.most.tier.policy.MostPolicy;
 import java.time.Duration;
 import java.util.Objects;

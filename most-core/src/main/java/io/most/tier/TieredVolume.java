@@ -1,7 +1,15 @@
 package io.most.tier;
 
-import io.most.ConfigurationException;
-import io.most.MostException;
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
+import io.most.errors.ConfigurationException;
+import io.most.errors.MostException;
 import io.most.device.AbstractBlockDevice;
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;

@@ -1,5 +1,11 @@
 package io.most.tier;
 
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import java.util.Arrays;
 import java.util.function.IntUnaryOperator;
 
@@ -29,8 +35,13 @@ final class VolumeContext implements PolicyContext {
     }
 
     @Override
-    public TierConfig config() {
-        return config;
+    public java.time.Duration optimizerInterval() {
+        return config.optimizerInterval();
+    }
+
+    @Override
+    public double latencyEwmaAlpha() {
+        return config.latencyEwmaAlpha();
     }
 
     @Override

@@ -1,5 +1,13 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import io.most.device.BlockDevice;
 import io.most.device.DeviceFullException;
 import io.most.device.DeviceIOException;

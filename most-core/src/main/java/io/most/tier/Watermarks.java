@@ -1,5 +1,7 @@
 package io.most.tier;
 
+import io.most.tier.policy.Tier;
+
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
-import io.most.CorruptPageException;
-import io.most.DataLossException;
-import io.most.FileInUseException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.CorruptPageException;
+import io.most.errors.DataLossException;
+import io.most.errors.FileInUseException;
 import io.most.MigrationPolicy;
-import io.most.MostException;
+import io.most.errors.MostException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.most.ConfigurationException;
-import io.most.DataLossException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.DataLossException;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
-import io.most.OutOfSpaceException;
+import io.most.errors.OutOfSpaceException;
 import io.most.Page;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPath;
 import io.most.MigrationPolicy;
 import io.most.Page;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
-import io.most.CorruptPageException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
-import io.most.OutOfSpaceException;
+import io.most.errors.OutOfSpaceException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;

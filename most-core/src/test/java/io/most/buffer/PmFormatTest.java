@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.MemoryDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -98,7 +98,7 @@ class PmFormatTest {
         try {
             created(pm, bytes, ssd).close();
             cutAfterFrames(pm, bytes);
-            io.most.DataLossException lost = assertThrows(io.most.DataLossException.class,
+            io.most.errors.DataLossException lost = assertThrows(io.most.errors.DataLossException.class,
                     () -> PmArea.open(pm, bytes, PAGE, ssd.storeId(), ssd.pmDependency(), false));
             assertTrue(lost.getMessage().contains("their delta table"), lost.getMessage());
         } finally {

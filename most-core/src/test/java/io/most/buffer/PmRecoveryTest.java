@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.DataLossException;
+import io.most.errors.DataLossException;
 import io.most.device.MemoryDevice;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

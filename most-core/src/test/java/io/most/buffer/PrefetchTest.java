@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.BatchReadException;
-import io.most.CorruptPageException;
+import io.most.errors.BatchReadException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;

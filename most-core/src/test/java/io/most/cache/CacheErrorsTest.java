@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.device.DirectFileDevice;

@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
 import io.most.device.FaultyDevice;
 import io.most.device.ForwardingDevice;
 import io.most.device.IoOp;
 import io.most.device.MemoryDevice;
-import io.most.tier.SegmentClass;
+import io.most.tier.policy.SegmentClass;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 import java.lang.foreign.Arena;

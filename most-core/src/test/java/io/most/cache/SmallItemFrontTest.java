@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.MemoryDevice;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

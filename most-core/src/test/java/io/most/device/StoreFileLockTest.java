@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
-import io.most.FileInUseException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.FileInUseException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;

@@ -1,5 +1,15 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import java.util.concurrent.ThreadLocalRandom;
 
 /**

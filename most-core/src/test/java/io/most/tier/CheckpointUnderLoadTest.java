@@ -1,5 +1,9 @@
 package io.most.tier;
 
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.Tier;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,11 @@
 package io.most.tier;
 
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import static io.most.tier.TierFixture.BLOCK;
 import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;

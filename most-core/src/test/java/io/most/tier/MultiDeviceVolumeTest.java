@@ -1,5 +1,13 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import static io.most.tier.TierFixture.BLOCK;
 import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
 import io.most.device.CrashableDevice;
 import io.most.device.MemoryDevice;

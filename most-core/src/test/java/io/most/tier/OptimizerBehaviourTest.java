@@ -1,5 +1,7 @@
 package io.most.tier;
 
+import io.most.tier.policy.SegmentClass;
+
 import static io.most.tier.TierFixture.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

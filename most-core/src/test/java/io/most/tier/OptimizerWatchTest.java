@@ -1,5 +1,13 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.Tier;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.MemoryDevice;

@@ -1,5 +1,7 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,11 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.SegmentClass;
+
+import io.most.tier.policy.Tier;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,13 @@
 package io.most.tier;
 
+import io.most.tier.policy.PlacementPolicy;
+
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.MirroredWrite;
+
+import io.most.tier.policy.Tier;
+
 /** A policy whose decisions the test sets: fixed placement and routing, no tuning, optional cleaning. */
 final class ScriptedPolicy implements PlacementPolicy {
     volatile Tier place = Tier.PERFORMANCE;

@@ -1,5 +1,9 @@
 package io.most.tier;
 
+import io.most.tier.policy.PolicyContext;
+
+import io.most.tier.policy.SegmentClass;
+
 import static io.most.tier.TierFixture.BLOCK;
 import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

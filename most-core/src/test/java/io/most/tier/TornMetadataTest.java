@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 import io.most.device.CrashableDevice;
 import io.most.device.DeviceIOException;
 import io.most.device.FaultyDevice;

@@ -20,9 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * what every page holds is known exactly; then random bytes anywhere in one of its files are flipped
  * (superblocks, allocation bitmaps, PM superblock and frame headers, volume checkpoints and journal,
  * page payloads alike), and the store is reopened and every page read. Each open must succeed or fail
- * with a named {@link io.most.MostException} (a {@code ConfigurationException}, a {@code CorruptPageException},
+ * with a named {@link io.most.errors.MostException} (a {@code ConfigurationException}, a {@code CorruptPageException},
  * a device error); each read must return exactly the page's version or throw
- * {@link io.most.CorruptPageException}; an allocated page must stay allocated and no other page may appear.
+ * {@link io.most.errors.CorruptPageException}; an allocated page must stay allocated and no other page may appear.
  * Never a silently wrong page, never an unnamed error ({@code NullPointerException},
  * {@code IndexOutOfBoundsException}, {@code OutOfMemoryError}, ...), never a hang (each trial runs under
  * {@link Liveness}).

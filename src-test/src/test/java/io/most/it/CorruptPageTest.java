@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageStore;

@@ -3,7 +3,7 @@ package io.most.it;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.most.ConfigurationException;
-import io.most.MostException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.MostException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreConfig;

@@ -1,7 +1,7 @@
 package io.most.it;
 
-import io.most.CorruptPageException;
-import io.most.MostException;
+import io.most.errors.CorruptPageException;
+import io.most.errors.MostException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.tier.TieredVolume;

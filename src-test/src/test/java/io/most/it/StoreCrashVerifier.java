@@ -2,7 +2,7 @@ package io.most.it;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.most.CorruptPageException;
+import io.most.errors.CorruptPageException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.most.device.DirectFileDevice;
-import io.most.tier.MirroredWrite;
+import io.most.tier.policy.MirroredWrite;
 import io.most.tier.policy.MostPolicy;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.Tier;
+import io.most.tier.policy.PlacementPolicy;
+import io.most.tier.policy.PolicyContext;
+import io.most.tier.policy.Tier;
 import io.most.tier.TierStats;
 import io.most.tier.TieredVolume;
 import java.lang.foreign.Arena;

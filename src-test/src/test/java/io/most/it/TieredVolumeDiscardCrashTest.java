@@ -3,7 +3,7 @@ package io.most.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.tier.Tier;
+import io.most.tier.policy.Tier;
 import io.most.tier.TieredVolume;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
 package io.most.it;
 
 import io.most.device.DirectFileDevice;
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.Tier;
+import io.most.tier.policy.MirroredWrite;
+import io.most.tier.policy.PlacementPolicy;
+import io.most.tier.policy.PolicyContext;
+import io.most.tier.policy.Tier;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 import java.lang.foreign.Arena;

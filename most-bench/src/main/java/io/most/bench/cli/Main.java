@@ -1,6 +1,6 @@
 package io.most.bench.cli;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 import io.most.bench.BenchException;
 import io.most.bench.UsageException;
 import java.io.PrintStream;

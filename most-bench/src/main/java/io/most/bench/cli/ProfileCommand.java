@@ -1,6 +1,6 @@
 package io.most.bench.cli;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.bench.ScratchFiles;
 import io.most.bench.Units;
 import io.most.bench.UsageException;

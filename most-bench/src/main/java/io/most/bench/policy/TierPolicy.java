@@ -9,7 +9,7 @@ import io.most.bench.workload.ModelExpectation;
 import io.most.device.BlockDevice;
 import io.most.tier.policy.BatmanPolicy;
 import io.most.tier.policy.PlacementPolicies;
-import io.most.tier.PlacementPolicy;
+import io.most.tier.policy.PlacementPolicy;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 import java.util.List;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.BlockDevice;
 import io.most.device.MemoryDevice;
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
+import io.most.tier.policy.MirroredWrite;
+import io.most.tier.policy.PlacementPolicy;
+import io.most.tier.policy.PolicyContext;
+import io.most.tier.policy.SegmentClass;
+import io.most.tier.policy.Tier;
 import io.most.tier.TierConfig;
 import io.most.tier.TieredVolume;
 import java.lang.foreign.Arena;

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * The log is damaged before its end: a record fails its checksum but valid records follow it, so it is

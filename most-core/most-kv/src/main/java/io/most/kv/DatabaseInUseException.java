@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * The database is open already, in this process or another: its lock file is held. Nothing was

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.FileInUseException;
+import io.most.errors.FileInUseException;
 import io.most.device.StoreFileLock;
 import java.nio.file.Path;
 

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /** An I/O failure of the log or another engine error that leaves the database unusable until reopened. */
 public class KvException extends MostException {

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.BatchReadException;
+import io.most.errors.BatchReadException;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 

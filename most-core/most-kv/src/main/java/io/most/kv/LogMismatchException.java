@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * The log file does not belong to the database in the page store (another database's log, or a log

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * The {@link KvOptions} ask for something the database on disk was created otherwise (its key bound,

@@ -94,9 +94,9 @@ public final class SingleWriterKvStore implements AutoCloseable {
      * {@code pm.most}; with {@link KvOptions#withStore} the journal is the options' log path. The
      * options' lock timeout, checkpoint interval and commit mode do not apply; the scan read-ahead does.
      *
-     * @throws io.most.FileInUseException if the store is open already, in this process or another
+     * @throws io.most.errors.FileInUseException if the store is open already, in this process or another
      * @throws CorruptJournalException     if the journal's header is damaged (nothing changed)
-     * @throws io.most.CorruptPageException if a page the store reads at open is torn or corrupt
+     * @throws io.most.errors.CorruptPageException if a page the store reads at open is torn or corrupt
      * @throws OptionsMismatchException    if the files hold a {@link KvDatabase} or another key bound
      */
     public static SingleWriterKvStore open(KvOptions options) {

@@ -1,6 +1,6 @@
 package io.most.kv;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * A transaction could not get a key lock: it would deadlock, or it waited longer than

@@ -30,8 +30,8 @@ class DatabaseLockTest {
             first.put(bytes("a"), bytes("1"));
             // refused by whichever lock comes first: the page store's device file (opened by the caller)
             // or, for a database whose files are not locked by a device, the log's lock file
-            io.most.MostException e = assertThrows(io.most.MostException.class, () -> TestDatabases.open(dir).close());
-            assertTrue(e instanceof DatabaseInUseException || e instanceof io.most.FileInUseException, e.toString());
+            io.most.errors.MostException e = assertThrows(io.most.errors.MostException.class, () -> TestDatabases.open(dir).close());
+            assertTrue(e instanceof DatabaseInUseException || e instanceof io.most.errors.FileInUseException, e.toString());
             assertTrue(e.getMessage().contains("pid " + ProcessHandle.current().pid())
                     || e.getMessage().contains("process " + ProcessHandle.current().pid()), e.getMessage());
             first.put(bytes("b"), bytes("2"));

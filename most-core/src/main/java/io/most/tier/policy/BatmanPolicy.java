@@ -1,9 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
+import io.most.errors.ConfigurationException;
 
 /**
  * BATMAN (Chou et al., MEMSYS'17; MOST paper 2 and 4.1, "with a static ratio matching the read

@@ -1,9 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
+import io.most.errors.ConfigurationException;
 import java.util.function.IntUnaryOperator;
 
 /**

@@ -1,8 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
 
 /**
  * Classic hotness tiering after HeMem (Raybuck et al., SOSP'21; MOST paper 2 and 4, "HeMem"): new

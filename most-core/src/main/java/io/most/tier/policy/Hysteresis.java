@@ -1,7 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.PolicyContext;
+import io.most.errors.ConfigurationException;
 import java.util.Arrays;
 
 /**

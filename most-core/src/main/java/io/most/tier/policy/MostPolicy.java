@@ -1,11 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
+import io.most.errors.ConfigurationException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -222,7 +217,7 @@ public final class MostPolicy implements PlacementPolicy {
             long served = context.requests(Tier.PERFORMANCE) + context.requests(Tier.CAPACITY);
             controller.served(served - servedSeen);
             servedSeen = served;
-            offloadRatio = controller.update(lp, lc, max, context.config().latencyEwmaAlpha(),
+            offloadRatio = controller.update(lp, lc, max, context.latencyEwmaAlpha(),
                     queueIntervals(context, lp, lc));
         } else if (slowerPerformance || slowerCapacity) {
             offloadRatio = Math.clamp(ratio + (slowerPerformance ? 1 : -1) * settings.ratioStep(), 0, max);
@@ -271,7 +266,7 @@ public final class MostPolicy implements PlacementPolicy {
      * Little's law is the requests' latency, of the slower device.
      */
     private static double queueIntervals(PolicyContext context, double lp, double lc) {
-        return Math.max(lp, lc) / context.config().optimizerInterval().toNanos();
+        return Math.max(lp, lc) / context.optimizerInterval().toNanos();
     }
 
     /**

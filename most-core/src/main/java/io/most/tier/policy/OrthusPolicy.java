@@ -1,10 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
 
 /**
  * Orthus non-hierarchical caching (Wu et al., FAST'21, section 4, Algorithm 1) on the tier SPI. The

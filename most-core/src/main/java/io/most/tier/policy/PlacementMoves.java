@@ -1,8 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntPredicate;

@@ -1,7 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.PlacementPolicy;
+import io.most.errors.ConfigurationException;
 import java.util.List;
 import java.util.function.Supplier;
 

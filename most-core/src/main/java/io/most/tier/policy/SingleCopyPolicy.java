@@ -1,8 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.Tier;
 
 /**
  * Base of the baselines that never mirror (striping, HeMem, BATMAN, Colloid): every segment has one

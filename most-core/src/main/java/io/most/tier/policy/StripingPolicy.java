@@ -1,8 +1,6 @@
 package io.most.tier.policy;
 
-import io.most.ConfigurationException;
-import io.most.tier.PolicyContext;
-import io.most.tier.Tier;
+import io.most.errors.ConfigurationException;
 
 /**
  * Striping (MOST paper section 2 and 4.1, CacheLib's default storage layer): every segment gets one

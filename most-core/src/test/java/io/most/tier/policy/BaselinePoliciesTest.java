@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.ConfigurationException;
-import io.most.tier.MirroredWrite;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
+import io.most.errors.ConfigurationException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

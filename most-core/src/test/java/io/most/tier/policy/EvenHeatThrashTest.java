@@ -3,8 +3,6 @@ package io.most.tier.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.tier.PlacementPolicy;
-import io.most.tier.SegmentClass;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;

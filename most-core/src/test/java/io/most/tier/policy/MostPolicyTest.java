@@ -3,11 +3,6 @@ package io.most.tier.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.most.tier.MirroredWrite;
-import io.most.tier.PlacementPolicy;
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -242,7 +237,7 @@ class MostPolicyTest {
         ctx.classes[8] = SegmentClass.TIERED_CAPACITY;
         ctx.budget = 1L << 21; // one segment: the first interval's mirror
         ctx.lc = 2100;
-        double alpha = ctx.config().latencyEwmaAlpha();
+        double alpha = ctx.latencyEwmaAlpha();
         double ewma = Double.NaN;
         int firstMirror = -1;
         for (int i = 0; i < 200; i++) {

@@ -1,6 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.PlacementPolicy;
 import io.most.tier.PlacementPolicyContractTest;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;

@@ -1,8 +1,5 @@
 package io.most.tier.policy;
 
-import io.most.tier.PolicyContext;
-import io.most.tier.SegmentClass;
-import io.most.tier.Tier;
 import io.most.tier.TierConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +37,8 @@ final class ScriptedContext implements PolicyContext {
         return n;
     }
 
-    @Override public TierConfig config() { return TierConfig.defaults(); }
+    @Override public java.time.Duration optimizerInterval() { return TierConfig.defaults().optimizerInterval(); }
+    @Override public double latencyEwmaAlpha() { return TierConfig.defaults().latencyEwmaAlpha(); }
     @Override public int segmentCount() { return classes.length; }
     @Override public int segmentBytes() { return 1 << 21; }
     @Override public SegmentClass segmentClass(int s) { return classes[s]; }

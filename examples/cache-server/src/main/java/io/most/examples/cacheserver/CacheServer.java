@@ -91,7 +91,7 @@ public final class CacheServer implements AutoCloseable {
     /**
      * Opens the cache and starts serving.
      *
-     * @throws io.most.ConfigurationException   if the cache refuses the sizes or cannot create its files
+     * @throws io.most.errors.ConfigurationException   if the cache refuses the sizes or cannot create its files
      * @throws io.most.cache.CacheFormatException if the directory holds a cache of another geometry
      * @throws io.most.examples.cacheserver.acl.AclFileException naming the line of a bad ACL file
      * @throws IllegalArgumentException naming a TLS file that cannot be read or parsed

@@ -65,7 +65,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
     /**
      * The cache configuration these settings describe.
      *
-     * @throws io.most.ConfigurationException if the cache refuses the sizes (it says what to change)
+     * @throws io.most.errors.ConfigurationException if the cache refuses the sizes (it says what to change)
      */
     public CacheConfig cacheConfig() {
         return CacheConfig.builder()

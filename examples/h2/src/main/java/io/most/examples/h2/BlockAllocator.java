@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.OutOfSpaceException;
+import io.most.errors.OutOfSpaceException;
 import java.util.BitSet;
 
 /**

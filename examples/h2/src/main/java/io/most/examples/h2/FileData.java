@@ -46,7 +46,7 @@ final class FileData {
      * Writes all of {@code src} at {@code position}, growing the file (and zero-filling any gap) as
      * needed. Returns whether the file's metadata (size or blocks) changed.
      *
-     * @throws io.most.OutOfSpaceException if the volume has no free block left; the file is unchanged
+     * @throws io.most.errors.OutOfSpaceException if the volume has no free block left; the file is unchanged
      */
     boolean write(FileNode node, long position, ByteBuffer src) {
         int n = src.remaining();

@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

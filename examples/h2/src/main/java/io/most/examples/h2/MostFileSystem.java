@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

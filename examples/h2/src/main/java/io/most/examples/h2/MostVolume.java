@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 import io.most.PageStoreStats;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -381,7 +381,7 @@ public final class MostVolume implements AutoCloseable {
     int write(FileNode node, long position, ByteBuffer src) {
         try {
             return writeOnce(node, position, src);
-        } catch (io.most.OutOfSpaceException e) {
+        } catch (io.most.errors.OutOfSpaceException e) {
             if (allocator.pendingBlocks() == 0) {
                 throw e;
             }

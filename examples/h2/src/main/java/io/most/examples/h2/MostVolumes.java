@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.device.BlockDevice;

@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.BatchReadException;
+import io.most.errors.BatchReadException;
 import io.most.Page;
 import io.most.PageStore;
 import io.most.PageStoreStats;

@@ -1,7 +1,7 @@
 package io.most.examples.h2;
 
-import io.most.ConfigurationException;
-import io.most.FileInUseException;
+import io.most.errors.ConfigurationException;
+import io.most.errors.FileInUseException;
 import io.most.device.StoreFileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * A backing that is not a usable MOST H2 volume: blank while creation was not allowed, another

@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.MostException;
+import io.most.errors.MostException;
 
 /**
  * The volume is open already: by another process, or elsewhere in this JVM. Nothing was changed;

@@ -1,6 +1,6 @@
 package io.most.examples.h2;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -141,7 +141,7 @@ final class VolumeMetadata {
             }
             long[][] runs = runs(allocated);
             if (runs[0].length > Superblock.maxRuns(blockBytes)) {
-                throw new io.most.OutOfSpaceException("the MOST volume is too fragmented to store its directory in "
+                throw new io.most.errors.OutOfSpaceException("the MOST volume is too fragmented to store its directory in "
                         + Superblock.maxRuns(blockBytes) + " runs; free space or use a larger device");
             }
             ByteBuffer data = ByteBuffer.allocate(blocks * blockBytes).put(directory).clear();

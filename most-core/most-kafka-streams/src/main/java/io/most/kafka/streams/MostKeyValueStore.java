@@ -1,10 +1,10 @@
 package io.most.kafka.streams;
 
-import io.most.CorruptPageException;
-import io.most.DataLossException;
-import io.most.FileInUseException;
-import io.most.MostException;
-import io.most.OutOfSpaceException;
+import io.most.errors.CorruptPageException;
+import io.most.errors.DataLossException;
+import io.most.errors.FileInUseException;
+import io.most.errors.MostException;
+import io.most.errors.OutOfSpaceException;
 import io.most.device.DeviceFullException;
 import io.most.kv.KeyTooLargeException;
 import io.most.kv.KvIterator;

@@ -3,7 +3,7 @@ package io.most.spring.autoconfigure;
 import static io.most.spring.autoconfigure.PropertyAttribution.attribute;
 import static io.most.spring.autoconfigure.PropertyAttribution.property;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.DirectFileDevice;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.most.spring.autoconfigure;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;

@@ -1,6 +1,6 @@
 package io.most.spring.autoconfigure;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.util.List;
 import java.util.Objects;
 

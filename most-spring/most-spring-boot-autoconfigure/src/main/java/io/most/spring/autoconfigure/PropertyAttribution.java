@@ -1,6 +1,6 @@
 package io.most.spring.autoconfigure;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import io.most.device.DeviceFullException;
 import java.util.List;
 import java.util.function.Supplier;

@@ -2,7 +2,7 @@ package io.most.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.most.ConfigurationException;
+import io.most.errors.ConfigurationException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 /**
  * A configuration that cannot work: a size that is not a multiple of the block size, a missing or

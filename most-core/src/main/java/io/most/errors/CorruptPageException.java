@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 /**
  * A page failed its checksum or header check (a torn write, media corruption, or a file that is not

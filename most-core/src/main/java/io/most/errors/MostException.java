@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 /**
  * Base of every error MOST reports. Unchecked, like the errors of most embedded storage engines:

@@ -1,4 +1,4 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 /**
  * Which copy of a mirrored segment a write updates. Writing one copy balances writes like reads

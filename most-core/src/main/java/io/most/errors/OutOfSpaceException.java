@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 /**
  * The store cannot satisfy a request for space: every page id is allocated, or every buffer frame is

@@ -1,6 +1,6 @@
-package io.most.tier;
+package io.most.tier.policy;
 
-/** The two devices of a {@link TieredVolume}: the small fast one and the large slow one. */
+/** The two devices of a {@link io.most.tier.TieredVolume}: the small fast one and the large slow one. */
 public enum Tier {
     /** The faster, smaller device (e.g. Optane SSD); it also holds the volume's metadata. */
     PERFORMANCE,

@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 import java.util.Collections;
 import java.util.Map;
@@ -6,10 +6,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Some pages of a batch read ({@link PageStore#prefetch(long[], int, int)}, {@link PageStore#readAll})
+ * Some pages of a batch read ({@link io.most.PageStore#prefetch(long[], int, int)}, {@link io.most.PageStore#readAll})
  * could not be read. Every other page of the batch was read (and stays buffered): one page's failure
  * never costs the others. {@link #failures()} names each failed page with the error a single
- * {@link PageStore#read} of it would have thrown ({@link CorruptPageException} for a torn or corrupt
+ * {@link io.most.PageStore#read} of it would have thrown ({@link CorruptPageException} for a torn or corrupt
  * page, {@link IllegalArgumentException} for a page that is not allocated, a device error for a failed
  * read); the cause is the failure of the lowest page id, the others are attached as suppressed.
  */

@@ -1,4 +1,4 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 /**
  * What a {@link PlacementPolicy} sees of its volume and may ask it to do. Segments are numbered
@@ -11,13 +11,16 @@ package io.most.tier;
  * <p><b>Actions</b> ({@link #mirror}, {@link #unmirror}, {@link #move}) may only be called from
  * {@link PlacementPolicy#optimize}. They copy data while foreground I/O continues, make the new
  * mapping durable before the old location is reused, count every byte they copy, and draw on the
- * volume's migration budget ({@link TierConfig#migrationBytesPerSecond()}): when the budget of this
+ * volume's migration budget ({@link io.most.tier.TierConfig#migrationBytesPerSecond()}): when the budget of this
  * interval is spent they return {@code false} without doing anything.
  */
 public interface PolicyContext {
 
-    /** The volume's configuration. */
-    TierConfig config();
+    /** How often the volume calls {@link PlacementPolicy#onInterval} ({@code TierConfig.optimizerInterval}). */
+    java.time.Duration optimizerInterval();
+
+    /** Weight of the newest sample in the latency averages ({@code TierConfig.latencyEwmaAlpha}). */
+    double latencyEwmaAlpha();
 
     /** Number of logical segments. */
     int segmentCount();
@@ -39,7 +42,7 @@ public interface PolicyContext {
         return readHeat(segment) + writeHeat(segment);
     }
 
-    /** Whether reads or writes of {@code segment} reach {@link TierConfig#hotThreshold()}. */
+    /** Whether reads or writes of {@code segment} reach {@link io.most.tier.TierConfig#hotThreshold()}. */
     boolean isHot(int segment);
 
     /**

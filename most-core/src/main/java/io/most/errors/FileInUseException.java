@@ -1,4 +1,4 @@
-package io.most;
+package io.most.errors;
 
 /**
  * A store file (block device, PM file, log) is already open in another store, in this process or

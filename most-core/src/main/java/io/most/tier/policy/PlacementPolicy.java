@@ -1,7 +1,7 @@
-package io.most.tier;
+package io.most.tier.policy;
 
 /**
- * Decides where a {@link TieredVolume}'s data lives and which copy serves each request. The volume
+ * Decides where a {@link io.most.tier.TieredVolume}'s data lives and which copy serves each request. The volume
  * owns the mechanisms every policy shares — segment map, per-segment hotness with cooling, measured
  * per-device latency, a rate-limited and byte-counting migrator, the subpage cleaner and crash
  * consistency — and asks its policy only for decisions, so that MOST
@@ -16,7 +16,7 @@ package io.most.tier;
  * other: state shared between them must be safe to publish (volatile or immutable). Randomised
  * decisions should be drawn per call (for example from {@link java.util.concurrent.ThreadLocalRandom}).
  *
- * <p>A policy instance serves one volume: {@link TierConfig#policy()} supplies a fresh one per open.
+ * <p>A policy instance serves one volume: {@link io.most.tier.TierConfig#policy()} supplies a fresh one per open.
  */
 public interface PlacementPolicy {
 
@@ -46,7 +46,7 @@ public interface PlacementPolicy {
     MirroredWrite routeMirroredWrite(int segment);
 
     /**
-     * Routing, every {@link TierConfig#optimizerInterval()} right after the volume has sampled device
+     * Routing, every {@link io.most.tier.TierConfig#optimizerInterval()} right after the volume has sampled device
      * latency: adjust knobs such as an offload ratio from {@code context}'s latencies. Must not migrate
      * or block: it runs on schedule even while {@link #optimize} waits for a migration, which is what
      * lets routing follow a load change within an interval. The default does nothing.

@@ -1,6 +1,6 @@
-package io.most.tier;
+package io.most.tier.policy;
 
-/** Where a logical segment of a {@link TieredVolume} lives (MOST paper, Figure 1). */
+/** Where a logical segment of a {@link io.most.tier.TieredVolume} lives (MOST paper, Figure 1). */
 public enum SegmentClass {
     /** Never written: reads return zeros and no device space is used. */
     UNALLOCATED,
