@@ -6,6 +6,8 @@
 #   examples/cache-server/bench.sh dram     # the data fits the DRAM budget
 #   examples/cache-server/bench.sh spill    # the data is 4x the DRAM budget: redis-server gets
 #                                           # maxmemory = the budget + allkeys-lru, MOST the same DRAM + flash
+#   examples/cache-server/bench.sh defaults # MOST started as a new user starts it (--dir only: 64 MiB DRAM,
+#                                           # 256 MiB of bucket pages), 100,000 keys (redis-benchmark -r 100000)
 #
 # Settings (environment): DRAM (budget, default 64m), SIZE (value bytes, 100), ROUNDS (5), REQUESTS
 # (requests per test, default 2x the keyspace), CLIENTS (50), PIPELINE (16), DIRTY_RATIO (MOST's --dirty-ratio,
@@ -35,7 +37,8 @@ item=$((SIZE + 16 + 24))   # value + key ("key:" + 12 digits) + per-item header,
 case $scenario in
   dram)  keyspace=${KEYSPACE:-$((dram_bytes / 4 / item))} ;;     # a quarter of the budget: all in DRAM
   spill) keyspace=${KEYSPACE:-$((dram_bytes * 4 / item))} ;;     # 4x the budget
-  *) echo "usage: $0 dram|spill" >&2; exit 2 ;;
+  defaults) keyspace=${KEYSPACE:-100000} ;;
+  *) echo "usage: $0 dram|spill|defaults" >&2; exit 2 ;;
 esac
 # at least 2,000,000 requests per test: shorter tests (0.2 s in DRAM) measure the JVM's warm-up
 default_requests=$((keyspace * 2 > 2000000 ? keyspace * 2 : 2000000))
@@ -58,8 +61,10 @@ redis_args=(--port "$PORT_REDIS" --bind 127.0.0.1 --save "" --appendonly no --di
 [ "$scenario" = spill ] && redis_args+=(--maxmemory "$dram_bytes" --maxmemory-policy allkeys-lru)
 redis-server "${redis_args[@]}"
 # Unsafe for Netty's buffers: without it Netty (on JDK >= 24) copies each argument through a fresh ByteBuffer view
-"$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" --port "$PORT_MOST" --dir "$work/most" --dram "$DRAM" \
-     --ssd "$ssd_bytes" --regions 64m --dirty-ratio "${DIRTY_RATIO:-0.5}" > "$work/most.log" 2>&1 &
+most_args=(--port "$PORT_MOST" --dir "$work/most")
+[ "$scenario" = defaults ] || most_args+=(--dram "$DRAM" --ssd "$ssd_bytes" --regions 64m --dirty-ratio "${DIRTY_RATIO:-0.5}")
+"$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" "${most_args[@]}" \
+     > "$work/most.log" 2>&1 &
 for port in "$PORT_MOST" "$PORT_REDIS"; do
   for _ in $(seq 600); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
   redis-cli -p "$port" ping >/dev/null 2>&1 || { echo "no server on port $port; see $work" >&2; DIR=keep; exit 1; }
