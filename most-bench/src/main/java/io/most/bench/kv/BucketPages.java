@@ -19,6 +19,13 @@ interface BucketPages {
      */
     <R> R readPrimary(long bucket, Function<MemorySegment, R> reader);
 
+    /**
+     * A hint that the primary pages of {@code buckets} are about to be read: pages that can be loaded
+     * together start loading now. By default nothing (a cache that loads one page per miss).
+     */
+    default void prefetch(long[] buckets) {
+    }
+
     /** Runs {@code body} holding {@code bucket} shared: pages of its chain may be read. */
     <R> R read(long bucket, Function<Chain, R> body);
 

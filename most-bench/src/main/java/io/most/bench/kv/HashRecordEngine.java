@@ -39,6 +39,11 @@ abstract class HashRecordEngine implements KvEngine {
     }
 
     @Override
+    public int readAll(String[] keys, byte[][] into) {
+        return records.readAll(keys, into);
+    }
+
+    @Override
     public boolean update(String key, int offset, byte[] bytes) {
         return records.update(key, offset, bytes);
     }

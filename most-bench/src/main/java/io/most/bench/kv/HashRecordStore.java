@@ -57,6 +57,22 @@ final class HashRecordStore {
         });
     }
 
+    /** {@link KvEngine#readAll}: the keys' primary pages are prefetched together, then read one by one. */
+    int readAll(String[] keys, byte[][] into) {
+        long[] bucketIds = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            bucketIds[i] = BucketPlan.bucketOf(RecordPageLayout.keyBytes(keys[i]), buckets);
+        }
+        pages.prefetch(bucketIds);
+        int found = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (read(keys[i], into[i])) {
+                found++;
+            }
+        }
+        return found;
+    }
+
     private int lookupPrimary(MemorySegment page, byte[] key, byte[] into) {
         int slot = layout.find(page, key);
         if (slot >= 0) {

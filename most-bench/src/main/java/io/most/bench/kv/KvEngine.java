@@ -30,6 +30,23 @@ public interface KvEngine extends AutoCloseable {
      */
     boolean update(String key, int offset, byte[] bytes);
 
+    /**
+     * Copies the records of {@code keys} into {@code into} (same index), as a client's multi-get does;
+     * engines that can fetch several records' blocks together do so (MOST: {@code PageStore.prefetch},
+     * RocksDB: {@code MultiGet}), the others read one key after the other.
+     *
+     * @return how many of the keys were found (a missing key leaves its buffer as it was)
+     */
+    default int readAll(String[] keys, byte[][] into) {
+        int found = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (read(keys[i], into[i])) {
+                found++;
+            }
+        }
+        return found;
+    }
+
     /** Stores a new record; {@code key} is not stored yet (YCSB inserts fresh key numbers). */
     void insert(String key, byte[] record);
 

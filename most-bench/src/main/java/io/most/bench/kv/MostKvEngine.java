@@ -112,6 +112,12 @@ public final class MostKvEngine extends HashRecordEngine {
             return store.readOptimistic(bucket, reader::apply);
         }
 
+        /** Misses of the batch go to the device together (io_uring: one submission). */
+        @Override
+        public void prefetch(long[] buckets) {
+            store.prefetch(buckets, 0, buckets.length);
+        }
+
         @Override
         public <R> R read(long bucket, Function<Chain, R> body) {
             return hold(bucket, false, body);

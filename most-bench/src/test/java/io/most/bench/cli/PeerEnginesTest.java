@@ -33,6 +33,25 @@ class PeerEnginesTest {
         }
     }
 
+    /** RocksDB answers the multi-get mix through MultiGet, MOST through a prefetch of the batch: all found. */
+    @Test
+    void multiGetsFindEveryKeyOnRocksDbAndMost(@TempDir Path dir) {
+        Cli cli = Cli.run("run", "--workload", "ycsb-multiget", "--hierarchy", "dram-file", "--engines",
+                "rocksdb,most", "--records", "400", "--dram", "256k", "--threads", "2", "--warmup", "0s",
+                "--duration", "1s", "--dir", dir.toString(), "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        List<Map<String, Object>> runs = MiniJson.array(MiniJson.object(MiniJson.parse(cli.out())).get("runs"))
+                .stream().map(MiniJson::object).toList();
+        assertEquals(List.of("rocksdb", "most"), runs.stream().map(r -> r.get("engine")).toList());
+        for (Map<String, Object> run : runs) {
+            assertEquals(0.0, run.get("measured_errors"), "every multi-get found its 16 records: " + run);
+            double gets = ((Number) run.get("multi_get_ops")).doubleValue();
+            assertTrue(gets >= 2, run.toString());
+            assertEquals(16 * gets, ((Number) run.get("multi_gotten_records")).doubleValue(), run.toString());
+        }
+        assertTrue(config(runs.get(0)).get("multi_get").toString().startsWith("MultiGet"), runs.get(0).toString());
+    }
+
     @Test
     void h2OnMostUsesTheFileOnDramFileAndThePageStoreWhereEmulated(@TempDir Path dir) {
         for (Map<String, Object> run : ycsbC("dram-file", "h2-most,h2-most-device", dir)) {

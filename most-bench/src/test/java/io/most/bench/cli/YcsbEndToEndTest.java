@@ -59,7 +59,7 @@ class YcsbEndToEndTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ycsb-a", "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f"})
+    @ValueSource(strings = {"ycsb-a", "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f", "ycsb-multiget"})
     void everyWorkloadRunsOnEveryEngine(String workload) {
         Cli cli = run(workload, "most,oltp-kv,h2-mvstore,ehcache,caffeine-pagecache", "--json", "-");
         assertEquals(0, cli.exitCode(), cli.err());
@@ -85,6 +85,11 @@ class YcsbEndToEndTest {
                     assertTrue(number(run, "scanned_records") >= number(run, "scan_ops"), what);
                 }
                 case "ycsb-f" -> assertEquals(List.of("read_modify_write_ops", "read_ops"), counted, what);
+                case "ycsb-multiget" -> {
+                    assertEquals(List.of("multi_get_ops"), counted, what);
+                    // every multi-get found all of its keys (a missing one fails the operation)
+                    assertEquals(16 * number(run, "multi_get_ops"), number(run, "multi_gotten_records"), what);
+                }
                 default -> throw new IllegalArgumentException(workload);
             }
         }

@@ -8,15 +8,17 @@ import java.util.StringJoiner;
 
 /**
  * One of YCSB's core workloads A-F: the proportions of each operation and how request keys are
- * chosen, as in YCSB 0.17's {@code workloads/workloada} .. {@code workloadf} files.
+ * chosen, as in YCSB 0.17's {@code workloads/workloada} .. {@code workloadf} files; or the multi-get mix
+ * ({@link #multiGet}), which YCSB does not define.
  *
- * @param letter        a .. f
+ * @param name          the workload's name, {@code ycsb-a} .. {@code ycsb-f}, {@code ycsb-multiget}
+ * @param letter        a .. f; m for the multi-get mix
  * @param proportions   share of each operation (those absent are 0)
  * @param distribution  how keys of reads, updates and scans are chosen
  * @param maxScanLength scan lengths are uniform in 1..this (workload E: 100)
  * @param description   one line for the usage text
  */
-record YcsbMix(char letter, Map<YcsbOperation, Double> proportions, Distribution distribution, int maxScanLength,
+record YcsbMix(String name, char letter, Map<YcsbOperation, Double> proportions, Distribution distribution, int maxScanLength,
                String description) {
 
     /** YCSB's {@code requestdistribution}. */
@@ -26,6 +28,12 @@ record YcsbMix(char letter, Map<YcsbOperation, Double> proportions, Distribution
         /** {@code SkewedLatestGenerator}: the most recently inserted records are the most popular. */
         LATEST
     }
+
+    /**
+     * Keys per multi-get: 16, the batch of the issue's target and a common page of results (RocksDB's
+     * own MultiGet benchmarks use 16 to 64).
+     */
+    static final int MULTI_GET_KEYS = 16;
 
     /** YCSB's {@code maxscanlength} default; only workload E scans, and sets 100. */
     static final int YCSB_DEFAULT_MAX_SCAN_LENGTH = 1000;
@@ -51,13 +59,23 @@ record YcsbMix(char letter, Map<YcsbOperation, Double> proportions, Distribution
         };
     }
 
+    /**
+     * Multi-gets only: each operation reads {@link #MULTI_GET_KEYS} keys chosen as workload C chooses
+     * one (zipfian), as a client's {@code MGET}, {@code getAll} or RocksDB {@code MultiGet}.
+     */
+    static YcsbMix multiGet() {
+        return of('m', Distribution.ZIPFIAN, YCSB_DEFAULT_MAX_SCAN_LENGTH,
+                "multi-get: 100% reads of " + MULTI_GET_KEYS + " keys at once", YcsbOperation.MULTI_GET, 1.0);
+    }
+
     private static YcsbMix of(char letter, Distribution distribution, int maxScan, String description,
                               Object... operationsAndShares) {
         Map<YcsbOperation, Double> shares = new EnumMap<>(YcsbOperation.class);
         for (int i = 0; i < operationsAndShares.length; i += 2) {
             shares.put((YcsbOperation) operationsAndShares[i], (Double) operationsAndShares[i + 1]);
         }
-        return new YcsbMix(letter, shares, distribution, maxScan, description);
+        String name = letter == 'm' ? "ycsb-multiget" : "ycsb-" + letter;
+        return new YcsbMix(name, letter, shares, distribution, maxScan, description);
     }
 
     /** The share of {@code op}, 0 if the mix has none. */

@@ -40,24 +40,26 @@ public final class YcsbWorkload implements Workload<KvTarget> {
         this.mix = mix;
     }
 
-    /** The six core workloads. */
+    /** The six core workloads and the multi-get mix. */
     public static YcsbWorkload[] all() {
         YcsbMix[] mixes = YcsbMix.core();
-        YcsbWorkload[] all = new YcsbWorkload[mixes.length];
+        YcsbWorkload[] all = new YcsbWorkload[mixes.length + 1];
         for (int i = 0; i < mixes.length; i++) {
             all[i] = new YcsbWorkload(mixes[i]);
         }
+        all[mixes.length] = new YcsbWorkload(YcsbMix.multiGet());
         return all;
     }
 
     @Override
     public String name() {
-        return "ycsb-" + mix.letter();
+        return mix.name();
     }
 
     @Override
     public String description() {
-        return "YCSB workload " + Character.toUpperCase(mix.letter()) + ", " + mix.description()
+        String title = mix.letter() == 'm' ? "YCSB-style" : "YCSB workload " + Character.toUpperCase(mix.letter());
+        return title + ", " + mix.description()
                 + " (" + (mix.distribution() == YcsbMix.Distribution.LATEST ? "latest" : "zipfian 0.99") + ");"
                 + " --engines on page hierarchies";
     }
@@ -105,6 +107,8 @@ public final class YcsbWorkload implements Workload<KvTarget> {
         private final InsertSequence inserts;
         private final Map<YcsbOperation, LongAdder> counts = new EnumMap<>(YcsbOperation.class);
         private final LongAdder scanned = new LongAdder();
+        private final LongAdder multiGotten = new LongAdder();
+        private long multiGottenBaseline;
         private final Map<YcsbOperation, Long> baseline = new EnumMap<>(YcsbOperation.class);
         private long scannedBaseline;
 
@@ -129,6 +133,7 @@ public final class YcsbWorkload implements Workload<KvTarget> {
                 baseline.put(op, counts.get(op).sum());
             }
             scannedBaseline = scanned.sum();
+            multiGottenBaseline = multiGotten.sum();
             target.engine().beginMeasurement();
         }
 
@@ -150,6 +155,10 @@ public final class YcsbWorkload implements Workload<KvTarget> {
             if (scans()) {
                 fields.put("scanned_records", scanned.sum() - scannedBaseline);
             }
+            if (mix.proportion(YcsbOperation.MULTI_GET) > 0) {
+                fields.put("multi_get_keys", YcsbMix.MULTI_GET_KEYS);
+                fields.put("multi_gotten_records", multiGotten.sum() - multiGottenBaseline);
+            }
             fields.put("inserted_records", inserts.issued() - target.data().records());
             target.engine().report(fields);
             fields.put("engine_config", new LinkedHashMap<>(target.engine().describe()));
@@ -163,6 +172,8 @@ public final class YcsbWorkload implements Workload<KvTarget> {
             private final RecordFormat format = target.data().format();
             private final byte[] record = new byte[format.recordBytes()];
             private final byte[] field = new byte[format.fieldLength()];
+            private final String[] multiKeys = new String[YcsbMix.MULTI_GET_KEYS];
+            private final byte[][] multiRecords = new byte[YcsbMix.MULTI_GET_KEYS][format.recordBytes()];
 
             YcsbClient(SplittableRandom random) {
                 this.random = random;
@@ -199,6 +210,17 @@ public final class YcsbWorkload implements Workload<KvTarget> {
                         String key = YcsbKeys.name(keys.next(random));
                         int length = 1 + random.nextInt(mix.maxScanLength()); // uniform 1..max
                         scanned.add(engine.scan(key, length, (k, r) -> { }));
+                    }
+                    case MULTI_GET -> {
+                        for (int i = 0; i < multiKeys.length; i++) {
+                            multiKeys[i] = YcsbKeys.name(keys.next(random));
+                        }
+                        int found = engine.readAll(multiKeys, multiRecords);
+                        if (found != multiKeys.length) {
+                            throw new IllegalStateException("multi-get of " + multiKeys.length + " keys found "
+                                    + found + " in " + target.engineName() + " (every chosen key exists)");
+                        }
+                        multiGotten.add(multiKeys.length);
                     }
                     case READ_MODIFY_WRITE -> {
                         String key = YcsbKeys.name(keys.next(random));
