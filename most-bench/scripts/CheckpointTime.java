@@ -12,7 +12,7 @@ import java.util.Arrays;
  * the pages are allocated and checkpointed once, then each round writes every page and times the
  * checkpoint that makes them durable. Prints one line: median and min-max ms over the rounds.
  * Usage: java --enable-native-access=ALL-UNNAMED -cp most-bench.jar most-bench/scripts/CheckpointTime.java DIR PAGES ROUNDS
- * It uses only the page store API every build since the batched write-back has, so the same source
+ * It uses only page store API that builds before and after the batched write-back share, so the same source
  * times an older build (its bench jar) beside a newer one; DIR must allow O_DIRECT (not tmpfs).
  */
 public class CheckpointTime {
