@@ -54,6 +54,10 @@ import java.util.concurrent.atomic.LongAdder;
  * ({@code most-burst}) add {@code offload_ratio_settling}: per change {@code [s, load before, load
  * after, reach s, settle s, operating ratio, seen s]} ({@link RatioSettling}; seen: when the served
  * operations showed the change).
+ *
+ * <p>Why this class is large: its six workloads share one session (the fill, the clients, the tier counters
+ * and the interval timeline), which splitting them would repeat six times; the timeline's settling analysis
+ * is RatioSettling.
  */
 public final class TierWorkload implements Workload<TieredVolume> {
     enum Kind { RANDOM, SEQUENTIAL_WRITE, READ_LATEST, BURST }

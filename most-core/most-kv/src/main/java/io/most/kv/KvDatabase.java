@@ -36,6 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safe: any number of threads may run transactions and auto-commit operations at once.
  * Keys compare as unsigned bytes. Key and value sizes are bounded by the page size
  * ({@link #maxKeySize()}, {@link #maxValueSize()}).
+ *
+ * <p>Why this class is large: it is the database's whole public surface (open and recovery, auto-committed
+ * operations, transactions, scans, checkpoint, close), each with its argument checks and javadoc; the
+ * mechanisms behind it are their own classes (BTree, LockManager, WriteAheadLog, Recovery, Transaction).
  */
 public final class KvDatabase implements AutoCloseable {
     private final DatabaseLock lock;

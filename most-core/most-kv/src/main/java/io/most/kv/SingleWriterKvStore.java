@@ -46,6 +46,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * are serialized by a lock, which also orders them against iterators' chunk reads, so the store is
  * safe if more threads write, only slower). {@link #get} and iteration are safe from any thread.
  * An iterator is used by one thread and must be closed; {@link #close} closes any left open.
+ *
+ * <p>Why this class is large: its operations and the snapshot protocol between the writer and the open
+ * iterators (the before-images each write hands to them) must be read together to be checked; the tree, the
+ * rollback journal and the iterator are their own classes.
  */
 public final class SingleWriterKvStore implements AutoCloseable {
     /** Entries an iterator reads from the tree at a time. */

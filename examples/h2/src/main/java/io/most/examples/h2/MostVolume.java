@@ -37,6 +37,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p><b>Concurrency.</b> Thread-safe. Reads of one file run in parallel; writes and truncation of a
  * file are serialized with each other and with its reads; namespace changes and commits briefly
  * exclude writers. The volume is locked against other processes while it is open.
+ *
+ * <p>Why this class is large: it is the file system's one lock domain: file data, the directory and the
+ * commit protocol change under the same locks, so the operations that take them live together; encoding
+ * (DirectoryCodec, Superblock), allocation (BlockAllocator) and block access (BlockSpace) are their own
+ * classes.
  */
 public final class MostVolume implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(MostVolume.class.getName());
