@@ -83,6 +83,9 @@ for port in "$PORT_MOST" "$PORT_REDIS"; do load "$port"; done
 echo "  loaded $keyspace keys into each server"
 
 stat() { redis-cli -p "$1" info stats | tr -d '\r' | awk -F: -v k="$2" '$1 == k { print $2 }'; }
+# MOST's device reads (INFO's most section): bucket pages read from flash and region reads
+device_reads() { redis-cli -p "$PORT_MOST" info | tr -d '\r' | awk -F: '$1 == "most_page_device_reads" || $1 == "most_region_device_reads" { n += $2 } END { print n + 0 }'; }
+reads_before=$(device_reads)
 results="$work/results.csv"   # server,test,rps,p50,p99
 : > "$results"
 declare -A hits misses
@@ -115,3 +118,4 @@ for server in most redis; do
   done
 done
 echo "(medians over $ROUNDS rounds; GET hits: GETs that found their key, from INFO stats; keys: DBSIZE at the end)"
+echo "MOST device reads during the measured rounds (after loading): $(( $(device_reads) - reads_before ))"
