@@ -13,7 +13,6 @@ import java.util.TreeMap;
  */
 public class BatchIOException extends DeviceIOException {
     private static final long serialVersionUID = 1L;
-    private static final int SUPPRESSED_LIMIT = 16;
 
     private final transient SortedMap<Integer, RuntimeException> failures;
     private final int batchSize;
@@ -33,12 +32,7 @@ public class BatchIOException extends DeviceIOException {
                 sorted.get(sorted.firstKey()));
         this.failures = Collections.unmodifiableSortedMap(sorted);
         this.batchSize = batchSize;
-        int attached = 0;
-        for (RuntimeException e : sorted.values()) {
-            if (e != getCause() && attached++ < SUPPRESSED_LIMIT) {
-                addSuppressed(e);
-            }
-        }
+        suppressAll(sorted.values());
     }
 
     /** The failure of each failed request, by its index in the batch. */

@@ -15,7 +15,6 @@ import java.util.TreeMap;
  */
 public class BatchReadException extends MostException {
     private static final long serialVersionUID = 1L;
-    private static final int SUPPRESSED_LIMIT = 16;
 
     private final transient SortedMap<Long, RuntimeException> failures;
     private final int batchSize;
@@ -40,12 +39,7 @@ public class BatchReadException extends MostException {
                 + sorted.firstKey() + ": " + sorted.get(sorted.firstKey()).getMessage(), sorted.get(sorted.firstKey()));
         this.failures = Collections.unmodifiableSortedMap(sorted);
         this.batchSize = batchSize;
-        int attached = 0;
-        for (RuntimeException e : sorted.values()) {
-            if (e != getCause() && attached++ < SUPPRESSED_LIMIT) {
-                addSuppressed(e);
-            }
-        }
+        suppressAll(sorted.values());
     }
 
     /** The failure of each failed page, by page id, in ascending id order. */
