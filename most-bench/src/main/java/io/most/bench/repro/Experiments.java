@@ -8,7 +8,9 @@ public final class Experiments {
 
     static {
         REGISTRY.register(new MostFig4());
-        REGISTRY.register(new MostFig5());
+        REGISTRY.register(MostFig5.readOnly());
+        REGISTRY.register(MostFig5.writeOnly());
+        REGISTRY.register(MostFig5.readWrite());
         REGISTRY.register(new MostFig7a());
         REGISTRY.register(new MostThreeTiers());
         REGISTRY.register(new MostFig8());

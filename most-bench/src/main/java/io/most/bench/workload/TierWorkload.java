@@ -40,7 +40,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       20% of the data set written most recently, the rest uniformly over what was written; no fill.</li>
  *   <li>{@code most-burst}: random reads with the hot set; the open-loop rate is {@code --intensity}
  *       for the first 30% of the run (warm-up included), then cycles of 20% of the run: a burst at
- *       {@code --intensity} for a quarter of the cycle, the rest at a quarter of it.</li>
+ *       {@code --intensity} for a quarter of the cycle, the rest at a quarter of it (Fig. 5a).
+ *       {@code most-burst-write} (Fig. 5b) and {@code most-burst-rw} (Fig. 5c, 50% writes): the same
+ *       schedule with 4 KiB random writes, which MOST balances through the mirrored class's subpages.</li>
  * </ul>
  *
  * <p>{@code --intensity 1} is the performance device's model max IOPS for the workload's op mix.
@@ -55,8 +57,8 @@ import java.util.concurrent.atomic.LongAdder;
  * after, reach s, settle s, operating ratio, seen s]} ({@link RatioSettling}; seen: when the served
  * operations showed the change).
  *
- * <p>Why this class is large: its six workloads share one session (the fill, the clients, the tier counters
- * and the interval timeline), which splitting them would repeat six times; the timeline's settling analysis
+ * <p>Why this class is large: its eight workloads share one session (the fill, the clients, the tier counters
+ * and the interval timeline), which splitting them would repeat eight times; the timeline's settling analysis
  * is RatioSettling.
  */
 public final class TierWorkload implements Workload<TieredVolume> {
@@ -82,14 +84,16 @@ public final class TierWorkload implements Workload<TieredVolume> {
         this.writeFraction = writeFraction;
     }
 
-    /** The six workloads. */
+    /** The eight workloads. */
     static List<TierWorkload> all() {
         return List.of(new TierWorkload("most-rand-read", Kind.RANDOM, 0),
                 new TierWorkload("most-rand-write", Kind.RANDOM, 1),
                 new TierWorkload("most-rand-rw", Kind.RANDOM, 0.5),
                 new TierWorkload("most-seq-write", Kind.SEQUENTIAL_WRITE, 1),
                 new TierWorkload("most-read-latest", Kind.READ_LATEST, 0.5),
-                new TierWorkload("most-burst", Kind.BURST, 0));
+                new TierWorkload("most-burst", Kind.BURST, 0),
+                new TierWorkload("most-burst-write", Kind.BURST, 1),
+                new TierWorkload("most-burst-rw", Kind.BURST, 0.5));
     }
 
     @Override
@@ -104,7 +108,8 @@ public final class TierWorkload implements Workload<TieredVolume> {
                     : "50% writes") + ", 20% hot set takes 90%, data set filled first";
             case SEQUENTIAL_WRITE -> "tier: sequential writes (a log), no fill";
             case READ_LATEST -> "tier: 50% sequential writes, 90% of reads to the latest-written 20%";
-            case BURST -> "tier: random reads, high load then low load with periodic bursts (--intensity = peak)";
+            case BURST -> "tier: random " + (writeFraction == 0 ? "reads" : writeFraction == 1 ? "writes"
+                    : "50% writes") + ", high load then low load with periodic bursts (--intensity = peak)";
         };
     }
 

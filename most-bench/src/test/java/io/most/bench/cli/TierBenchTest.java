@@ -20,7 +20,7 @@ class TierBenchTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"most-rand-read", "most-rand-write", "most-rand-rw", "most-seq-write", "most-read-latest",
-            "most-burst"})
+            "most-burst", "most-burst-write", "most-burst-rw"})
     void eachTierWorkloadRunsAndReportsTierFields(String workload, @TempDir Path dir) throws IOException {
         Path json = dir.resolve("out.json");
         Cli cli = Cli.run("run", "--workload", workload, "--hierarchy", "optane-nvme", "--policies", "most,hemem",
@@ -45,7 +45,10 @@ class TierBenchTest {
             assertEquals(List.of("t_s", "ops_s", "migrated_to_performance_bytes", "migrated_to_capacity_bytes",
                     "load_factor", "offload_ratio", "mirrored_segments", "performance_latency_us", "capacity_latency_us"),
                     List.copyOf(MiniJson.object(timeline.getFirst()).keySet()));
-            if (workload.equals("most-burst")) {
+            if (workload.startsWith("most-burst")) {
+                double writes = (Double) run.get("write_ops") / (Double) run.get("ops");
+                assertEquals(workload.equals("most-burst") ? 0 : workload.endsWith("write") ? 1 : 0.5, writes,
+                        workload.equals("most-burst-rw") ? 0.2 : 0, "the burst's write share: " + run);
                 for (Object change : MiniJson.array(run.get("offload_ratio_settling"))) {
                     assertEquals(7, MiniJson.array(change).size(),
                             "[s, from, to, reach s, settle s, operating ratio, seen s]");

@@ -19,6 +19,8 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code reproduce} end to end with {@code --quick}: one tier-layer (block) and one page-layer experiment
@@ -35,14 +37,16 @@ class ReproduceTest {
         assertEquals("1.25", args.get(args.indexOf("--intensity") + 1), "not rounded to 1.3 as before");
     }
 
-    @Test
-    void tierExperimentWritesJsonChartAndMarkdown(@TempDir Path dir) throws IOException {
-        Cli cli = Cli.run("reproduce", "most-fig5", "--quick", "--out", dir.toString());
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"most-fig5, Figure 5a, most-burst, colloid", "most-fig5b, Figure 5b, most-burst-write, colloid++"})
+    void tierExperimentWritesJsonChartAndMarkdown(String experiment, String figure, String workload, String migrator,
+                                                  @TempDir Path dir) throws IOException {
+        Cli cli = Cli.run("reproduce", experiment, "--quick", "--out", dir.toString());
         assertEquals(0, cli.exitCode(), cli.err());
-        List<Map<String, Object>> runs = checkFiles(dir, "most-fig5", "Figure 5a");
-        assertEquals(List.of("most", "hemem", "colloid"), runs.stream().map(r -> r.get("policy")).toList());
+        List<Map<String, Object>> runs = checkFiles(dir, experiment, figure);
+        assertEquals(List.of("most", "hemem", migrator), runs.stream().map(r -> r.get("policy")).toList());
         for (Map<String, Object> run : runs) {
-            assertEquals("most-burst", run.get("workload"));
+            assertEquals(workload, run.get("workload"));
             List<Object> intervals = MiniJson.array(run.get(TierWorkload.INTERVAL_TIMELINE));
             assertFalse(intervals.isEmpty(), "the figure plots the per-interval timeline");
             Map<String, Object> sample = MiniJson.object(intervals.getLast());
