@@ -4,6 +4,8 @@ import io.most.cache.CacheStats;
 import io.most.cache.KeyLockStripes;
 import io.most.cache.MostCache;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -68,6 +70,23 @@ public final class Keyspace {
     /** The string value of {@code key}, or null if it is absent or holds another type (MGET's rule). */
     public byte[] getIfString(byte[] key) {
         return count(cache.get(cacheKey(key)));
+    }
+
+    /**
+     * {@link #getIfString} of each key (MGET): the keys' pages or regions that are not in DRAM are read
+     * from the device together first ({@code MostCache.prefetch}: one batch, in flight at once).
+     */
+    public List<byte[]> getAllIfString(List<byte[]> keys) {
+        List<byte[]> cacheKeys = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            cacheKeys.add(cacheKey(key));
+        }
+        cache.prefetch(cacheKeys);
+        List<byte[]> values = new ArrayList<>(keys.size());
+        for (byte[] key : cacheKeys) {
+            values.add(count(cache.get(key)));
+        }
+        return values;
     }
 
     /** Whether {@code key} exists (any type), counted as a keyspace hit or miss. */

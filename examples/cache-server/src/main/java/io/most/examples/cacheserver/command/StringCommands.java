@@ -4,7 +4,6 @@ import static io.most.examples.cacheserver.command.CommandSpec.command;
 
 import io.most.examples.cacheserver.protocol.Replies;
 import io.netty.handler.codec.redis.RedisMessage;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -84,12 +83,7 @@ final class StringCommands {
     }
 
     private static RedisMessage mget(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
-        List<byte[]> values = new ArrayList<>(a.size() - 1);
-        for (int i = 1; i < a.size(); i++) {
-            values.add(keys.getIfString(a.get(i)));
-        }
-        return Replies.bulkArray(values);
+        return Replies.bulkArray(s.server().keyspace().getAllIfString(a.subList(1, a.size())));
     }
 
     private static RedisMessage mset(Session s, List<byte[]> a) {
