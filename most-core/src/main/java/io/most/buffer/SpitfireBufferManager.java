@@ -151,6 +151,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     public static SpitfireBufferManager open(PageStoreConfig config) {
         BlockStore ssd = BlockStore.open(config.blockDevice(), config.pageSize(), config.acceptDataLoss());
         PmArea pmArea = null;
+        SpitfireBufferManager store = null;
         try {
             checkMappingFits(ssd.pageCount(), config.hasPm());
             PmDependency dependency = ssd.pmDependency();
@@ -165,7 +166,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             } else {
                 refuseLostPmDependency(ssd, dependency, config.acceptDataLoss(), "no PM file is configured");
             }
-            SpitfireBufferManager store = new SpitfireBufferManager(config, ssd, pmArea);
+            store = new SpitfireBufferManager(config, ssd, pmArea);
             store.registerDramPool();
             ssd.commitFormat();
             if (pmArea != null && pmArea.durable) {
@@ -179,7 +180,10 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             if (pmArea != null) {
                 pmArea.close();
             }
-            ssd.close();
+            ssd.close(); // first: the device may hold the DRAM pool registered as its I/O buffers
+            if (store != null) {
+                store.dramArena.close();
+            }
             throw e;
         }
     }
