@@ -16,7 +16,7 @@ package io.most.tier.policy;
  */
 public interface PolicyContext {
 
-    /** How often the volume calls {@link PlacementPolicy#onInterval} ({@code TierConfig.optimizerInterval}). */
+    /** How often the volume calls {@link PlacementPolicy#tune} ({@code TierConfig.optimizerInterval}). */
     java.time.Duration optimizerInterval();
 
     /** Weight of the newest sample in the latency averages ({@code TierConfig.latencyEwmaAlpha}). */
