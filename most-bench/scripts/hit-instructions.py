@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Counts the instructions of a PageReadBenchmark's hot loop, per C2 compile of its JMH stub.
+"""Counts the instructions of a hit benchmark's hot loop, per C2 compile of its JMH stub.
 
     most-bench/scripts/hit-instructions.py [--jar JAR] [--java JAVA] [--listing] [--jvm-args ARGS] BENCHMARK...
 
@@ -14,6 +14,7 @@ from one compile of the same code to the next. Instruction counts, not times: th
 the load of the machine. A loop whose hot path calls a method not inlined (pmHit's slow path) counts
 only the caller's part; such a compile is marked "call".
 
+Benchmarks are method names of PageReadBenchmark or HitPathReplicaBenchmark (unique across them).
 Needs java (JDK 25), objdump (binutils) and the jar built by `./mvnw -pl most-bench/most-jmh -am package`.
 """
 import argparse
@@ -138,8 +139,9 @@ def main():
     parser.add_argument('benchmarks', nargs='+')
     args = parser.parse_args()
     for b in args.benchmarks:
-        stub = '*PageReadBenchmark_%s_jmhTest::%s_avgt_jmhStub' % (b, b)
-        run = subprocess.run([args.java, '-jar', args.jar, 'PageReadBenchmark.%s$' % b, '-f', '1', '-wi', '3', '-i', '1',
+        stub = '*Benchmark_%s_jmhTest::%s_avgt_jmhStub' % (b, b)  # the generated class of either
+        run = subprocess.run([args.java, '-jar', args.jar, r'(PageReadBenchmark|HitPathReplicaBenchmark)\.%s$' % b,
+                              '-f', '1', '-wi', '3', '-i', '1',
                               '-w', '1s', '-r', '1s', '-jvmArgsAppend',
                               ('-XX:+UnlockDiagnosticVMOptions -XX:CompileCommand=print,' + stub + ' ' + args.jvm_args).strip()],
                              capture_output=True, text=True)

@@ -11,8 +11,9 @@ order rotated from cycle to cycle (a,b,c / b,c,a / ...), and each benchmark's sc
 baseline's score of the same cycle. Printed per benchmark: the median score, and the median of the
 per-cycle ratios with their min-max. The load average is printed at the start of every cycle.
 
-Benchmarks are PageReadBenchmark method names (the default class), or full JMH regexes containing a
-dot. With --compare-jar every BENCHMARK also runs from a second jar (another build: the commit
+Benchmarks are method names of PageReadBenchmark or HitPathReplicaBenchmark (the default classes: a
+name is unique across them, and a rung moved between them keeps its name), or full JMH regexes
+containing a dot. With --compare-jar every BENCHMARK also runs from a second jar (another build: the commit
 before a change), as one more entry of the same cycles, named BENCHMARK@JARNAME: a before/after
 comparison from one invocation, each side a ratio to the same cycle's baseline. Needs the jar built by `./mvnw -pl most-bench/most-jmh -am package`.
 """
@@ -27,8 +28,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# the classes a bare benchmark name is looked up in (a name is in one of them)
+CLASSES = '(PageReadBenchmark|HitPathReplicaBenchmark)'
+
+
 def regex(name):
-    return name if '.' in name else 'PageReadBenchmark.' + name + '$'
+    return name if '.' in name else CLASSES + r'\.' + name + '$'
 
 
 def run_fork(args, entry):

@@ -23,10 +23,21 @@ import io.most.errors.BatchReadException;
  *         page.payload().set(ValueLayout.JAVA_INT, 0, 7);
  *         page.markDirty(1);
  *     }
- *     int seven = store.readOptimistic(id, p -> p.get(ValueLayout.JAVA_INT, 0));
+ *     PageCursor cursor = store.cursor();    // the latch-free reader: one per thread, kept
+ *     int seven = store.readOptimistic(cursor, id, p -> p.get(ValueLayout.JAVA_INT, 0));
+ *     if (cursor.begin(id)) {                 // or by hand, allocating nothing:
+ *         int same = cursor.getInt(0);
+ *         boolean counts = cursor.validate();  // if false, a writer raced: read(id) under a latch
+ *     }
  *     store.checkpoint();
  * }
  * }</pre>
+ *
+ * <p><b>Reading.</b> Two ways, one under the other: {@link #read} and {@link #write} pin a page under a
+ * latch (the only way to write, and the one that loads a page that is not buffered); a
+ * {@link PageCursor} reads a buffered page without a latch and validates afterwards, falling back to
+ * {@link #read} when the page is not buffered or a writer raced. {@link #readOptimistic} is that
+ * pattern for a lambda over the whole payload, and {@link #readAll} for many pages at once.
  *
  * <p><b>Concurrency.</b> All methods are thread-safe. {@link #read} takes a shared latch and
  * {@link #write} an exclusive one on the page, held until the {@link Page} is closed; a thread that
@@ -141,8 +152,9 @@ public interface PageStore extends AutoCloseable {
     /**
      * Reads many pages: {@link #prefetch(long[], int, int) prefetches} them all with one batch of
      * device reads, then runs {@code reader} on each page's payload in turn, as
-     * {@link #readOptimistic} does (no latch held across pages, so it never holds two latches at once),
-     * and returns the results in the order of {@code pageIds} (one per id, duplicates included).
+     * {@link #readOptimistic(PageCursor, long, PageReader)} does, with one cursor for all (no latch held
+     * across pages, so it never holds two latches at once), and returns the results in the order of
+     * {@code pageIds} (one per id, duplicates included).
      *
      * @throws IllegalArgumentException if an id is outside {@code [0, pageCapacity())} (nothing is read)
      * @throws BatchReadException       if some pages could not be read: every other page was, and each
@@ -152,134 +164,64 @@ public interface PageStore extends AutoCloseable {
     <R> java.util.List<R> readAll(long[] pageIds, PageReader<R> reader);
 
     /**
-     * Reads a page without taking a latch when it is buffered: runs {@code reader} on the payload,
-     * then validates that no writer or eviction intervened, and runs it again if one did. Falls back
-     * to a shared latch after repeated conflicts or when the page must be loaded. A convenience over
-     * {@link #tryOptimisticRead}, {@link #optimisticPayload} and {@link #validate}; a hot loop that
-     * must not allocate (a capturing lambda does) uses those directly.
+     * Reads a page without taking a latch when it is buffered: {@link #readOptimistic(PageCursor, long,
+     * PageReader) readOptimistic} with a cursor made for this call ({@link #cursor()}). A convenience: the
+     * cursor is one more object per call, so a thread that reads often keeps a cursor and passes it.
      */
-    <R> R readOptimistic(long pageId, PageReader<R> reader);
+    default <R> R readOptimistic(long pageId, PageReader<R> reader) {
+        return readOptimistic(cursor(), pageId, reader);
+    }
 
     /**
-     * Starts a latch-free read of a buffered page, as {@link java.util.concurrent.locks.StampedLock#tryOptimisticRead()}
-     * does for a lock: returns a nonzero stamp if the page is in DRAM or PM and no writer holds it,
-     * else 0 (not buffered, not allocated, or being written: use {@link #read(long)}, which loads,
-     * waits or throws). Takes no latch, allocates nothing, and counts a buffer hit ({@link #validate}
-     * takes it back if the stamp fails, so a retried read counts once).
+     * Reads a page with {@code cursor} and no latch when it is buffered: runs {@code reader} on the
+     * cursor's {@link PageCursor#payload() payload}, then validates that no writer, eviction or
+     * migration intervened, and runs it again if one did. Falls back to {@link #read(long)}'s shared
+     * latch (which loads the page, waits for a writer, or throws) when the page is not buffered or after
+     * eight failed validations (enough to ride out a few writers, few enough that a page written
+     * without pause is read under the latch rather than spun on). A reader that throws on bytes that
+     * then fail validation is run again; one that throws on a validated page, or under the latch,
+     * propagates. Allocates nothing but what {@code reader} does. So the reader must be side-effect
+     * free and must not trust what it reads to be consistent ({@link PageReader}).
      *
-     * <pre>{@code
-     * long stamp = store.tryOptimisticRead(pageId);
-     * if (stamp != 0) {
-     *     long value = store.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG, offset);
-     *     if (store.validate(stamp)) {
-     *         return value;               // the page's own bytes, as of one instant
-     *     }
-     * }
-     * try (Page page = store.read(pageId)) { // missed or raced with a writer: latch
-     *     return page.payload().get(ValueLayout.JAVA_LONG, offset);
-     * }
-     * }</pre>
-     *
-     * Until {@link #validate} confirms the stamp, what was read may be torn, another version of the
-     * page, or (if the page was evicted or freed meanwhile) bytes of another page: bound every loop and
-     * index by the payload size and act on nothing before validating.
-     *
-     * @throws IllegalArgumentException if {@code pageId} is outside {@code [0, pageCapacity())}
+     * @param cursor a cursor of this store ({@link #cursor()}), owned by the calling thread and not in
+     *               the middle of another read (a {@code reader} that reads more pages uses another)
+     * @throws IllegalArgumentException if the page is not allocated or outside the store's capacity
+     * @throws CorruptPageException     if the page must be loaded and its stored copy fails its checksum
      * @throws IllegalStateException    if the store is closed
      */
-    long tryOptimisticRead(long pageId);
+    default <R> R readOptimistic(PageCursor cursor, long pageId, PageReader<R> reader) {
+        for (int attempt = 0; attempt < 8; attempt++) {
+            if (!cursor.begin(pageId)) {
+                break; // not buffered, or being written: the latch loads or waits
+            }
+            R result = null;
+            RuntimeException failure = null;
+            try {
+                result = reader.read(cursor.payload());
+            } catch (RuntimeException e) {
+                failure = e; // thrown by an inconsistent read? only validation can tell
+            }
+            if (cursor.validate()) {
+                if (failure != null) {
+                    throw failure;
+                }
+                return result;
+            }
+        }
+        try (Page page = read(pageId)) {
+            return reader.read(page.payload());
+        }
+    }
 
     /**
-     * The read-only payload of the frame a nonzero stamp from {@link #tryOptimisticRead} names
-     * ({@link #payloadSize()} bytes, DRAM or PM). No copy and no allocation: a view of the frame
-     * itself, whose contents count only once {@link #validate validated}.
+     * A new reusable latch-free reader ({@link PageCursor}) for one thread: the one optimistic read of
+     * this store. It holds the pools' metadata and memory itself, so that a hit loads no store object and
+     * its validation re-reads the one latch word it found. Make one per thread and keep it; it allocates
+     * nothing after.
      *
-     * @throws IllegalArgumentException if {@code stamp} is 0 or was not issued by this store
-     */
-    java.lang.foreign.MemorySegment optimisticPayload(long stamp);
-
-    /**
-     * Reads the {@code long} (native byte order, any alignment) at byte {@code offset} of the payload
-     * of the page a nonzero stamp from {@link #tryOptimisticRead} names: the value
-     * {@code optimisticPayload(stamp).get(ValueLayout.JAVA_LONG_UNALIGNED, offset)} reads, addressed in
-     * the buffer pool directly instead of through a per-frame segment (the fastest hit path). Takes no
-     * latch and allocates nothing; the value counts only once {@link #validate} confirms the stamp.
-     *
-     * <pre>{@code
-     * long stamp = store.tryOptimisticRead(pageId);
-     * if (stamp != 0) {
-     *     long value = store.optimisticLong(stamp, offset);
-     *     if (store.validate(stamp)) {
-     *         return value;
-     *     }
-     * }
-     * }</pre>
-     *
-     * The offset is checked against the payload, so a read through a stamp never reaches another
-     * frame's bytes, whatever the stamp's page has become since.
-     *
-     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
-     * @throws IndexOutOfBoundsException if {@code offset < 0} or {@code offset + 8 > payloadSize()}
-     * @throws IllegalStateException     if the store is closed
-     */
-    long optimisticLong(long stamp, long offset);
-
-    /**
-     * {@link #optimisticLong} for an {@code int} (4 bytes, native byte order, any alignment).
-     *
-     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
-     * @throws IndexOutOfBoundsException if {@code offset < 0} or {@code offset + 4 > payloadSize()}
-     * @throws IllegalStateException     if the store is closed
-     */
-    int optimisticInt(long stamp, long offset);
-
-    /**
-     * {@link #optimisticLong} for one byte.
-     *
-     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
-     * @throws IndexOutOfBoundsException if {@code offset} is not in {@code [0, payloadSize())}
-     * @throws IllegalStateException     if the store is closed
-     */
-    byte optimisticByte(long stamp, long offset);
-
-    /**
-     * Copies {@code length} payload bytes from {@code offset} of the page a nonzero stamp names into
-     * {@code destination} at {@code index} (e.g. a key to compare); see {@link #optimisticLong}. The
-     * copy may be torn until {@link #validate} confirms the stamp.
-     *
-     * @throws IllegalArgumentException  if {@code stamp} is 0 or was not issued by this store
-     * @throws IndexOutOfBoundsException if the range is not inside the payload or the array
-     * @throws IllegalStateException     if the store is closed
-     */
-    void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length);
-
-    /**
-     * Whether the page of a stamp from {@link #tryOptimisticRead} is still in the same frame, unchanged,
-     * since the stamp was issued: no writer latched it, and it was not evicted, migrated or freed. If
-     * so, every read of {@link #optimisticPayload} and of the typed reads ({@link #optimisticLong},
-     * {@link #optimisticInt}, {@link #optimisticByte}, {@link #optimisticCopy}) made before this call saw
-     * that version of the page.
-     * Returns false for stamp 0. May be called several times for one stamp (e.g. at each step of a
-     * search).
-     *
-     * @throws IllegalArgumentException if {@code stamp} was not issued by this store
-     */
-    boolean validate(long stamp);
-
-    /**
-     * A new reusable latch-free reader ({@link PageCursor}) for one thread: the
-     * optimistic read of {@link #tryOptimisticRead} without a stamp to decode, holding the pools'
-     * metadata and memory itself, so that a hit loads no store object and its validation re-reads the
-     * one latch word it found. Make one per thread and keep it; it allocates nothing after.
+     * @throws IllegalStateException if the store is closed
      */
     PageCursor cursor();
-
-    /**
-     * A new reusable latched reader ({@link PagePin}) for one thread: {@link #read}'s
-     * shared latch and the cursor's typed reads, with no {@link Page} handle, so it allocates nothing
-     * whatever the JIT inlines. Make one per thread and keep it.
-     */
-    PagePin pagePin();
 
     /** Writes every dirty DRAM page to PM or the block device and forces the block device. */
     void flush();

@@ -13,7 +13,8 @@ import java.util.Map;
  *                           installed from the block device (what wears PM; Spitfire Fig. 8)
  * @param ssdReads           page reads from the block device
  * @param ssdWrites          page writes to the block device
- * @param optimisticRetries  optimistic reads that had to run again
+ * @param optimisticRetries  optimistic reads that had to run again: cursor validations that failed
+ *                           ({@link PageCursor#validate}) after a successful begin
  * @param dirtyPages         gauge: DRAM pages newer than their durable copy
  * @param dramFramesUsed     gauge: DRAM frames holding a page
  * @param pmFramesUsed       gauge: PM frames holding a page

@@ -1,9 +1,19 @@
 package io.most.buffer;
 
 import io.most.MigrationPath;
+import io.most.PageCursor;
+import io.most.PageReader;
+import io.most.PageStore;
+import io.most.device.DeviceIOException;
+import io.most.errors.BatchReadException;
+import io.most.errors.CorruptPageException;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -54,6 +64,42 @@ final class BatchLoader {
         this.evictor = evictor;
         this.counters = counters;
         this.maxBatch = Math.max(1, dram.frames / 4);
+    }
+
+    /**
+     * {@link io.most.PageStore#readAll}: {@code store}'s {@link io.most.PageStore#prefetch prefetch} of every
+     * page, then each page read with one cursor ({@link io.most.PageStore#readOptimistic(PageCursor,
+     * long, PageReader)}), the reader running on one page at a time; a page's own failure is collected
+     * and the others go on.
+     */
+    <R> List<R> readAll(PageStore store, long[] pageIds, PageReader<R> reader) {
+        Objects.requireNonNull(reader, "reader");
+        Map<Long, RuntimeException> failures = new HashMap<>();
+        try {
+            store.prefetch(pageIds, 0, pageIds.length);
+        } catch (BatchReadException e) {
+            failures.putAll(e.failures());
+        }
+        List<R> results = new ArrayList<>(pageIds.length);
+        PageCursor cursor = store.cursor(); // one for the batch: the reader reads the pages one at a time
+        for (long pageId : pageIds) {
+            RuntimeException failed = failures.get(pageId);
+            if (failed != null) {
+                results.add(null);
+                continue;
+            }
+            try {
+                results.add(store.readOptimistic(cursor, pageId, reader));
+            } catch (IllegalArgumentException | CorruptPageException | DeviceIOException e) {
+                // the page's own failure (freed, corrupt, unreadable since the prefetch): the others go on
+                failures.put(pageId, e);
+                results.add(null);
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new BatchReadException(pageIds.length, failures);
+        }
+        return results;
     }
 
     /**

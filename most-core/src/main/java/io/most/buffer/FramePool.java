@@ -8,22 +8,20 @@ import java.lang.invoke.VarHandle;
  * and its per-frame views, the frames' metadata array ({@link FrameRecords}: one record a frame, with
  * the latch word of {@link LatchWord}), the free list and a {@link Replacement replacement policy}.
  * Its methods name a frame by index and act on that frame's record; the hit paths that must not load
- * the pool ({@link FrameCursor}, {@link FramePin}) use {@link FrameRecords} on the array itself.
+ * the pool ({@link FrameCursor}) use {@link FrameRecords} on the array itself.
  */
 final class FramePool {
     static final long NO_PAGE = FrameRecords.NO_PAGE;
 
     final String tier;
     final int frameSize;
-    /** {@link #frameSize} as a long, for {@link #payloadStart}: a multiply with no sign extension first. */
-    private final long frameBytes;
     final int frames;
     private final MemorySegment[] frameSegments;
     private final MemorySegment[] payloads;
     private final MemorySegment[] readOnlyPayloads;
     /**
      * The pool read-only from the first frame's payload on (its header cut off), so frame {@code f}'s
-     * payload starts at {@code f * frameSize}: the typed optimistic reads address a frame by arithmetic.
+     * payload starts at {@code f * frameSize}: the cursor's typed reads address a frame by arithmetic.
      */
     private final MemorySegment readOnlyMemory;
     private final long[] meta;
@@ -43,7 +41,6 @@ final class FramePool {
               java.util.function.Function<FramePool, Replacement> replacement) {
         this.tier = tier;
         this.frameSize = frameSize;
-        this.frameBytes = frameSize;
         this.frames = (int) (memory.byteSize() / frameSize);
         long most = FrameRecords.maxFrames();
         if (memory.byteSize() / frameSize > most) {
@@ -92,21 +89,18 @@ final class FramePool {
         return writable ? payloads[f] : readOnlyPayloads[f];
     }
 
-    /**
-     * The whole pool as one read-only segment, for reads that address a frame by arithmetic
-     * ({@link #payloadStart}) instead of loading its payload segment: one object for every frame, so
-     * a hit loads no per-frame handle before the data.
-     */
-    MemorySegment readOnlyMemory() {
-        return readOnlyMemory;
+    /** Each frame's read-only payload, indexed by frame, for {@link FrameCursor#payload()}. */
+    MemorySegment[] readOnlyPayloads() {
+        return readOnlyPayloads;
     }
 
     /**
-     * Where frame {@code f}'s payload starts in {@link #readOnlyMemory()}; for a frame past the pool,
-     * an offset past the segment's end.
+     * The whole pool as one read-only segment, for reads that address a frame by arithmetic (frame
+     * {@code f}'s payload at {@code f * frameSize}) instead of loading its payload segment: one object
+     * for every frame, so a hit loads no per-frame handle before the data.
      */
-    long payloadStart(int f) {
-        return f * frameBytes;
+    MemorySegment readOnlyMemory() {
+        return readOnlyMemory;
     }
 
     long pageOf(int f) {
@@ -273,26 +267,11 @@ final class FramePool {
     }
 
     /**
-     * The start of an optimistic read of page {@code pageId} in frame {@code f}
-     * ({@link FrameRecords#optimisticHit}): the frame's latch word, or {@link LatchWord#NOT_READABLE}.
-     */
-    long optimisticHit(int f, long pageId) {
-        // the array in a local: read from the field after the acquire load, it would be loaded (and its
-        // length checked) again, the acquire being a compiler barrier for every field
-        return FrameRecords.optimisticHit(meta, f, pageId);
-    }
-
-    /**
-     * The hits in this pool: every readable {@link #optimisticHit} and every {@link #latchHolding} that
+     * The hits in this pool: every readable {@link FrameRecords#optimisticHit} and every {@link #latchHolding} that
      * held the page, less what the buffer manager takes back (a failed validation, a changed mapping).
      */
     StripedCounter hits() {
         return hits;
-    }
-
-    /** The frame's latch word again, ordered after the caller's reads ({@link LatchWord#wordAfterReads}). */
-    long latchWordAfterReads(int f) {
-        return FrameRecords.latchWordAfterReads(meta, FrameRecords.record(f)); // the array loaded before the fence
     }
 
     /**
@@ -302,12 +281,6 @@ final class FramePool {
      */
     long[] records() {
         return meta;
-    }
-
-    /** Whether {@code f} names a frame of this pool (for decoding a caller's stamp). */
-    boolean isFrame(int f) {
-        // unsigned, as the JIT compares an index: a negative f fails the same compare
-        return Integer.compareUnsigned(f, frames) < 0;
     }
 
     /**

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The layout of a frame pool's metadata, as static methods over its {@code long[]} (as Neo4j's
  * {@code PageList} over its off-heap records): the array that {@link FramePool} owns and that
- * {@link FrameCursor} and {@link FramePin} hold themselves, so that a hit loads no pool object.
+ * {@link FrameCursor} holds itself, so that a hit loads no pool object.
  *
  * <p><b>Layout.</b> The array starts with the pool's {@link StripedCounter hit counter} ({@link #RECORDS}
  * longs), so that a hit counts in the array it holds already; then one record of {@value #STRIDE}
@@ -16,8 +16,7 @@ import java.lang.invoke.VarHandle;
  * most two cache lines (a heap array is only 8-byte aligned), and two frames' latch words are never in
  * the same line: a writer latching one frame does not slow readers of its neighbour (false sharing).
  * Parallel {@code AtomicLongArray}s would put eight neighbours' latch words in one line and spread a
- * hit over five arrays. The records end the array, so a frame past the pool (a garbage stamp's) fails
- * the array's own bounds check.
+ * hit over five arrays.
  *
  * <p>Every change of a frame's page, contents or mapping happens under its exclusive latch, so an
  * unchanged latch version proves the frame still holds what it held when an optimistic read began.
@@ -26,8 +25,7 @@ final class FrameRecords {
     static final long NO_PAGE = -1;
     /**
      * More frames than any pool has: its metadata array ({@value #STRIDE} longs a frame) could not be
-     * indexed by an {@code int}. A stamp names a frame in 28 bits ({@link OptimisticStamp}), and the hit
-     * paths test a mapping entry against this bound rather than against 0: the same one compare
+     * indexed by an {@code int}. The hit paths test a mapping entry against this bound rather than against 0: the same one compare
      * rejects "not mapped" (-1, a huge unsigned value) and gives the JIT the frame's whole range, so
      * that it knows a frame's record index cannot overflow.
      */
@@ -72,6 +70,11 @@ final class FrameRecords {
     /** Where frame {@code f}'s record (and its latch word) starts in the metadata array. */
     static int record(int f) {
         return RECORDS + f * STRIDE;
+    }
+
+    /** The frame whose record starts at {@code record} ({@link #record} inverted). */
+    static int frameOf(int record) {
+        return (record - RECORDS) / STRIDE;
     }
 
     /** Whether mapping entry {@code f} names a frame (-1 does not); see {@link #MAX_FRAMES}. */

@@ -2,18 +2,15 @@ package io.most.buffer;
 
 import io.most.MigrationPolicy;
 import io.most.Page;
-import io.most.PageReader;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The read protocol of the buffer manager: how a caller reaches a buffered page's bytes. Latched pages
- * ({@link #read}, {@link #write} and {@link #pinShared}: a frame's shared or exclusive latch, held until
- * the handle closes), optimistic stamps ({@link #tryOptimisticRead}: the frame's latch word, validated
- * after the reads) and the payload addressing of the typed reads, which keeps every read through a
- * stamp inside its frame's payload. A page that is not buffered, or whose mapping changed while it was
- * latched, goes to {@link #pinSlowly}, the load and migration path ({@link PageLoader}).
+ * ({@link #read}, {@link #write}: a frame's shared or exclusive latch, held until the handle closes) and
+ * the latch-free reader ({@link #cursor()}: a {@link FrameCursor} over the same pools and mappings,
+ * validated by the frame's latch word after the reads). A page that is not buffered, or whose mapping
+ * changed while it was latched, goes to {@link #pinSlowly}, the load and migration path
+ * ({@link PageLoader}).
  *
  * <p>The buffer manager extends this class instead of holding it in a field so that a hit loads the
  * pools and mappings from the store object itself: a delegate would cost every hit one more dependent
@@ -21,13 +18,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Safety: every change of a frame's page, contents or mapping happens under the frame's exclusive
  * latch ({@link FramePool}); the hit paths read the mappings plain, and a stale frame number fails the
- * page-id and mapping checks made under the latch, or the stamp's validation. A closed store has
+ * page-id and mapping checks made under the latch, or the cursor's validation. A closed store has
  * nothing mapped ({@link SpitfireBufferManager}'s close unmaps every page before it frees the pools),
  * so a hit needs no open check: only the paths that find nothing mapped check.
  */
 abstract class PageAccess {
-    private static final int OPTIMISTIC_ATTEMPTS = 8;
-
     final int pageSize;
     /** {@link #payloadSize()} as a long: the typed reads' offset check then needs no sign extension. */
     final long payloadBytes;
@@ -145,14 +140,6 @@ abstract class PageAccess {
         return accessSlowly(pageId, i, exclusive);
     }
 
-    /**
-     * {@link #read}'s pin without the handle, for {@link FramePin#pin}: the page's frame under a
-     * shared latch (loaded if needed), in the form {@link PinnedFrame#isPm} and {@link PinnedFrame#frame} decode.
-     */
-    final long pinShared(long pageId) {
-        return access(pageId, false);
-    }
-
     /** {@link #access} when the page was not mapped in DRAM, or its mapping changed while latching. */
     private long accessSlowly(long pageId, int i, boolean exclusive) {
         checkOpen();
@@ -203,229 +190,10 @@ abstract class PageAccess {
         return false;
     }
 
-    /*
-     * The stamp API is the hit path at in-memory speed, so it is written for what the JIT makes of it
-     * once inlined into the caller: one acquire load (the latch word) when the stamp is taken and one
-     * load fence in validate(); every other load is plain (an ordered VarHandle access is a compiler
-     * barrier after which every field is loaded again), no object, no interface call, and decoding a
-     * stamp is a few shifts and one range check per call.
-     */
-
-    public final long tryOptimisticRead(long pageId) {
-        // no open check on a hit: close() unmaps every page before it frees the pools, so a closed store
-        // finds nothing mapped here and checks below
-        int i = checkedIndex(pageId);
-        // plain: a stale frame number holds another page (or none) and fails the page-id check below
-        int f = dramMapping[i];
-        if (FrameRecords.isMapped(f)) {
-            // the frame's page changes only under its exclusive latch: if the version validates later, it held pageId
-            long word = dram.optimisticHit(f, pageId); // counts the hit
-            if (LatchWord.isReadable(word)) {
-                return OptimisticStamp.encode(false, f, word);
-            }
-            return 0;
-        }
-        if (pm == null) {
-            checkOpen();
-            return 0;
-        }
-        return tryOptimisticReadInPm(pageId, i);
-    }
-
-    /**
-     * The PM half of {@link #tryOptimisticRead}. After the stamp is taken the DRAM mapping is read
-     * again (ordered after the version's acquire load): a PM->DRAM migration sets it before it releases
-     * the PM frame's latch, so a page that moved to DRAM before this stamp is seen here (its DRAM copy
-     * may be newer), and one that moves after bumps the PM frame's version and fails validation.
-     */
-    private long tryOptimisticReadInPm(long pageId, int i) {
-        int m = pmEntries[i];
-        if (!FrameRecords.isMapped(m)) {
-            checkOpen(); // a closed store has no page mapped: its PM hits need no check either
-            return 0;
-        }
-        long word = pm.optimisticHit(m, pageId); // counts the hit
-        if (!LatchWord.isReadable(word)) {
-            return 0;
-        }
-        if (dramMapping[i] >= 0) {
-            pmHits.decrement(); // not a PM hit after all: the page has a DRAM copy now
-            return 0;
-        }
-        pmCost.load(Math.min(4096, pageSize));
-        return OptimisticStamp.encode(true, m, word);
-    }
-
-    public final MemorySegment optimisticPayload(long stamp) {
-        FramePool pool = poolOf(stamp);
-        try {
-            // unchecked against the pool: the payload array's own bounds check rejects a frame past it
-            return pool.payload(OptimisticStamp.frame(stamp), false);
-        } catch (ArrayIndexOutOfBoundsException e) {
-            throw badStamp(stamp);
-        }
-    }
-
-    /*
-     * The typed reads address the payload in the pool's one segment by arithmetic (frame index times
-     * frame size, from the stamp) rather than through the frame's own segment: no per-frame object to
-     * load before the data, and the pool segment's bounds and liveness checks are the same for every
-     * frame, so a caller's loop can keep them. The in-page offset is checked against the payload here
-     * (one unsigned compare): a stamp can only ever read its own frame's payload, never a neighbour's.
-     * The frame index is not checked against the pool before the read: a frame past the pool starts
-     * past the segment's end, so the segment's own bounds check rejects it, and the handler names the
-     * bad stamp (a hit pays no compare for it).
-     */
-
-    public final long optimisticLong(long stamp, long offset) {
-        FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Long.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw frameOutside(stamp, pool, e);
-        }
-    }
-
-    public final int optimisticInt(long stamp, long offset) {
-        FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Integer.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_INT_UNALIGNED, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw frameOutside(stamp, pool, e);
-        }
-    }
-
-    public final byte optimisticByte(long stamp, long offset) {
-        FramePool pool = poolOf(stamp);
-        long at = payloadAddress(stamp, pool, offset, Byte.BYTES);
-        try {
-            return pool.readOnlyMemory().get(ValueLayout.JAVA_BYTE, at);
-        } catch (IndexOutOfBoundsException e) {
-            throw frameOutside(stamp, pool, e);
-        }
-    }
-
-    public final void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
-        FramePool pool = poolOf(stamp);
-        frameOf(stamp, pool); // checked here: the copy's own bounds errors are the caller's to see
-        if (length < 0 || length > payloadSize()) { // keeps payloadSize() - length below non-negative
-            throw outsidePayload(offset, length);
-        }
-        long from = payloadAddress(stamp, pool, offset, length);
-        MemorySegment.copy(pool.readOnlyMemory(), ValueLayout.JAVA_BYTE, from, destination, index, length);
-    }
-
-    /**
-     * Where {@code size} bytes at payload offset {@code offset} of the stamp's frame lie in the pool's
-     * segment; for a frame past the pool, an offset past the segment's end (the caller's read of the
-     * segment then fails, and {@link #frameOutside} names the stamp).
-     *
-     * @throws IndexOutOfBoundsException if the bytes are not all inside the payload
-     */
-    private long payloadAddress(long stamp, FramePool pool, long offset, int size) {
-        // unsigned: a negative offset is a huge one, so one compare rejects both ends
-        if (Long.compareUnsigned(offset, payloadBytes - size) > 0) {
-            throw outsidePayload(offset, size);
-        }
-        return pool.payloadStart(OptimisticStamp.frame(stamp)) + offset;
-    }
-
-    /**
-     * The error of a typed read whose access of the pool segment failed: the stamp's frame is past
-     * the pool (a stamp this store never issued), else the segment's own error.
-     */
-    private RuntimeException frameOutside(long stamp, FramePool pool, IndexOutOfBoundsException e) {
-        frameOf(stamp, pool); // throws the named error for a frame past the pool
-        return e;
-    }
-
-    private IndexOutOfBoundsException outsidePayload(long offset, int size) {
-        return new IndexOutOfBoundsException(size + " bytes at offset " + offset + " are outside the page payload of "
-                + payloadSize() + " bytes");
-    }
-
-    /**
-     * {@link io.most.PageStore#validate}. A stamp that fails validation takes back the hit its {@link #tryOptimisticRead}
-     * counted, so that a read retried (or redone under a latch) counts once.
-     */
-    public final boolean validate(long stamp) {
-        if (stamp == 0) {
-            return false;
-        }
-        FramePool pool = poolOf(stamp);
-        long word;
-        try {
-            // unchecked against the pool: the metadata array's own bounds check rejects a frame past it
-            word = pool.latchWordAfterReads(OptimisticStamp.frame(stamp));
-        } catch (ArrayIndexOutOfBoundsException e) {
-            throw badStamp(stamp);
-        }
-        if (OptimisticStamp.matches(stamp, word)) {
-            return true;
-        }
-        pool.hits().decrement();
-        return false;
-    }
-
-    /** The pool a stamp names: one test for a DRAM stamp, the common case. */
-    private FramePool poolOf(long stamp) {
-        if (OptimisticStamp.isDramStamp(stamp)) {
-            return dram;
-        }
-        if (!OptimisticStamp.isPmStamp(stamp) || pm == null) {
-            throw badStamp(stamp);
-        }
-        return pm;
-    }
-
-    private int frameOf(long stamp, FramePool pool) {
-        int f = OptimisticStamp.frame(stamp);
-        if (!pool.isFrame(f)) {
-            throw badStamp(stamp);
-        }
-        return f;
-    }
-
-    private static IllegalArgumentException badStamp(long stamp) {
-        return new IllegalArgumentException(stamp == 0
-                ? "stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead"
-                : "0x" + Long.toHexString(stamp) + " is not a stamp of this store's tryOptimisticRead");
-    }
-
+    /** A new {@link FrameCursor} over this store's pools and mappings (see {@link io.most.PageStore#cursor()}). */
     public final io.most.PageCursor cursor() {
+        checkOpen();
         return new FrameCursor(this, dram, dramMapping, pm, pmEntries, pmCost, payloadBytes);
-    }
-
-    public final io.most.PagePin pagePin() {
-        return new FramePin(this, dram, dramMapping, pm, pmEntries, payloadBytes);
-    }
-
-    public final <R> R readOptimistic(long pageId, PageReader<R> reader) {
-        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-            long stamp = tryOptimisticRead(pageId);
-            if (stamp == 0) {
-                break; // not buffered or being written: the latch loads or waits
-            }
-            R result = null;
-            RuntimeException failure = null;
-            try {
-                result = reader.read(optimisticPayload(stamp));
-            } catch (RuntimeException e) {
-                failure = e; // thrown by an inconsistent read? only validation can tell
-            }
-            if (validate(stamp)) {
-                if (failure != null) {
-                    throw failure;
-                }
-                return result;
-            }
-            counters.optimisticRetries.increment();
-        }
-        try (Page page = read(pageId)) {
-            return reader.read(page.payload());
-        }
     }
 
     /** Called by {@link LatchedPage#close()}. */

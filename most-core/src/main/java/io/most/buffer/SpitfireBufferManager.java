@@ -2,17 +2,14 @@ package io.most.buffer;
 
 import io.most.errors.BatchReadException;
 import io.most.errors.ConfigurationException;
-import io.most.errors.CorruptPageException;
 import io.most.MigrationPolicy;
 import io.most.PageReader;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
-import io.most.device.DeviceIOException;
 import io.most.device.DirectFileDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Pieces.</b> This class opens and closes the store, wires its parts and answers
  * {@link PageStore} by delegating to them: {@link PageAccess} (its superclass) serves hits, latched and
- * optimistic, and hands misses to {@link PageLoader}, which loads and migrates pages;
+ * through cursors, and hands misses to {@link PageLoader}, which loads and migrates pages;
  * {@link PageAllocator} allocates and frees; {@link PmWriteCommit} commits PM writes;
  * {@link PmRecovery} rebuilds the PM mapping at open; {@link Evictor} makes room and writes dirty
  * pages back; {@link FramePool} holds frames and their latches, {@link PageLocks} the page locks. The
@@ -280,32 +277,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
 
     @Override
     public <R> List<R> readAll(long[] pageIds, PageReader<R> reader) {
-        Objects.requireNonNull(reader, "reader");
-        Map<Long, RuntimeException> failures = new HashMap<>();
-        try {
-            prefetch(pageIds, 0, pageIds.length);
-        } catch (BatchReadException e) {
-            failures.putAll(e.failures());
-        }
-        List<R> results = new ArrayList<>(pageIds.length);
-        for (long pageId : pageIds) {
-            RuntimeException failed = failures.get(pageId);
-            if (failed != null) {
-                results.add(null);
-                continue;
-            }
-            try {
-                results.add(readOptimistic(pageId, reader));
-            } catch (IllegalArgumentException | CorruptPageException | DeviceIOException e) {
-                // the page's own failure (freed, corrupt, unreadable since the prefetch): the others go on
-                failures.put(pageId, e);
-                results.add(null);
-            }
-        }
-        if (!failures.isEmpty()) {
-            throw new BatchReadException(pageIds.length, failures);
-        }
-        return results;
+        return batchLoader.readAll(this, pageIds, reader);
     }
 
     /**
@@ -492,7 +464,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
 
     /**
      * Empties both mappings as the store closes, before the pools are freed: the hit paths (read,
-     * write, tryOptimisticRead) then find no page mapped and take the slow path, whose open check
+     * write, a cursor's begin) then find no page mapped and take the slow path, whose open check
      * throws, so that a hit needs no check of its own. A reader that had found its frame just before
      * fails on the pool's freed memory instead.
      */

@@ -5,8 +5,8 @@
  * <h2>Pieces</h2>
  * <ul>
  *   <li>{@code SpitfireBufferManager}, the facade: opens, wires, closes, and answers {@code PageStore}
- *       through {@code PageAccess} (its superclass: the read protocol of latched pins, stamps and typed
- *       reads, with {@code PinnedFrame}, {@code FrameCursor} and {@code FramePin}), {@code PageLoader}
+ *       through {@code PageAccess} (its superclass: the read protocol of latched pins, with
+ *       {@code PinnedFrame}, and of the latch-free {@code FrameCursor}), {@code PageLoader}
  *       (a miss: loads from the block device, migrations between PM and DRAM) and
  *       {@code PageAllocator} (allocate and free).</li>
  *   <li>{@code FramePool}: frames and their memory, the free list; victims come from a
@@ -14,7 +14,6 @@
  *       {@code GhostSet}). Its metadata is one 64-byte record per frame ({@code FrameRecords}: latch
  *       word, page id, LSN, dirty flag, access frequency), whose latch word follows
  *       {@code LatchWord}'s protocol.</li>
- *   <li>{@code OptimisticStamp}: the layout of the stamps of the latch-free read API.</li>
  *   <li>{@code PmWriteCommit}: the commit of a write to a PM page (redo record, delta frame or whole
  *       page, after the WAL) and the switch to its private copy.</li>
  *   <li>{@code BlockStore} (superblocks, allocation bitmap, page images on the block device),
@@ -56,7 +55,7 @@
  * Every change of a frame's page, contents or mapping happens under its exclusive latch, and every
  * exclusive release bumps the frame's version. So an optimistic reader that saw version {@code v} and
  * the frame's page id before reading, and {@code v} again after (with no exclusive holder), read the
- * bytes of that page at one version. A PM stamp also re-checks the DRAM mapping after taking the
+ * bytes of that page at one version. A cursor's PM hit also re-checks the DRAM mapping after taking the
  * version, because PM->DRAM migration publishes the DRAM copy before it releases the PM latch.
  * Only the latch word needs ordering (an acquire load, then a load fence before the re-read): the
  * mapping is read plain before it (a stale frame number fails the page-id check) and the page id

@@ -2,6 +2,7 @@ package io.most.cache;
 
 import io.most.errors.CorruptPageException;
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,6 +35,8 @@ final class BucketStore {
     private static final Item MISS = new Item(new byte[0], Deadlines.NEVER);
 
     private final PageStore store;
+    /** Each reading thread's latch-free reader of the store, made once: a get makes none. */
+    private final ThreadLocal<PageCursor> cursors;
     private final long buckets;
     private final BucketFilters filters;
     private final CacheCounters counters;
@@ -45,6 +48,7 @@ final class BucketStore {
 
     BucketStore(PageStore store, long buckets, CacheCounters counters) {
         this.store = store;
+        this.cursors = ThreadLocal.withInitial(store::cursor);
         this.buckets = buckets;
         this.counters = counters;
         this.filters = new BucketFilters(buckets, BucketFilters.bitsFor(store.pageSize()));
@@ -90,7 +94,7 @@ final class BucketStore {
             return null;
         }
         try {
-            Item v = store.readOptimistic(bucket + 1, page -> {
+            Item v = store.readOptimistic(cursors.get(), bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
                 if (item < 0) {
                     return MISS;
@@ -141,7 +145,7 @@ final class BucketStore {
             return false;
         }
         try {
-            return store.readOptimistic(bucket + 1, page -> {
+            return store.readOptimistic(cursors.get(), bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
                 return item >= 0 && !Deadlines.passed(BucketLayout.deadline(page, item), now);
             });
@@ -158,7 +162,7 @@ final class BucketStore {
             return -1;
         }
         try {
-            return store.readOptimistic(bucket + 1, page -> {
+            return store.readOptimistic(cursors.get(), bucket + 1, page -> {
                 int item = BucketLayout.find(page, key, hash);
                 if (item < 0) {
                     return -1L;

@@ -3,24 +3,33 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pool: its frames and payload views, its free list, and the per-frame latch and optimistic-read
- * methods it offers over {@link LatchWord} (whose protocol {@link LatchWordTest} tests on a bare word);
- * and the stamp layout built on the latch word.
+ * The pool: its frames and payload views, its free list, and the per-frame latch methods it offers
+ * over {@link LatchWord} (whose protocol {@link LatchWordTest} tests on a bare word), with the
+ * optimistic read of its records ({@link FrameRecords}) as a cursor makes it.
  */
 class FramePoolTest {
     private static FramePool pool(int frames) {
         return new FramePool("test", Arena.ofAuto().allocate(frames * 64L), 64, 8);
     }
 
+    /** The frame's latch word as a cursor's validation reads it. */
+    private static long latchWord(FramePool pool, int f) {
+        return FrameRecords.latchWordAfterReads(pool.records(), FrameRecords.record(f));
+    }
+
+    /** A cursor's begin on frame {@code f} of the pool. */
+    private static long optimisticHit(FramePool pool, int f, long pageId) {
+        return FrameRecords.optimisticHit(pool.records(), f, pageId);
+    }
+
     private static long version(FramePool pool, int f) {
-        long word = pool.latchWordAfterReads(f);
+        long word = latchWord(pool, f);
         return (word & LatchWord.EXCLUSIVE) != 0 ? -1 : word >>> LatchWord.VERSION_SHIFT;
     }
 
@@ -103,7 +112,7 @@ class FramePoolTest {
         }
         assertEquals(10_000, sharedHolds.get());
         assertTrue(pool.tryLatchExclusive(0), "every failed attempt was undone: no holder is left");
-        assertEquals(40_000, pool.latchWordAfterReads(0) >>> LatchWord.VERSION_SHIFT, "one version per write");
+        assertEquals(40_000, latchWord(pool, 0) >>> LatchWord.VERSION_SHIFT, "one version per write");
     }
 
     @Test
@@ -112,20 +121,17 @@ class FramePoolTest {
         int f = pool.takeFree();
         pool.setPage(f, 42);
         pool.unlatchExclusive(f);
-        long word = pool.optimisticHit(f, 42);
+        long word = optimisticHit(pool, f, 42);
         assertNotEquals(LatchWord.NOT_READABLE, word);
         assertTrue(LatchWord.isReadable(word));
-        assertEquals(word, pool.latchWordAfterReads(f));
-        assertEquals(LatchWord.NOT_READABLE, pool.optimisticHit(f, 43), "the frame holds another page");
+        assertEquals(word, latchWord(pool, f));
+        assertEquals(LatchWord.NOT_READABLE, optimisticHit(pool, f, 43), "the frame holds another page");
         assertEquals(1, pool.frequency(f), "an optimistic read is an access for the replacement policy");
         pool.latchExclusive(f);
-        assertEquals(LatchWord.NOT_READABLE, pool.optimisticHit(f, 42), "a writer holds the frame");
+        assertEquals(LatchWord.NOT_READABLE, optimisticHit(pool, f, 42), "a writer holds the frame");
         assertFalse(LatchWord.isReadable(LatchWord.NOT_READABLE));
         pool.unlatchExclusive(f);
         assertEquals(1, pool.hits().sum(), "only the readable answer counted a hit");
-        assertTrue(pool.isFrame(3));
-        assertFalse(pool.isFrame(4));
-        assertFalse(pool.isFrame(-1));
     }
 
     @Test
@@ -161,43 +167,5 @@ class FramePoolTest {
         assertEquals(FramePool.NO_PAGE, pool.pageOf(f));
         assertEquals(0, pool.dirtyCount());
         assertEquals(3, pool.freeCount());
-    }
-
-    /** A latch word at {@code version} with {@code shared} shared holders and no writer. */
-    private static long word(long version, int shared) {
-        return version << LatchWord.VERSION_SHIFT | shared;
-    }
-
-    @Test
-    void stampsRoundTripPoolFrameAndVersion() {
-        long s = OptimisticStamp.encode(true, 19, word(12345, 2));
-        assertTrue(OptimisticStamp.isPm(s));
-        assertTrue(OptimisticStamp.isPmStamp(s));
-        assertFalse(OptimisticStamp.isDramStamp(s));
-        assertEquals(19, OptimisticStamp.frame(s));
-        assertTrue(OptimisticStamp.matches(s, word(12345, 2)));
-        assertTrue(OptimisticStamp.matches(s, word(12345, 0)), "shared holders come and go");
-        assertFalse(OptimisticStamp.matches(s, word(12346, 2)));
-        assertFalse(OptimisticStamp.matches(s, word(12345, 0) | LatchWord.EXCLUSIVE), "a writer holds the frame");
-        long d = OptimisticStamp.encode(false, 0, 0);
-        assertTrue(d != 0 && OptimisticStamp.isDramStamp(d), "never 0, even for frame 0, version 0");
-        // the widest frame index (a metadata array of 8 longs a frame holds fewer than 2^28), and 30 version bits
-        int widest = (1 << 28) - 1;
-        assertThrows(ArithmeticException.class, () -> Math.multiplyExact(widest + 1, FrameRecords.STRIDE),
-                "no pool has more frames than a stamp can name");
-        long w = OptimisticStamp.encode(false, widest, word((1L << 30) - 1, 0));
-        assertEquals(widest, OptimisticStamp.frame(w));
-        assertTrue(OptimisticStamp.isDramStamp(w));
-        assertFalse(OptimisticStamp.isPmStamp(w));
-        // a garbage stamp whose frame bits run past the 28 a stamp uses is no stamp of either pool,
-        // so it cannot alias the frame its low 28 bits name
-        for (int bit = 28; bit <= 30; bit++) {
-            assertFalse(OptimisticStamp.isDramStamp(d | 1L << bit), "bit " + bit);
-            assertFalse(OptimisticStamp.isPmStamp(s | 1L << bit), "bit " + bit);
-        }
-        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1, 0)));
-        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 2, 0)));
-        assertFalse(OptimisticStamp.matches(w, word((1L << 30) - 1, 0) | LatchWord.EXCLUSIVE));
-        assertTrue(OptimisticStamp.matches(w, word((1L << 30) - 1 + (1L << 30), 0)), "2^30 writes later the version wraps");
     }
 }

@@ -2,12 +2,12 @@ package io.most.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.MigrationPolicy;
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import io.most.PageStoreStats;
 import java.lang.foreign.Arena;
@@ -74,7 +74,7 @@ class HitPathTest {
 
     /**
      * Threads hitting the same buffered pages at once, through both hit paths: every hit is counted
-     * once (the threads' ids fall on distinct cells of the pool's counter), and a stamp whose
+     * once (the threads' ids fall on distinct cells of the pool's counter), and a cursor whose
      * validation fails takes its hit back.
      */
     @Test
@@ -92,12 +92,12 @@ class HitPathTest {
                 futures.add(pool.submit(() -> {
                     cells.add(Thread.currentThread().threadId() % 64);
                     start.await();
+                    PageCursor cursor = store.cursor();
                     for (int n = 0; n < rounds; n++) {
                         long id = ids[n % ids.length];
                         if (n % 2 == 0) {
-                            long stamp = store.tryOptimisticRead(id);
-                            assertNotEquals(0, stamp, "buffered and never written here");
-                            assertTrue(store.validate(stamp));
+                            assertTrue(cursor.begin(id), "buffered and never written here");
+                            assertTrue(cursor.validate());
                         } else {
                             try (Page page = store.read(id)) {
                                 page.payload();
@@ -116,11 +116,12 @@ class HitPathTest {
             assertEquals((long) threadsCount * rounds, after.dramHits() - before.dramHits());
             assertEquals(before.misses(), after.misses());
 
-            long stamp = store.tryOptimisticRead(ids[0]);
-            StoreFixture.writeVersion(store, ids[0], 2); // a hit of its own; the stamp now fails
+            PageCursor cursor = store.cursor();
+            assertTrue(cursor.begin(ids[0]));
+            StoreFixture.writeVersion(store, ids[0], 2); // a hit of its own; the cursor now fails
             long hits = store.stats().dramHits();
-            assertFalse(store.validate(stamp));
-            assertEquals(hits - 1, store.stats().dramHits(), "the failed stamp took its hit back");
+            assertFalse(cursor.validate());
+            assertEquals(hits - 1, store.stats().dramHits(), "the failed cursor took its hit back");
         }
     }
 
@@ -135,8 +136,11 @@ class HitPathTest {
             // records follow the counter, so the counter's cells never alias a frame's record
             assertEquals(FramePool.NO_PAGE, pool.pageOf(0));
             assertEquals(FramePool.NO_PAGE, pool.pageOf(3));
-            assertThrows(ArrayIndexOutOfBoundsException.class, () -> pool.latchWordAfterReads(4));
-            assertThrows(ArrayIndexOutOfBoundsException.class, () -> pool.latchWordAfterReads((1 << 28) - 1));
+            long[] records = pool.records();
+            assertThrows(ArrayIndexOutOfBoundsException.class,
+                    () -> FrameRecords.latchWordAfterReads(records, FrameRecords.record(4)));
+            assertThrows(ArrayIndexOutOfBoundsException.class,
+                    () -> FrameRecords.latchWordAfterReads(records, FrameRecords.record((1 << 28) - 1)));
             assertEquals(0, pool.frequency(2), "a frame starts unreferenced (stored less the cap)");
             pool.touch(2);
             assertEquals(1, pool.frequency(2));

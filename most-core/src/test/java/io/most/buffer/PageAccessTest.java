@@ -2,22 +2,22 @@ package io.most.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.MigrationPolicy;
 import io.most.Page;
+import io.most.PageCursor;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link PageAccess}, the read protocol, on hand-built pools and mappings with no store around them: a
- * hit pins or stamps the mapped frame and counts it, anything else goes to the slow path (here a
- * recorder), a stamp validates until a writer comes, and the typed reads stay inside the payload and
- * name a bad stamp or offset.
+ * hit pins the mapped frame or puts a cursor on it and counts it, anything else goes to the slow path
+ * (here a recorder), a cursor validates until a writer comes, and its typed reads stay inside the
+ * payload and name a bad offset.
  */
 class PageAccessTest {
     private static final int PAGE = 4096;
@@ -118,67 +118,68 @@ class PageAccessTest {
         for (long bad : new long[] {-1, PAGES, 1L << 32}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> access.read(bad));
             assertEquals("page " + bad + " is not allocated (capacity " + PAGES + " pages)", e.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> access.tryOptimisticRead(bad));
+            assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class,
+                    () -> access.cursor().begin(bad)).getMessage(), "the cursor names it as read does");
         }
+        PageCursor cursor = access.cursor();
         access.closed = true;
         assertEquals("page store is closed",
                 assertThrows(IllegalStateException.class, () -> access.read(6)).getMessage(),
                 "the slow path is not reached once closed");
-        assertThrows(IllegalStateException.class, () -> access.tryOptimisticRead(6));
+        assertThrows(IllegalStateException.class, () -> cursor.begin(6), "a page found unmapped checks");
+        assertThrows(IllegalStateException.class, access::cursor);
     }
 
     @Test
-    void aStampValidatesUntilAWriterComesAndTakesBackItsHitIfNot() {
+    void aCursorValidatesUntilAWriterComesAndTakesBackItsHitIfNot() {
         Access access = dramOnly();
         put(dram, dramMapping, 5, 0x0102030405060708L);
-        long stamp = access.tryOptimisticRead(5);
-        assertNotEquals(0, stamp);
-        assertFalse(OptimisticStamp.isPm(stamp));
-        assertEquals(0x0102030405060708L, access.optimisticLong(stamp, 0));
-        assertEquals(0x05060708, access.optimisticInt(stamp, 0));
-        assertEquals((byte) 0x08, access.optimisticByte(stamp, 0));
+        PageCursor cursor = access.cursor();
+        assertTrue(cursor.begin(5));
+        assertEquals(0x0102030405060708L, cursor.getLong(0));
+        assertEquals(0x05060708, cursor.getInt(0));
+        assertEquals((byte) 0x08, cursor.getByte(0));
         byte[] copy = new byte[8];
-        access.optimisticCopy(stamp, 0, copy, 0, 8);
-        assertEquals(0x0102030405060708L, java.lang.foreign.MemorySegment.ofArray(copy).get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
-        assertEquals(0x0102030405060708L, access.optimisticPayload(stamp).get(ValueLayout.JAVA_LONG, 0));
-        assertTrue(access.validate(stamp));
+        cursor.copy(0, copy, 0, 8);
+        assertEquals(0x0102030405060708L, MemorySegment.ofArray(copy).get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
+        assertEquals(0x0102030405060708L, cursor.payload().get(ValueLayout.JAVA_LONG, 0));
+        assertTrue(cursor.validate());
         assertEquals(1, dram.hits().sum());
         try (Page page = access.write(5)) {
-            assertEquals(0, access.tryOptimisticRead(5), "no stamp while a writer holds the page");
+            assertFalse(access.cursor().begin(5), "no begin while a writer holds the page");
         }
-        assertFalse(access.validate(stamp), "the writer moved the version");
-        assertEquals(1, dram.hits().sum(), "the write's hit; the failed validation took the stamp's back");
-        assertEquals(0, access.tryOptimisticRead(6), "not buffered: no stamp, and no slow path");
-        assertFalse(access.validate(0));
+        assertFalse(cursor.validate(), "the writer moved the version");
+        assertEquals(1, dram.hits().sum(), "the write's hit; the failed validation took the cursor's back");
+        assertEquals(1, access.counters.optimisticRetries.sum(), "and counted the retry its caller makes");
+        assertFalse(cursor.begin(6), "not buffered: no page, and no slow path");
+        assertFalse(cursor.validate());
+        assertEquals(1, access.counters.optimisticRetries.sum(), "validating no page is no retry");
     }
 
     @Test
-    void typedReadsStayInsideThePayloadAndNameABadStamp() {
+    void typedReadsStayInsideThePayloadAndNameAReadOnNoPage() {
         Access access = dramOnly();
         put(dram, dramMapping, 5, 1);
-        long stamp = access.tryOptimisticRead(5);
+        PageCursor cursor = access.cursor();
+        assertTrue(cursor.begin(5));
         for (long offset : new long[] {-1, PAYLOAD - 7, Long.MIN_VALUE}) {
-            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
-                    () -> access.optimisticLong(stamp, offset));
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> cursor.getLong(offset));
             assertEquals("8 bytes at offset " + offset + " are outside the page payload of " + PAYLOAD + " bytes",
                     e.getMessage());
         }
-        assertEquals(0, access.optimisticLong(stamp, PAYLOAD - 8), "the last long of the payload");
-        assertThrows(IndexOutOfBoundsException.class, () -> access.optimisticByte(stamp, PAYLOAD));
-        assertThrows(IndexOutOfBoundsException.class,
-                () -> access.optimisticCopy(stamp, 1, new byte[(int) PAYLOAD], 0, (int) PAYLOAD));
-        assertEquals("stamp 0: tryOptimisticRead found the page not buffered or being written; read(pageId) instead",
-                assertThrows(IllegalArgumentException.class, () -> access.optimisticLong(0, 0)).getMessage());
-        long garbage = 0x123;
-        assertEquals("0x123 is not a stamp of this store's tryOptimisticRead",
-                assertThrows(IllegalArgumentException.class, () -> access.optimisticInt(garbage, 0)).getMessage());
-        long pmStamp = OptimisticStamp.encode(true, 0, 0);
-        assertThrows(IllegalArgumentException.class, () -> access.validate(pmStamp), "no PM pool here");
-        long pastThePool = OptimisticStamp.encode(false, FRAMES + 5, 0);
-        assertThrows(IllegalArgumentException.class, () -> access.optimisticLong(pastThePool, 0));
-        assertThrows(IllegalArgumentException.class, () -> access.optimisticCopy(pastThePool, 0, new byte[8], 0, 8));
-        assertThrows(IllegalArgumentException.class, () -> access.validate(pastThePool));
-        assertThrows(IllegalArgumentException.class, () -> access.optimisticPayload(pastThePool));
+        assertEquals(0, cursor.getLong(PAYLOAD - 8), "the last long of the payload");
+        assertThrows(IndexOutOfBoundsException.class, () -> cursor.getByte(PAYLOAD));
+        assertThrows(IndexOutOfBoundsException.class, () -> cursor.copy(1, new byte[(int) PAYLOAD], 0, (int) PAYLOAD));
+        assertEquals(PAYLOAD, cursor.payload().byteSize());
+        assertTrue(cursor.payload().isReadOnly());
+        assertTrue(cursor.validate());
+        assertFalse(cursor.begin(6));
+        String noPage = "PageCursor is on no page: begin() answered false, or validate() failed; begin() again, or"
+                + " read(pageId)";
+        assertEquals(noPage, assertThrows(IllegalStateException.class, () -> cursor.getLong(0)).getMessage());
+        assertEquals(noPage, assertThrows(IllegalStateException.class, cursor::payload).getMessage());
+        assertEquals(noPage, assertThrows(IllegalStateException.class,
+                () -> cursor.copy(0, new byte[8], 0, 8)).getMessage());
     }
 
     @Test
@@ -191,49 +192,21 @@ class PageAccessTest {
             assertEquals(99, page.payload().get(ValueLayout.JAVA_LONG, 0));
             assertTrue(page.toString().contains("pm frame " + m), page.toString());
         }
-        long stamp = access.tryOptimisticRead(9);
-        assertTrue(OptimisticStamp.isPm(stamp));
-        assertEquals(99, access.optimisticLong(stamp, 0));
-        assertTrue(access.validate(stamp));
+        PageCursor cursor = access.cursor();
+        assertTrue(cursor.begin(9));
+        assertTrue(cursor.toString().contains("pm frame " + m), cursor.toString());
+        assertEquals(99, cursor.getLong(0));
+        assertEquals(99, cursor.payload().get(ValueLayout.JAVA_LONG, 0));
+        assertTrue(cursor.validate());
         assertEquals(2, pm.hits().sum());
         assertEquals(new Missed(9, 9, true), missed(() -> access.write(9)), "a PM write goes to a private copy");
         access.policy = MigrationPolicy.of(1, 1, 1, 1);
         assertEquals(new Missed(9, 9, false), missed(() -> access.read(9)), "Dr = 1: every read migrates to DRAM");
         int f = put(dram, dramMapping, 9, 100);
-        assertEquals(100, access.optimisticLong(access.tryOptimisticRead(9), 0), "a DRAM copy is read first");
+        assertTrue(cursor.begin(9));
+        assertEquals(100, cursor.getLong(0), "a DRAM copy is read first");
+        assertTrue(cursor.toString().contains("dram frame " + f), cursor.toString());
         assertEquals(f, dramMapping[9]);
         assertEquals(2, pm.hits().sum());
-    }
-
-    @Test
-    void readOptimisticRetriesAFailedValidationAndThenLatches() {
-        Access access = dramOnly();
-        int f = put(dram, dramMapping, 5, 55);
-        AtomicInteger calls = new AtomicInteger();
-        // the reader plays a writer for its first three calls: each bumps the version under the read
-        long value = access.readOptimistic(5, payload -> {
-            if (calls.incrementAndGet() <= 3 && dram.tryLatchExclusive(f)) {
-                dram.unlatchExclusive(f);
-            }
-            return payload.get(ValueLayout.JAVA_LONG, 0);
-        });
-        assertEquals(55, value);
-        assertEquals(4, calls.get());
-        assertEquals(3, access.counters.optimisticRetries.sum());
-        calls.set(0);
-        value = access.readOptimistic(5, payload -> {
-            calls.incrementAndGet();
-            if (dram.tryLatchExclusive(f)) { // always, but under the shared latch, which it cannot pass
-                dram.unlatchExclusive(f);
-            }
-            return payload.get(ValueLayout.JAVA_LONG, 0);
-        });
-        assertEquals(55, value);
-        assertEquals(9, calls.get(), "eight optimistic attempts, then one under the latch");
-        IllegalStateException thrown = assertThrows(IllegalStateException.class,
-                () -> access.readOptimistic(5, payload -> {
-                    throw new IllegalStateException("the reader's own error on a validated read");
-                }));
-        assertEquals("the reader's own error on a validated read", thrown.getMessage());
     }
 }

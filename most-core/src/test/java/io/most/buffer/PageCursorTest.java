@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.EvictionPolicy;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageCursor;
-import io.most.PagePin;
+import io.most.PageReader;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,13 +19,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link PageCursor} and {@link PagePin}: a cursor validates only while its page stays in its frame unchanged, fails
- * after the page was rewritten, evicted, migrated or freed, and is then on no page (its reads are
- * named errors until the next begin); it counts hits as the stamp API does and allocates nothing. A
- * pin holds its page under a shared latch, in either pool, loading it if needed.
+ * {@link PageCursor}, the store's one latch-free read: a cursor validates only while its page stays in
+ * its frame unchanged, fails after the page was rewritten, evicted, migrated or freed, and is then on
+ * no page (its reads are named errors until the next begin); its typed reads and its payload view read
+ * the same bytes in either pool, it counts a hit per validated read, and it allocates nothing.
  */
 class PageCursorTest {
     @TempDir
@@ -39,6 +41,10 @@ class PageCursorTest {
             assertTrue(cursor.begin(id));
             assertEquals(hits + 1, store.stats().dramHits(), "begin is a DRAM hit");
             assertEquals(1, versionRead(cursor, store.payloadSize(), id));
+            MemorySegment payload = cursor.payload();
+            assertEquals(store.payloadSize(), payload.byteSize());
+            assertTrue(payload.isReadOnly(), "a view of the frame, which only writers change");
+            assertEquals(1, StoreFixture.versionOf(payload, id));
             assertTrue(cursor.validate());
             assertTrue(cursor.validate(), "validation can be repeated");
 
@@ -81,14 +87,18 @@ class PageCursorTest {
         }
     }
 
-    @Test
-    void aCursorFailsOnceItsPageIsEvicted() {
-        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
+    @ParameterizedTest
+    @EnumSource(EvictionPolicy.class)
+    void aCursorFailsOnceItsPageIsEvicted(EvictionPolicy eviction) {
+        try (PageStore store = PageStore.open(StoreFixture.config(dir, 100, 16, 0, MigrationPolicy.eager())
+                .evictionPolicy(eviction).build())) {
             long[] ids = StoreFixture.allocateWritten(store, 48);
             long victim = ids[47];
             PageCursor cursor = store.cursor();
             assertTrue(cursor.begin(victim));
-            for (int round = 0; round < 10; round++) { // as OptimisticReadTest: 47 others, thrice each, 16 frames
+            // never touch the victim again: 47 other pages, each read thrice in a row (so that S3-FIFO
+            // promotes them to its main queue, as a scan would not be), swept through 16 frames
+            for (int round = 0; round < 10; round++) {
                 for (int i = 0; i < 47; i++) {
                     for (int k = 0; k < 3; k++) {
                         store.read(ids[i]).close();
@@ -97,6 +107,9 @@ class PageCursorTest {
             }
             assertFalse(cursor.validate());
             assertFalse(cursor.begin(victim), "the victim is no longer buffered");
+            try (Page page = store.read(victim)) {
+                assertEquals(1, StoreFixture.versionOf(page.payload(), victim), "read() loads it");
+            }
         }
     }
 
@@ -140,6 +153,7 @@ class PageCursorTest {
             IllegalStateException fresh = assertThrows(IllegalStateException.class, () -> cursor.getLong(0));
             assertTrue(fresh.getMessage().contains("no page"), fresh.getMessage());
             assertThrows(IllegalStateException.class, () -> cursor.copy(0, new byte[8], 0, 8));
+            assertThrows(IllegalStateException.class, cursor::payload);
             assertFalse(cursor.validate(), "a cursor that never began does not validate");
 
             assertThrows(IllegalArgumentException.class, () -> cursor.begin(-1));
@@ -164,89 +178,82 @@ class PageCursorTest {
         assertThrows(IllegalStateException.class, () -> stale.getLong(0), "its pool's memory is freed");
     }
 
-    @Test
-    void aPinHoldsThePageUnderASharedLatchInEitherPool() {
-        try (PageStore store = StoreFixture.open(dir, 100, 16, 64, StoreFixture.WRITES_IN_PM)) {
-            long[] ids = StoreFixture.allocateWritten(store, 40);
+    @ParameterizedTest
+    @ValueSource(ints = {0, 64})
+    void typedReadsAndThePayloadViewReadTheSameBytesInBothPools(int pmFrames) {
+        // with PM: Dr = Dw = 0 keep the oldest pages in PM once later allocations evict them
+        MigrationPolicy policy = pmFrames > 0 ? StoreFixture.WRITES_IN_PM : MigrationPolicy.eager();
+        try (PageStore store = StoreFixture.open(dir, 100, 16, pmFrames, policy)) {
+            long[] ids = StoreFixture.allocateWritten(store, pmFrames > 0 ? 40 : 2);
             store.checkpoint();
-            PagePin pin = store.pagePin();
-            for (long id : new long[] {ids[0], ids[39]}) { // the oldest in PM, the newest in DRAM
-                long pmHits = store.stats().pmHits();
-                pin.pin(id);
-                assertEquals(id == ids[0] ? pmHits + 1 : pmHits, store.stats().pmHits(), "the oldest page is a PM hit");
-                assertTrue(pin.isPinned());
-                assertEquals(1, versionRead(pin, store.payloadSize(), id));
-                pin.unpin();
-                assertThrows(IllegalStateException.class, () -> pin.getLong(0), "unpinned: on no page");
+            long id = ids[0];
+            PageCursor cursor = store.cursor();
+            long pmHits = store.stats().pmHits();
+            assertTrue(cursor.begin(id));
+            assertEquals(pmFrames > 0 ? pmHits + 1 : pmHits, store.stats().pmHits(), "the cursor's pool");
+            MemorySegment payload = cursor.payload();
+            int size = store.payloadSize();
+            for (long at : new long[] {0, 8, 13, size - 8}) {
+                assertEquals(payload.get(ValueLayout.JAVA_LONG_UNALIGNED, at), cursor.getLong(at));
             }
-            pin.pin(ids[39]);
-            assertThrows(IllegalStateException.class, () -> store.free(ids[39]), "the shared latch keeps writers out");
-            pin.unpin();
-            store.free(ids[39]); // unpinned: the latch was released
+            assertEquals(1, cursor.getLong(0), "the version StoreFixture.stamp wrote first");
+            assertEquals(payload.get(ValueLayout.JAVA_INT_UNALIGNED, size - 4), cursor.getInt(size - 4));
+            assertEquals(payload.get(ValueLayout.JAVA_BYTE, size - 1), cursor.getByte(size - 1));
+            byte[] copy = new byte[size + 2];
+            cursor.copy(0, copy, 2, size);
+            assertEquals(1, StoreFixture.versionOf(MemorySegment.ofArray(copy).asSlice(2), id));
+            assertTrue(cursor.validate());
         }
     }
 
     @Test
-    void aPinLoadsAPageThatIsNotBuffered() {
-        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
-            long[] ids = StoreFixture.allocateWritten(store, 48);
-            store.checkpoint();
-            PagePin pin = store.pagePin();
-            long misses = store.stats().misses();
-            pin.pin(ids[0]); // evicted by the later pages: loaded from the block device
-            assertEquals(misses + 1, store.stats().misses());
-            assertEquals(1, versionRead(pin, store.payloadSize(), ids[0]));
-            pin.unpin();
+    void aClosedStoreRefusesEveryAccessOfAPageThatWasBuffered() {
+        PageStore closed;
+        PageCursor kept;
+        long id;
+        try (PageStore store = StoreFixture.open(dir, 100, 20, 0, MigrationPolicy.eager())) {
+            closed = store;
+            id = StoreFixture.allocateWritten(store, 1)[0];
+            kept = store.cursor();
+            assertTrue(kept.begin(id), "buffered in DRAM: the hit paths would serve it");
         }
+        // the hit paths check nothing: close() unmapped the page, so each takes the slow path, which does
+        assertThrows(IllegalStateException.class, () -> kept.begin(id));
+        assertThrows(IllegalStateException.class, () -> closed.read(id));
+        assertThrows(IllegalStateException.class, () -> closed.write(id));
+        assertThrows(IllegalStateException.class, closed::cursor);
+        assertThrows(IllegalStateException.class, () -> closed.readOptimistic(id, payload -> payload.get(ValueLayout.JAVA_BYTE, 0)));
+        assertThrows(IllegalStateException.class, () -> closed.readOptimistic(kept, id, payload -> payload.get(ValueLayout.JAVA_BYTE, 0)));
     }
 
-    @Test
-    void pinMisuseIsANamedError() {
-        try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
-            long id = StoreFixture.allocateWritten(store, 1)[0];
-            PagePin pin = store.pagePin();
-            assertThrows(IllegalStateException.class, pin::unpin, "not pinned");
-            IllegalStateException none = assertThrows(IllegalStateException.class, () -> pin.getLong(0));
-            assertTrue(none.getMessage().contains("pin(pageId)"), none.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> pin.pin(id + 1), "not allocated");
-            assertThrows(IllegalArgumentException.class, () -> pin.pin(-1));
-            assertFalse(pin.isPinned(), "a failed pin holds nothing");
-            pin.pin(id);
-            assertThrows(IllegalStateException.class, () -> pin.pin(id), "already pinned");
-            assertThrows(IndexOutOfBoundsException.class, () -> pin.getLong(store.payloadSize() - 7));
-            assertTrue(pin.toString().contains("dram frame"), pin.toString());
-            pin.unpin();
-            assertThrows(IllegalStateException.class, pin::unpin, "unpinned twice");
-            store.free(id); // nothing holds it
-        }
-    }
+    /** A reader that captures nothing: one instance for every call, so a read through it allocates nothing. */
+    private static final PageReader<Long> FIRST_LONG = payload -> payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
 
     @Test
-    void cursorAndPinAllocateNothing() {
+    void aCursorAndReadOptimisticThroughItAllocateNothing() {
         try (PageStore store = StoreFixture.open(dir, 100, 16, 0, MigrationPolicy.eager())) {
             long[] ids = StoreFixture.allocateWritten(store, 8);
             PageCursor cursor = store.cursor();
-            PagePin pin = store.pagePin();
-            long sum = StoreFixture.allocationFree("cursor reads and pins", () -> {
+            long sum = StoreFixture.allocationFree("cursor reads", () -> {
                 long read = 0;
                 for (int n = 0; n < StoreFixture.ALLOCATION_FREE_READS; n++) {
                     if (cursor.begin(ids[n & 7])) {
-                        long v = cursor.getLong(0) + cursor.getInt(0) + cursor.getByte(0);
+                        long v = cursor.getLong(0) + cursor.getInt(0) + cursor.getByte(0)
+                                + cursor.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
                         read += cursor.validate() ? v : 0;
                     }
-                    pin.pin(ids[n & 7]); // the latched read: no handle, whatever the JIT inlines
-                    read += pin.getLong(0);
-                    pin.unpin();
+                    read += store.readOptimistic(cursor, ids[n & 7], FIRST_LONG);
                 }
                 return read;
             });
-            assertEquals(2 * 4 * StoreFixture.ALLOCATION_FREE_READS, sum, "every read validated and saw version 1 through all four reads");
+            assertEquals(2 * 5L * StoreFixture.ALLOCATION_FREE_READS, sum, "both runs: every read validated and saw"
+                    + " version 1 through all five reads");
         }
     }
 
     /**
-     * Readers, each with its own cursor (a third of its reads pinned), validate while a writer rewrites, frees and re-allocates pages
-     * and loads evict them (64 pages through 16 DRAM frames, and 24 PM frames when configured): every
+     * Readers, each with its own cursor (reading the page through its payload view, a copy, or its
+     * longs), validate while a writer rewrites, frees and re-allocates pages and loads evict them (64 pages through 16 DRAM frames, and 24 PM frames when configured): every
      * validated read must be the page's own, untorn bytes (every byte checked against the page id and
      * version) at a version no older than one completed before begin.
      */
@@ -261,53 +268,45 @@ class PageCursorTest {
             AtomicLong validated = new AtomicLong();
             StoreFixture.churnWhileReading(store, ids, completed, seed, 4000, (random, done) -> {
                 PageCursor cursor = store.cursor();
-                PagePin pinned = store.pagePin();
                 byte[] copy = new byte[store.payloadSize()];
                 MemorySegment copied = MemorySegment.ofArray(copy);
                 for (int n = 0; !done.get() && n < 2_000_000; n++) {
                     int i = random.nextInt(pages);
                     long id = ids[i];
                     long atLeast = completed.get(i);
-                    boolean pin = n % 3 == 2; // a third of the reads latched, by the PagePin
-                    FrameReader reader = (FrameReader) (pin ? pinned : cursor);
-                    if (pin) {
-                        try {
-                            pinned.pin(id); // loads a miss, evicting another
-                        } catch (IllegalArgumentException freedMeanwhile) {
-                            continue;
-                        }
-                    } else if (!cursor.begin(id)) {
+                    if (!cursor.begin(id)) {
                         OptimisticReadTest.loadWithLatch(store, id); // misses load the page, evicting another
                         continue;
                     }
-                    if (n % 2 == 0) {
-                        reader.copy(0, copy, 0, copy.length);
-                    } else {
-                        for (int at = 0; at + 8 <= copy.length; at += 8) {
-                            copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, reader.getLong(at));
+                    MemorySegment read = copied;
+                    switch (n % 3) {
+                        case 0 -> read = cursor.payload();
+                        case 1 -> cursor.copy(0, copy, 0, copy.length);
+                        default -> {
+                            for (int at = 0; at + 8 <= copy.length; at += 8) {
+                                copied.set(ValueLayout.JAVA_LONG_UNALIGNED, at, cursor.getLong(at));
+                            }
                         }
                     }
-                    long v = StoreFixture.versionOf(copied, id);
-                    boolean fresh = v == -1 && OptimisticReadTest.isZero(copied); // re-allocated, not yet written
-                    if (pin) {
-                        pinned.unpin(); // a latched read is always valid
-                    } else if (!cursor.validate()) {
+                    long v = StoreFixture.versionOf(read, id);
+                    boolean fresh = v == -1 && OptimisticReadTest.isZero(read); // re-allocated, not yet written
+                    String how = n % 3 == 0 ? "through payload()" : n % 3 == 1 ? "by copy()" : "by getLong()";
+                    if (!cursor.validate()) {
                         continue;
                     }
                     validated.incrementAndGet();
                     assertTrue(v != -1 || fresh, "seed " + seed + ": a validated cursor read of page " + id
-                            + " returned bytes that are not that page's (" + reader + ")");
+                            + " returned bytes that are not that page's (read " + how + ")");
                     assertTrue(fresh || v >= atLeast, "seed " + seed + ": page " + id + " read version " + v
-                            + " after version " + atLeast + " was written (" + reader + ")");
+                            + " after version " + atLeast + " was written (read " + how + ")");
                 }
             });
             assertTrue(validated.get() > 0, "readers validated no read at all");
         }
     }
 
-    /** The version of the reader's page as its typed reads see it ({@link StoreFixture#versionOf}). */
-    private static long versionRead(Object reader, int payloadSize, long id) {
-        FrameReader cursor = (FrameReader) reader; // what PageCursor and PagePin share, as the store makes them
+    /** The version of the cursor's page as its typed reads see it ({@link StoreFixture#versionOf}). */
+    private static long versionRead(PageCursor cursor, int payloadSize, long id) {
         byte[] bytes = new byte[payloadSize];
         cursor.copy(0, bytes, 0, payloadSize);
         MemorySegment copied = MemorySegment.ofArray(bytes);

@@ -95,8 +95,9 @@ class PmCleanerTest {
             int dirty = spitfire.pmDirtyFrames();
             assertTrue(dirty > 1, dirty + " dirty PM frames");
             long inPm = -1;
+            FrameCursor cursor = (FrameCursor) store.cursor();
             for (int i = 0; i < ids.length && inPm < 0; i++) {
-                inPm = OptimisticStamp.isPm(store.tryOptimisticRead(ids[i])) ? ids[i] : -1;
+                inPm = cursor.begin(ids[i]) && cursor.inPm ? ids[i] : -1;
             }
             assertTrue(inPm >= 0, "the allocations pushed pages out of DRAM into PM");
             try (Page held = store.write(inPm)) { // written in PM (Dw = 0): its frame is latched by this thread

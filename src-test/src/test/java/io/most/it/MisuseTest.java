@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.most.errors.ConfigurationException;
 import io.most.errors.MostException;
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.device.DirectFileDevice;
@@ -196,6 +197,7 @@ class MisuseTest {
         expectNamed("write(0) after close", () -> store.write(0).close(), closed);
         expectNamed("readOptimistic(0) after close", () -> store.readOptimistic(0, p -> p.get(
                 java.lang.foreign.ValueLayout.JAVA_LONG, 0)), closed);
+        expectNamed("cursor() after close", store::cursor, closed);
         expectNamed("free(0) after close", () -> store.free(0), closed);
         expectNamed("flush() after close", store::flush, closed);
         expectNamed("checkpoint() after close", store::checkpoint, closed);
@@ -210,13 +212,15 @@ class MisuseTest {
         try (PageStore store = SoakKind.PM_LAZY.openStore(dir)) {
             long capacity = store.pageCapacity();
             long free = 5; // KnownStore frees every seventh page from page 5
+            PageCursor cursor = store.cursor();
             for (long id : new long[] {-1, Long.MIN_VALUE, capacity, capacity + 1, Long.MAX_VALUE, free}) {
                 Class<?>[] bad = {IllegalArgumentException.class, MostException.class};
                 expectNamed("read(" + id + ")", () -> store.read(id).close(), bad);
                 expectNamed("write(" + id + ")", () -> store.write(id).close(), bad);
                 expectNamed("readOptimistic(" + id + ")", () -> store.readOptimistic(id, p -> 0), bad);
                 expectNamed("free(" + id + ")", () -> store.free(id), bad);
-                if (id != free) {
+                if (id != free) { // a free page in range is merely not buffered: begin answers false
+                    expectNamed("cursor().begin(" + id + ")", () -> cursor.begin(id), bad);
                     expectNamed("allocate(" + id + ")", () -> store.allocate(id), bad);
                 }
                 expectNamedOrNothing("isAllocated(" + id + ")", () -> store.isAllocated(id), bad);

@@ -1,6 +1,7 @@
 package io.most.bench.kv;
 
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import io.most.bench.hierarchy.PageTarget;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +17,8 @@ import java.util.function.Function;
  * page store on the run's page hierarchy, so DRAM, PM and the emulated SSD are the store's tiers and
  * {@code --dram} is its DRAM pool. A bucket's primary page is its lock: {@link PageStore#write} latches
  * it for updates and inserts, {@link PageStore#read} for reads down an overflow chain; a read that
- * finds its record in the primary page takes no latch ({@link PageStore#readOptimistic}).
+ * finds its record in the primary page takes no latch ({@link PageStore#readOptimistic(PageCursor, long,
+ * io.most.PageReader)}, with a cursor per driver thread).
  *
  * <p>The load writes the planned pages in order through the untimed load store of {@link PageTarget};
  * the measured store then starts with the data set on the SSD and empty buffers (warm-up fills them).
@@ -32,6 +34,8 @@ public final class MostKvEngine extends HashRecordEngine {
     private final PageTarget target;
     private final AtomicLong lsn = new AtomicLong();
     private PageStore store;
+    /** Each driver thread's latch-free reader of the store (made at its first read, after the load). */
+    private final ThreadLocal<PageCursor> cursors = ThreadLocal.withInitial(() -> store.cursor());
     private long loadedPages;
     private final PageStoreWindow window = new PageStoreWindow();
 
@@ -109,7 +113,7 @@ public final class MostKvEngine extends HashRecordEngine {
 
         @Override
         public <R> R readPrimary(long bucket, Function<MemorySegment, R> reader) {
-            return store.readOptimistic(bucket, reader::apply);
+            return store.readOptimistic(cursors.get(), bucket, reader::apply);
         }
 
         /** Misses of the batch go to the device together (io_uring: one submission). */

@@ -1,6 +1,7 @@
 package io.most.kv;
 
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -10,8 +11,8 @@ import java.util.UUID;
 /**
  * A B+tree of variable-length byte keys and values on the pages of a {@link PageStore}.
  *
- * <p><b>Readers</b> take no latch ({@link NodeReads}): each node is read through a page stamp validated
- * after the visit, and a node reached through a pointer that changed meanwhile is recognised by its
+ * <p><b>Readers</b> take no latch ({@link NodeReads}): each node is read through the store's
+ * {@link PageCursor}, validated after the visit, and a node reached through a pointer that changed meanwhile is recognised by its
  * fences, level or type ({@link Node}); the reader then restarts from the root.
  *
  * <p><b>Writers</b> first find the leaf optimistically and latch only it; if the change fits (and, for
@@ -73,6 +74,11 @@ final class BTree {
     }
 
     private final PageStore store;
+    /**
+     * Each thread's latch-free reads of this tree, with its cursor of the store: per tree rather than
+     * per thread alone, so that a thread's cursor reads this tree's store and is dropped with the tree.
+     */
+    private final ThreadLocal<NodeReads> reads;
     private final WriteAheadLog wal;
     /** Where structure changes take their LSN when there is no {@link #wal} (null with a WAL). */
     private final java.util.function.LongSupplier unloggedLsn;
@@ -109,6 +115,7 @@ final class BTree {
 
     private BTree(PageStore store, WriteAheadLog wal, java.util.function.LongSupplier unloggedLsn, int maxKey) {
         this.store = store;
+        this.reads = ThreadLocal.withInitial(() -> new NodeReads(store));
         this.wal = wal;
         this.unloggedLsn = unloggedLsn;
         this.payload = store.payloadSize();
@@ -191,8 +198,8 @@ final class BTree {
 
     /** The value of {@code key}, or null. */
     byte[] get(byte[] key) {
-        NodeReads reads = NodeReads.forThisThread();
-        reads.lookup(store, key, null);
+        NodeReads reads = reads();
+        reads.lookup(key, null);
         return reads.value;
     }
 
@@ -202,14 +209,19 @@ final class BTree {
      * @return the value's length (which may exceed {@code into.length}), or -1 if there is no such key
      */
     int get(byte[] key, byte[] into) {
-        NodeReads reads = NodeReads.forThisThread();
-        reads.lookup(store, key, into);
+        NodeReads reads = reads();
+        reads.lookup(key, into);
         return reads.length;
+    }
+
+    /** This thread's {@link NodeReads} of the tree. */
+    private NodeReads reads() {
+        return reads.get();
     }
 
     /** The leaf whose range holds {@code key}, found optimistically (it may change before it is used). */
     long findLeaf(byte[] key) {
-        return NodeReads.forThisThread().findLeaf(store, key);
+        return reads().findLeaf(key);
     }
 
     /**
@@ -242,11 +254,12 @@ final class BTree {
         List<KeyValue> out = new ArrayList<>();
         LeafPrefetch ahead = prefetchWindow > 0 ? new LeafPrefetch(store, prefetchWindow, false, to, leafEntries) : null;
         byte[] cursor = from;
+        PageCursor leaves = reads().cursor(); // between descents only: a descent uses it too
         long leaf = findLeaf(cursor, ahead, limit);
         while (out.size() < limit) {
             byte[] at = cursor;
             int want = limit - out.size();
-            Chunk c = store.readOptimistic(leaf, p -> chunk(p, at, to, want));
+            Chunk c = store.readOptimistic(leaves, leaf, p -> chunk(p, at, to, want));
             if (c == null) {
                 leaf = findLeaf(cursor, ahead, want); // the leaf split, merged or moved: find the cursor's leaf again
                 continue;
@@ -284,7 +297,7 @@ final class BTree {
             return findLeaf(key);
         }
         ahead.want(entries);
-        long leaf = NodeReads.forThisThread().findLeaf(store, key, ahead);
+        long leaf = reads().findLeaf(key, ahead);
         ahead.arrived(leaf);
         return leaf;
     }
@@ -311,7 +324,8 @@ final class BTree {
             }
             byte[] hi = cursor;
             int want = limit - out.size();
-            DescendingChunk c = store.readOptimistic(findLeaf(probe, ahead, want),
+            long leaf = findLeaf(probe, ahead, want); // the descent ends before the leaf's read begins
+            DescendingChunk c = store.readOptimistic(reads().cursor(), leaf,
                     p -> descendingChunk(p, probe, from, hi, want));
             if (c == null) {
                 continue; // the leaf split, merged or moved: find it again

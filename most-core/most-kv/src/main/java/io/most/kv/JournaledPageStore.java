@@ -6,15 +6,13 @@ import io.most.PageReader;
 import io.most.PageStore;
 import io.most.PageStoreStats;
 import io.most.PageCursor;
-import io.most.PagePin;
-import java.lang.foreign.MemorySegment;
 
 /**
  * A {@link PageStore} view that journals each page's before-image on its first {@link #write} since the
  * last checkpoint, and each allocation, in a {@link RollbackJournal}: the B+tree changes pages only
  * through {@code write} and {@code allocate}, so no change escapes the journal. Reads pass straight
- * through. {@link PageStore#cursor()} and {@link PageStore#pagePin()} are refused: they would read or
- * pin pages behind the journal's back, and the tree does not use them.
+ * through, the store's own {@link PageStore#cursor() cursors} included (the tree's latch-free descents),
+ * and {@link PageStore#readOptimistic} is the interface's, over those.
  */
 final class JournaledPageStore implements PageStore {
     private final PageStore store;
@@ -81,46 +79,6 @@ final class JournaledPageStore implements PageStore {
     }
 
     @Override
-    public <R> R readOptimistic(long pageId, PageReader<R> reader) {
-        return store.readOptimistic(pageId, reader);
-    }
-
-    @Override
-    public long tryOptimisticRead(long pageId) {
-        return store.tryOptimisticRead(pageId);
-    }
-
-    @Override
-    public MemorySegment optimisticPayload(long stamp) {
-        return store.optimisticPayload(stamp);
-    }
-
-    @Override
-    public long optimisticLong(long stamp, long offset) {
-        return store.optimisticLong(stamp, offset);
-    }
-
-    @Override
-    public int optimisticInt(long stamp, long offset) {
-        return store.optimisticInt(stamp, offset);
-    }
-
-    @Override
-    public byte optimisticByte(long stamp, long offset) {
-        return store.optimisticByte(stamp, offset);
-    }
-
-    @Override
-    public void optimisticCopy(long stamp, long offset, byte[] destination, int index, int length) {
-        store.optimisticCopy(stamp, offset, destination, index, length);
-    }
-
-    @Override
-    public boolean validate(long stamp) {
-        return store.validate(stamp);
-    }
-
-    @Override
     public int prefetch(long[] pageIds, int from, int to) {
         return store.prefetch(pageIds, from, to);
     }
@@ -130,14 +88,10 @@ final class JournaledPageStore implements PageStore {
         return store.readAll(pageIds, reader);
     }
 
+    /** The store's own cursor: a cursor only reads, and reads pass straight through. */
     @Override
     public PageCursor cursor() {
-        throw new UnsupportedOperationException("not through the journaled view");
-    }
-
-    @Override
-    public PagePin pagePin() {
-        throw new UnsupportedOperationException("not through the journaled view");
+        return store.cursor();
     }
 
     @Override

@@ -6,23 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link NodeReads} acts only on validated visits: a store whose optimistic reads are torn on purpose
- * (a stamp that will fail validation shows the page with its cells overwritten, another page of the
- * tree, or random bytes) must still give every key its value. Deterministic: the tearing is chosen by
- * a seeded random, not by a race. A descent that used what a failed stamp showed would follow a garbage
+ * {@link NodeReads} acts only on validated visits: a store whose cursors' reads are torn on purpose (a
+ * visit that will fail validation shows the page with its cells overwritten, another page of the tree,
+ * or random bytes) must still give every key its value. Deterministic: the tearing is chosen by a
+ * seeded random, not by a race. A descent that used what a failed visit showed would follow a garbage
  * child pointer or copy garbage as the value (with validation ignored, this test fails); one that gave
  * up after throwing on garbage would fail the read.
  */
@@ -33,24 +32,24 @@ class NodeReadsTornPageTest {
     Path dir;
 
     @Test
-    void failedStampsShowOtherPagesOrGarbageAndNoReadUsesThem() {
+    void failedVisitsShowOtherPagesOrGarbageAndNoReadUsesThem() {
         try (KvDatabase db = TestDatabases.open(dir); Arena arena = Arena.ofConfined()) {
             for (int i = 0; i < KEYS; i++) {
                 db.put(TestDatabases.key(i), value(i));
             }
             TearingStore tearing = new TearingStore(db.store, arena);
-            PageStore store = tearing.proxy();
+            NodeReads reads = new NodeReads(tearing.proxy());
             byte[] into = new byte[100];
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < KEYS; i++) {
-                    NodeReads.forThisThread().lookup(store, TestDatabases.key(i), into);
-                    assertEquals(100, NodeReads.forThisThread().length, "key " + i);
+                    reads.lookup(TestDatabases.key(i), into);
+                    assertEquals(100, reads.length, "key " + i);
                     assertArrayEquals(value(i), into, "key " + i);
-                    NodeReads.forThisThread().lookup(store, TestDatabases.key(i), null);
-                    assertArrayEquals(value(i), NodeReads.forThisThread().value, "key " + i);
+                    reads.lookup(TestDatabases.key(i), null);
+                    assertArrayEquals(value(i), reads.value, "key " + i);
                 }
-                NodeReads.forThisThread().lookup(store, TestDatabases.bytes("absent"), null);
-                assertNull(NodeReads.forThisThread().value);
+                reads.lookup(TestDatabases.bytes("absent"), null);
+                assertNull(reads.value);
             }
             assertTrue(tearing.torn > 1000, tearing.torn + " torn visits: the test tore enough reads to mean something");
         }
@@ -64,15 +63,13 @@ class NodeReadsTornPageTest {
     }
 
     /**
-     * Delegates to a real store, except that half the stamps are torn: their payload is a copy of
-     * another page of the tree (or random bytes) and they fail validation. A visit torn on every one of
-     * its optimistic attempts (one in 256) falls back to a latched read.
+     * Delegates to a real store, except that its cursors tear half their visits: the payload of a torn
+     * visit is a copy of another page of the tree (or random bytes), and it fails validation. A node
+     * torn on every one of its optimistic attempts (one in 256) falls back to a latched read.
      */
     private static final class TearingStore {
         private final PageStore real;
         private final SplittableRandom random = new SplittableRandom(3);
-        /** Torn stamps and their pages. */
-        private final Map<Long, Long> tornStamps = new HashMap<>();
         private final MemorySegment scratch;
         private final java.util.List<Long> pages = new java.util.ArrayList<>();
         int torn;
@@ -89,13 +86,8 @@ class NodeReadsTornPageTest {
 
         PageStore proxy() {
             return (PageStore) Proxy.newProxyInstance(PageStore.class.getClassLoader(), new Class<?>[] {PageStore.class},
-                    (self, method, args) -> switch (method.getName()) {
-                        case "optimisticPayload" -> tornStamps.containsKey((Long) args[0])
-                                ? tornPayload(tornStamps.get((Long) args[0])) : real.optimisticPayload((Long) args[0]);
-                        case "validate" -> tornStamps.remove((Long) args[0]) == null && real.validate((Long) args[0]);
-                        case "tryOptimisticRead" -> stamp((Long) args[0]);
-                        default -> invoke(method, args);
-                    });
+                    (self, method, args) -> method.getName().equals("cursor")
+                            ? new TearingCursor(real.cursor()) : invoke(method, args));
         }
 
         private Object invoke(java.lang.reflect.Method method, Object[] args) throws Throwable {
@@ -106,13 +98,59 @@ class NodeReadsTornPageTest {
             }
         }
 
-        private long stamp(long pageId) {
-            long stamp = real.tryOptimisticRead(pageId);
-            if (stamp != 0 && random.nextBoolean()) {
-                tornStamps.put(stamp, pageId);
-                torn++;
+        /** The real cursor, but a visit it tears shows {@link #tornPayload} and never validates. */
+        private final class TearingCursor implements PageCursor {
+            private final PageCursor cursor;
+            /** The page of the visit being torn, or -1. */
+            private long tearing = -1;
+
+            TearingCursor(PageCursor cursor) {
+                this.cursor = cursor;
             }
-            return stamp;
+
+            @Override
+            public boolean begin(long pageId) {
+                tearing = -1;
+                if (!cursor.begin(pageId)) {
+                    return false;
+                }
+                if (random.nextBoolean()) {
+                    tearing = pageId;
+                    torn++;
+                }
+                return true;
+            }
+
+            @Override
+            public boolean validate() {
+                boolean valid = cursor.validate();
+                return tearing < 0 && valid;
+            }
+
+            @Override
+            public MemorySegment payload() {
+                return tearing >= 0 ? tornPayload(tearing) : cursor.payload();
+            }
+
+            @Override
+            public long getLong(long offset) {
+                throw new UnsupportedOperationException("NodeReads reads nodes through payload()");
+            }
+
+            @Override
+            public int getInt(long offset) {
+                throw new UnsupportedOperationException("NodeReads reads nodes through payload()");
+            }
+
+            @Override
+            public byte getByte(long offset) {
+                throw new UnsupportedOperationException("NodeReads reads nodes through payload()");
+            }
+
+            @Override
+            public void copy(long offset, byte[] destination, int index, int length) {
+                throw new UnsupportedOperationException("NodeReads reads nodes through payload()");
+            }
         }
 
         /**

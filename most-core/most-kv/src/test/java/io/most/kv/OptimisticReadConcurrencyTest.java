@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Point reads of {@link NodeReads} (latch-free descents through page stamps, with the leaf's lookup in
- * the descent) while writers insert and delete keys between them, so leaves and inner nodes split,
+ * Point reads of {@link NodeReads} (latch-free descents through the store's cursor, with the leaf's
+ * lookup in the descent) while writers insert and delete keys between them, so leaves and inner nodes split,
  * merge and redistribute under the readers, and a DRAM pool of 32 pages makes pages leave and return to
- * DRAM (stamps fail, visits fall back to latched reads). Stable keys never change: every read of one
+ * DRAM (validations fail, visits fall back to latched reads). Stable keys never change: every read of one
  * must find its exact value; churning keys hold values that show a torn copy (every byte the same).
  */
 class OptimisticReadConcurrencyTest {

@@ -2,6 +2,7 @@ package io.most.examples.h2;
 
 import io.most.errors.BatchReadException;
 import io.most.Page;
+import io.most.PageCursor;
 import io.most.PageStore;
 import io.most.PageStoreStats;
 import java.lang.foreign.MemorySegment;
@@ -33,10 +34,13 @@ final class PageStoreBlockSpace implements BlockSpace {
 
     private final PageStore store;
     private final int blockBytes;
+    /** Each reading thread's latch-free reader of the store, made once: a read of buffered blocks allocates none. */
+    private final ThreadLocal<PageCursor> cursors;
 
     PageStoreBlockSpace(PageStore store) {
         this.store = store;
         this.blockBytes = store.payloadSize();
+        this.cursors = ThreadLocal.withInitial(store::cursor);
     }
 
     @Override
@@ -65,6 +69,7 @@ final class PageStoreBlockSpace implements BlockSpace {
     @Override
     public void readAll(List<Part> parts) {
         List<Part> missing = null; // a read whose blocks are all buffered allocates no list
+        PageCursor cursor = cursors.get();
         for (Part part : parts) {
             ByteBuffer buffer = part.buffer();
             long block = part.block();
@@ -72,7 +77,7 @@ final class PageStoreBlockSpace implements BlockSpace {
             for (int at = buffer.position(); at < buffer.limit(); block++, offset = 0) {
                 int n = Math.min(blockBytes - offset, buffer.limit() - at);
                 ByteBuffer slice = buffer.slice(at, n);
-                if (!copyBuffered(block, offset, slice)) {
+                if (!copyBuffered(cursor, block, offset, slice)) {
                     if (missing == null) {
                         missing = new ArrayList<>(4);
                     }
@@ -97,13 +102,12 @@ final class PageStoreBlockSpace implements BlockSpace {
      * Copies {@code dst.remaining()} bytes of the block at {@code offset} if its page is buffered and
      * unchanged during the copy; false (with {@code dst} possibly partly written) otherwise.
      */
-    private boolean copyBuffered(long block, int offset, ByteBuffer dst) {
-        long stamp = store.tryOptimisticRead(block);
-        if (stamp == 0) {
+    private static boolean copyBuffered(PageCursor cursor, long block, int offset, ByteBuffer dst) {
+        if (!cursor.begin(block)) {
             return false;
         }
-        MemorySegment.copy(store.optimisticPayload(stamp), offset, MemorySegment.ofBuffer(dst), 0, dst.remaining());
-        return store.validate(stamp);
+        MemorySegment.copy(cursor.payload(), offset, MemorySegment.ofBuffer(dst), 0, dst.remaining());
+        return cursor.validate();
     }
 
     /**

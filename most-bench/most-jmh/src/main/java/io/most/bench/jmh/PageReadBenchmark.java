@@ -3,7 +3,6 @@ package io.most.bench.jmh;
 import io.most.MigrationPolicy;
 import io.most.Page;
 import io.most.PageCursor;
-import io.most.PagePin;
 import io.most.PageStore;
 import io.most.PageStoreConfig;
 import io.most.PageStoreStats;
@@ -13,16 +12,11 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of a buffer hit against a plain off-heap access of the same bytes (the LeanStore/vmcache
- * bar: a DRAM hit should cost about as much as an in-memory data structure access).
+ * bar: a DRAM hit should cost about as much as an in-memory data structure access): the regression
+ * guard of the store's two reads, the latched {@link Page} and the latch-free {@link PageCursor}.
  *
  * <p>Every benchmark reads 8 bytes (a tuple's key) from a page chosen by the same precomputed YCSB-C
  * key sequence: scrambled zipfian (theta {@code theta}) over 1 KiB tuples packed 15 per 16 KiB page,
@@ -50,35 +45,22 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code offHeapBaseline}: {@code MemorySegment.get} at the tuple's address in one off-heap
  *       segment laid out like the page frames.</li>
- *   <li>{@code dramHit}: {@link PageStore#read} (shared latch), read, close; every page in DRAM.
+ *   <li>{@code dramHitCursor} (and {@code ...TwoThreads}, for the scaling target: compare its
+ *       throughput, 2 / its time per operation, with one thread's), {@code pmHitCursor}: a thread's
+ *       reusable {@link PageCursor} ({@code begin}, {@code getLong}, {@code validate}), the latched read
+ *       only if it fails (never, here).</li>
+ *   <li>{@code dramHit}, {@code pmHit}: {@link PageStore#read} (shared latch), read, close.
  *       {@code dramWriteHit}: the same with {@link PageStore#write} (exclusive latch).</li>
- *   <li>{@code dramHitOptimistic}: {@link PageStore#readOptimistic}, no latch, validate (a capturing
- *       lambda per call).</li>
- *   <li>{@code dramHitStamp}: {@link PageStore#tryOptimisticRead}, {@link PageStore#optimisticPayload},
- *       {@link PageStore#validate}: no latch, no lambda, nothing allocated; {@code dramHitStampTwoThreads}
- *       is the same with two threads (for the scaling target: compare its throughput, 2 / its time per
- *       operation, with one thread's).</li>
- *   <li>{@code dramHitStampLong} (and {@code ...TwoThreads}, {@code pmHitStampLong}): the same with
- *       {@link PageStore#optimisticLong} instead of the payload segment: the frame addressed in the
- *       pool's one segment by the stamp's frame index.</li>
- *   <li>{@code dramHitCursor} (and {@code ...TwoThreads}, {@code pmHitCursor}): the same read with a
- *       thread's reusable {@link PageCursor} ({@code begin}, {@code getLong}, {@code validate}): no
- *       stamp, the pools' metadata and memory held by the cursor. {@code dramHitPinned} /
- *       {@code pmHitPinned}: the latched read with a thread's reusable {@link PagePin} ({@code pin},
- *       {@code getLong}, {@code unpin}): a shared latch as {@code dramHit}'s, no {@code Page} handle.</li>
- *   <li>{@code pmHit} / {@code pmHitOptimistic} / {@code pmHitStamp}: DRAM holds 16 unrelated pages, the data lives in the
- *       PM pool (a file on /dev/shm) and {@code Dr = 0} keeps reads there; no PM profile, so this is
- *       the software path of a PM hit, not emulated Optane latency.</li>
+ *   <li>{@code dramHitOptimistic}, {@code pmHitOptimistic}: {@link PageStore#readOptimistic(long,
+ *       io.most.PageReader)}, the convenience: a cursor made per call and a capturing lambda.</li>
  * </ul>
  *
- * The {@code hitPath*} benchmarks run a replica of the DRAM-hit path over the baseline's memory and
- * take one piece away at a time (counter, latch, checks and handle), to show what each costs. The
- * optimistic read has a ladder of its own, each rung adding one piece to the one before:
- * {@code hitPathVersionOnly} (the protocol: mapping, version with acquire, read, fence, version again),
- * {@code hitPathVersionChecked} (the writer test and the page-identity check that make it correct),
- * {@code hitPathVersionTouched} (the access recorded for replacement), {@code hitPathVersionCounted}
- * (the hit counted) and {@code hitPathCursorReplica} (all of it through a reusable reader object, as
- * {@link PageCursor} has it), to compare with {@code dramHitCursor}. To compare benchmarks on a shared
+ * The {@code pm*} benchmarks keep the data in the PM pool (a file on /dev/shm; DRAM holds 16 unrelated
+ * pages and {@code Dr = 0} keeps reads in PM); no PM profile, so they time the software path of a PM
+ * hit, not emulated Optane latency.
+ *
+ * <p>{@link HitPathReplicaBenchmark} replicates the cursor's and the latch's hit over the baseline's
+ * memory one piece at a time, to show what each piece of these costs. To compare benchmarks on a shared
  * host, run them interleaved ({@code most-bench/scripts/jmh-interleaved.py}).
  *
  * <p>Single-threaded by design (run with the default one thread), except the benchmarks whose name
@@ -94,16 +76,9 @@ public class PageReadBenchmark {
     static final int TUPLE_SIZE = 1024;
     /** Keys in the precomputed sequence (a power of two): 8 MiB, read sequentially. */
     static final int SEQUENCE = 1 << 20;
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final long OFFSET_MASK = 0xFFFF_FFFFL;
-    /** Longs per frame record of {@link HitPathReplica#records}: one cache line, as the pools lay them out. */
-    private static final int RECORD_LONGS = 8;
-    /**
-     * Longs of hit-counter cells before the first record of {@link HitPathReplica#records}: 64 cells a
-     * cache line apart, as a pool's metadata array starts with its hit counter.
-     */
-    private static final int COUNTER_LONGS = 512;
-    private static final VarHandle VERSIONS = MethodHandles.arrayElementVarHandle(long[].class);
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    /** The payload offset of a packed key ({@link Data#sequence}): its low 32 bits. */
+    static final long OFFSET_MASK = 0xFFFF_FFFFL;
 
     /** The data set's shape and the key sequence, shared by every state. */
     @State(Scope.Benchmark)
@@ -276,29 +251,25 @@ public class PageReadBenchmark {
         }
     }
 
-    /** A thread's {@link PageCursor} and {@link PagePin} over the DRAM store, made once and reused (as a caller keeps them). */
+    /** A thread's {@link PageCursor} over the DRAM store, made once and reused (as a caller keeps it). */
     @State(Scope.Thread)
     public static class DramReaders {
         PageCursor cursor;
-        PagePin pin;
 
         @Setup(Level.Trial)
         public void setup(DramStore s) {
             cursor = s.store.cursor();
-            pin = s.store.pagePin();
         }
     }
 
-    /** A thread's {@link PageCursor} and {@link PagePin} over the PM store. */
+    /** A thread's {@link PageCursor} over the PM store. */
     @State(Scope.Thread)
     public static class PmReaders {
         PageCursor cursor;
-        PagePin pin;
 
         @Setup(Level.Trial)
         public void setup(PmStore s) {
             cursor = s.store.cursor();
-            pin = s.store.pagePin();
         }
     }
 
@@ -323,114 +294,6 @@ public class PageReadBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             arena.close();
-        }
-    }
-
-    /**
-     * A replica of the DRAM-hit path's data structures (the same kinds the buffer manager uses: an
-     * AtomicIntegerArray mapping, AtomicLongArray latch words and page ids, a reference byte per frame,
-     * a LongAdder hit counter, an allocation bitmap, a handle object per access) over the baseline's
-     * memory, so that the {@code hitPath*} benchmarks can take one piece away at a time and show what
-     * each costs. Frame {@code f} holds page {@code f}.
-     */
-    @State(Scope.Benchmark)
-    public static class HitPathReplica {
-        static final long SHARED_MASK = 0xFFFF;
-        static final long EXCLUSIVE = 1L << 16;
-        AtomicIntegerArray frameOf;
-        AtomicLongArray latch;
-        AtomicLongArray pageOf;
-        AtomicLongArray lsn;
-        AtomicLongArray allocated;
-        byte[] referenced;
-        LongAdder hits;
-        MemorySegment[] payloads;
-        volatile boolean closed;
-        /**
-         * The cursor's layout: a plain mapping array, and one array with the hit counter's cells and then a
-         * 64-byte record a frame (version word, page id, frequency less its cap: 0 on a hot page, so a hit
-         * stores nothing), as a pool's metadata.
-         */
-        int[] frames;
-        long[] records;
-
-        @Setup(Level.Trial)
-        public void setup(Data data, PlainMemory memory) {
-            int n = data.pages;
-            frameOf = new AtomicIntegerArray(n);
-            latch = new AtomicLongArray(n);
-            pageOf = new AtomicLongArray(n);
-            lsn = new AtomicLongArray(n);
-            allocated = new AtomicLongArray((n + 63) / 64);
-            referenced = new byte[n];
-            hits = new LongAdder();
-            payloads = new MemorySegment[n];
-            frames = new int[n];
-            records = new long[COUNTER_LONGS + n * RECORD_LONGS];
-            for (int f = 0; f < n; f++) {
-                frames[f] = f;
-                records[record(f) + 1] = f;
-                frameOf.set(f, f);
-                pageOf.set(f, f);
-                long bit = 1L << f;
-                allocated.getAndUpdate(f >>> 6, w -> w | bit);
-                payloads[f] = memory.memory.asSlice((long) f * PAGE_SIZE + memory.headerSize,
-                        PAGE_SIZE - memory.headerSize).asReadOnly();
-            }
-        }
-
-        static int record(int f) {
-            return COUNTER_LONGS + f * RECORD_LONGS;
-        }
-
-        boolean isAllocated(long page) {
-            return (allocated.get((int) (page >>> 6)) & (1L << page)) != 0;
-        }
-
-        void latchShared(int f) {
-            while (true) {
-                long s = latch.get(f);
-                if ((s & EXCLUSIVE) == 0 && (s & SHARED_MASK) != SHARED_MASK && latch.compareAndSet(f, s, s + 1)) {
-                    return;
-                }
-                Thread.onSpinWait();
-            }
-        }
-
-        void touch(int f) {
-            if (referenced[f] == 0) {
-                referenced[f] = 1;
-            }
-        }
-    }
-
-    /** What the buffer manager hands out per access ({@code LatchedPage} has these fields). */
-    static final class Handle {
-        final HitPathReplica replica;
-        final int frame;
-        final long page;
-        final long lsn;
-        boolean closed;
-
-        Handle(HitPathReplica replica, int frame, long page) {
-            this.replica = replica;
-            this.frame = frame;
-            this.page = page;
-            this.lsn = replica.lsn.get(frame);
-        }
-
-        MemorySegment payload() {
-            if (closed) {
-                throw new IllegalStateException("closed");
-            }
-            return replica.payloads[frame];
-        }
-
-        void close() {
-            if (!closed) {
-                closed = true;
-                replica.latch.decrementAndGet(frame);
-            }
         }
     }
 
@@ -486,280 +349,11 @@ public class PageReadBenchmark {
         return s.store.readOptimistic(key >>> 32, payload -> payload.get(LONG, offset));
     }
 
-    /** The replica's full hit path: checks, mapping, latch CAS, counter, handle, read, unlatch. */
-    @Benchmark
-    public long hitPathFull(HitPathReplica r, Cursor c) {
-        long key = c.next();
-        long page = key >>> 32;
-        if (r.closed || !r.isAllocated(page)) {
-            throw new IllegalStateException();
-        }
-        int f = r.frameOf.get((int) page);
-        r.latchShared(f);
-        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
-            throw new IllegalStateException();
-        }
-        r.touch(f);
-        r.hits.increment();
-        Handle h = new Handle(r, f, page);
-        long value = h.payload().get(LONG, key & OFFSET_MASK);
-        h.close();
-        return value;
-    }
-
-    /** {@link #hitPathFull} without the LongAdder hit counter. */
-    @Benchmark
-    public long hitPathNoCounter(HitPathReplica r, Cursor c) {
-        long key = c.next();
-        long page = key >>> 32;
-        if (r.closed || !r.isAllocated(page)) {
-            throw new IllegalStateException();
-        }
-        int f = r.frameOf.get((int) page);
-        r.latchShared(f);
-        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
-            throw new IllegalStateException();
-        }
-        r.touch(f);
-        Handle h = new Handle(r, f, page);
-        long value = h.payload().get(LONG, key & OFFSET_MASK);
-        h.close();
-        return value;
-    }
-
-    /** {@link #hitPathFull} with an optimistic version check instead of the latch CAS and decrement. */
-    @Benchmark
-    public long hitPathNoLatch(HitPathReplica r, Cursor c) {
-        long key = c.next();
-        long page = key >>> 32;
-        if (r.closed || !r.isAllocated(page)) {
-            throw new IllegalStateException();
-        }
-        int f = r.frameOf.get((int) page);
-        long stamp = r.latch.get(f) & ~HitPathReplica.SHARED_MASK;
-        if (r.pageOf.get(f) != page || r.frameOf.get((int) page) != f) {
-            throw new IllegalStateException();
-        }
-        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
-        if ((r.latch.get(f) & ~HitPathReplica.SHARED_MASK) != stamp) {
-            throw new IllegalStateException();
-        }
-        r.touch(f);
-        r.hits.increment();
-        return value;
-    }
-
-    /** Mapping lookup, latch CAS, read, unlatch: no checks, counter or handle. */
-    @Benchmark
-    public long hitPathLatchOnly(HitPathReplica r, Cursor c) {
-        long key = c.next();
-        int f = r.frameOf.get((int) (key >>> 32));
-        r.latchShared(f);
-        long value = r.payloads[f].get(LONG, key & OFFSET_MASK);
-        r.latch.decrementAndGet(f);
-        return value;
-    }
-
-    /**
-     * The floor of a latch-free optimistic read on the JVM: the mapping lookup, the frame's version read
-     * with acquire, the payload read in the baseline's one segment, a load fence and the version read
-     * again ({@code PageCursor}'s protocol and layout), with no checks, hit counter or reference bit.
-     */
-    @Benchmark
-    public long hitPathVersionOnly(HitPathReplica r, PlainMemory m, Cursor c) {
-        return readVersioned(r, m, c.next(), false, false, false);
-    }
-
-    /**
-     * {@link #hitPathVersionOnly} with what makes it correct: the writer test of the version word and the
-     * check that the frame still holds the page (the mapping was read before the version).
-     */
-    @Benchmark
-    public long hitPathVersionChecked(HitPathReplica r, PlainMemory m, Cursor c) {
-        return readVersioned(r, m, c.next(), true, false, false);
-    }
-
-    /** {@link #hitPathVersionChecked} with the access recorded for replacement (the frequency slot). */
-    @Benchmark
-    public long hitPathVersionTouched(HitPathReplica r, PlainMemory m, Cursor c) {
-        return readVersioned(r, m, c.next(), true, true, false);
-    }
-
-    /** {@link #hitPathVersionTouched} with the hit counted (the thread's cell at the array's start). */
-    @Benchmark
-    public long hitPathVersionCounted(HitPathReplica r, PlainMemory m, Cursor c) {
-        return readVersioned(r, m, c.next(), true, true, true);
-    }
-
-    /**
-     * The optimistic read of the replica with the pieces a rung of the ladder adds: each benchmark passes
-     * constants, so the JIT compiles each rung with exactly its pieces.
-     */
-    private static long readVersioned(HitPathReplica r, PlainMemory m, long key, boolean checked, boolean touched,
-                                      boolean counted) {
-        long page = key >>> 32;
-        int f = r.frames[(int) page];
-        long[] records = r.records;
-        int record = HitPathReplica.record(f);
-        long version = (long) VERSIONS.getAcquire(records, record);
-        if (checked && ((version & HitPathReplica.EXCLUSIVE) != 0 || records[record + 1] != page)) {
-            throw new IllegalStateException("no writer runs here, and frame f holds page f");
-        }
-        if (touched) {
-            touchRecord(records, record);
-        }
-        if (counted) {
-            countHit(records);
-        }
-        long value = m.memory.get(LONG, (long) f * PAGE_SIZE + m.headerSize + (key & OFFSET_MASK));
-        VarHandle.loadLoadFence();
-        if ((long) VERSIONS.getVolatile(records, record) != version) {
-            throw new IllegalStateException("no writer runs here");
-        }
-        return value;
-    }
-
-    /**
-     * {@link #hitPathVersionCounted} through a reusable reader object, as {@link PageCursor}'s API has it
-     * ({@link ReplicaCursor}: begin, getLong, validate, the state in fields, the page id and payload offset
-     * checked): the whole cursor hit in the replica, for comparison with {@link #dramHitCursor}.
-     */
-    @Benchmark
-    public long hitPathCursorReplica(ReplicaCursor cursor, Cursor c) {
-        long key = c.next();
-        if (cursor.begin(key >>> 32)) {
-            long value = cursor.getLong(key & OFFSET_MASK);
-            if (cursor.validate()) {
-                return value;
-            }
-        }
-        throw new IllegalStateException("no writer runs here, and frame f holds page f");
-    }
-
-    /** The access recorded as the pools do: the frequency is stored less its cap, so a hot page's is 0 and stays. */
-    private static void touchRecord(long[] records, int record) {
-        long n = records[record + 2];
-        if (n < 0) {
-            records[record + 2] = n + 1;
-        }
-    }
-
-    /** The pools' striped hit count: the thread's cell, one cache line a cell, at the metadata array's start. */
-    private static void countHit(long[] records) {
-        records[(int) Thread.currentThread().threadId() * 8 & COUNTER_LONGS - 1]++;
-    }
-
-    /**
-     * {@link PageCursor}'s DRAM hit over the replica: the mapping, the metadata array and the payload memory
-     * (from the first frame's payload on) held in fields, and {@code begin} leaving the record, version
-     * word and payload address in fields for {@code getLong} and {@code validate}.
-     */
-    @State(Scope.Thread)
-    public static class ReplicaCursor {
-        static final long NO_BASE = Long.MAX_VALUE / 2;
-        int[] mapping;
-        long[] records;
-        MemorySegment memory;
-        long frameBytes;
-        long payloadBytes;
-        long word;
-        int record;
-        long base = NO_BASE;
-
-        @Setup(Level.Trial)
-        public void setup(HitPathReplica r, PlainMemory m) {
-            mapping = r.frames;
-            records = r.records;
-            memory = m.memory.asSlice(m.headerSize).asReadOnly();
-            frameBytes = PAGE_SIZE;
-            payloadBytes = PAGE_SIZE - m.headerSize;
-        }
-
-        boolean begin(long pageId) {
-            int[] m = mapping;
-            int i = (int) pageId;
-            if (i != pageId || Integer.compareUnsigned(i, m.length) >= 0) {
-                throw new IllegalArgumentException("page " + pageId + " is outside the replica");
-            }
-            int f = m[i];
-            long[] rs = records;
-            int rec = HitPathReplica.record(f);
-            long s = (long) VERSIONS.getAcquire(rs, rec);
-            if ((s & HitPathReplica.EXCLUSIVE) != 0 || rs[rec + 1] != pageId) {
-                base = NO_BASE;
-                return false;
-            }
-            touchRecord(rs, rec);
-            countHit(rs);
-            word = s;
-            record = rec;
-            base = f * frameBytes;
-            return true;
-        }
-
-        long getLong(long offset) {
-            if (Long.compareUnsigned(offset, payloadBytes - Long.BYTES) > 0) {
-                throw new IndexOutOfBoundsException("offset " + offset);
-            }
-            return memory.get(LONG, base + offset);
-        }
-
-        boolean validate() {
-            long[] rs = records;
-            long expected = word;
-            int rec = record;
-            VarHandle.loadLoadFence();
-            return (((long) VERSIONS.getVolatile(rs, rec) ^ expected) & ~HitPathReplica.SHARED_MASK) == 0;
-        }
-    }
-
-    /** Mapping lookup and read through the frame's payload segment: the floor of any buffer manager. */
-    @Benchmark
-    public long hitPathMappingOnly(HitPathReplica r, Cursor c) {
-        long key = c.next();
-        int f = r.frameOf.get((int) (key >>> 32));
-        return r.payloads[f].get(LONG, key & OFFSET_MASK);
-    }
-
-    /**
-     * The stamp API as a caller uses it: the latch-free read, and the latched read only when the page
-     * is not buffered or a writer raced (never, here).
-     */
-    static long readStamped(PageStore store, long key) {
-        long page = key >>> 32;
-        long offset = key & OFFSET_MASK;
-        long stamp = store.tryOptimisticRead(page);
-        if (stamp != 0) {
-            long value = store.optimisticPayload(stamp).get(LONG, offset);
-            if (store.validate(stamp)) {
-                return value;
-            }
-        }
-        return readLatched(store, page, offset);
-    }
-
-    /** The fallback of the stamped reads: not buffered, or a writer raced (never, here). */
+    /** The fallback of the cursor's reads: not buffered, or a writer raced (never, here). */
     private static long readLatched(PageStore store, long page, long offset) {
         try (Page p = store.read(page)) {
             return p.payload().get(LONG, offset);
         }
-    }
-
-    /**
-     * {@link #readStamped} with the typed read {@link PageStore#optimisticLong}: the payload addressed
-     * in the pool's one segment by the stamp's frame index, no per-frame segment loaded.
-     */
-    static long readStampedLong(PageStore store, long key) {
-        long page = key >>> 32;
-        long offset = key & OFFSET_MASK;
-        long stamp = store.tryOptimisticRead(page);
-        if (stamp != 0) {
-            long value = store.optimisticLong(stamp, offset);
-            if (store.validate(stamp)) {
-                return value;
-            }
-        }
-        return readLatched(store, page, offset);
     }
 
     /**
@@ -777,26 +371,6 @@ public class PageReadBenchmark {
             }
         }
         return readLatched(store, page, offset);
-    }
-
-    /** The latched read with no handle: {@link PagePin#pin}, {@link PagePin#getLong}, {@link PagePin#unpin}. */
-    static long readPinned(PagePin pin, long key) {
-        pin.pin(key >>> 32);
-        try {
-            return pin.getLong(key & OFFSET_MASK);
-        } finally {
-            pin.unpin();
-        }
-    }
-
-    @Benchmark
-    public long dramHitPinned(DramReaders r, Cursor c) {
-        return readPinned(r.pin, c.next());
-    }
-
-    @Benchmark
-    public long pmHitPinned(PmReaders r, Cursor c) {
-        return readPinned(r.pin, c.next());
     }
 
     @Benchmark
@@ -825,38 +399,6 @@ public class PageReadBenchmark {
         try (Page page = s.store.write(key >>> 32)) {
             return page.payload().get(LONG, key & OFFSET_MASK);
         }
-    }
-
-    @Benchmark
-    public long dramHitStamp(DramStore s, Cursor c) {
-        return readStamped(s.store, c.next());
-    }
-
-    @Benchmark
-    public long dramHitStampLong(DramStore s, Cursor c) {
-        return readStampedLong(s.store, c.next());
-    }
-
-    @Benchmark
-    @Threads(2)
-    public long dramHitStampLongTwoThreads(DramStore s, Cursor c) {
-        return readStampedLong(s.store, c.next());
-    }
-
-    @Benchmark
-    public long pmHitStampLong(PmStore s, Cursor c) {
-        return readStampedLong(s.store, c.next());
-    }
-
-    @Benchmark
-    @Threads(2)
-    public long dramHitStampTwoThreads(DramStore s, Cursor c) {
-        return readStamped(s.store, c.next());
-    }
-
-    @Benchmark
-    public long pmHitStamp(PmStore s, Cursor c) {
-        return readStamped(s.store, c.next());
     }
 
     @Benchmark
