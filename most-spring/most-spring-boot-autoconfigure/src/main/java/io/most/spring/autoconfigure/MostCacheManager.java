@@ -22,8 +22,10 @@ import org.springframework.core.serializer.DefaultSerializer;
  * {@code most.cache.names} are opened at startup (a warm restart when their files exist); without
  * names, a cache is opened on first use of its name. With {@code most.cache.volume.*}, the named caches'
  * flash (bucket pages and regions) is on one MOST tiered volume ({@link CacheVolume}) instead of files.
- * Closing the manager (context shutdown) flushes and closes every cache, then the volume, so the next
- * start finds their entries.
+ * With {@code most.cache.sharing.enabled}, the caches are tenants of one set of shared devices
+ * ({@link CacheSharing}): each in its own space of one flash file, accounted and throttled under
+ * {@code most.cache.sharing.policy}. Closing the manager (context shutdown) flushes and closes every
+ * cache, then the volume or shared devices, so the next start finds their entries.
  */
 public class MostCacheManager extends AbstractCacheManager implements DisposableBean {
     private final MostProperties.Cache properties;
@@ -32,6 +34,8 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
     private final List<MostCache> opened = new ArrayList<>();
     /** The caches' tiered volume when {@code most.cache.volume.*} configures one; opened with the named caches. */
     private CacheVolume volume;
+    /** The caches' shared devices when {@code most.cache.sharing.enabled}; opened with the named caches. */
+    private CacheSharing sharing;
 
     /**
      * @param properties  the caches' settings
@@ -46,8 +50,9 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
 
     @Override
     protected Collection<? extends Cache> loadCaches() {
-        if (TieredVolumeFactory.configured(properties.getVolume())) {
-            synchronized (this) {
+        synchronized (this) {
+            sharing = CacheSharing.open(properties, directory);
+            if (TieredVolumeFactory.configured(properties.getVolume())) {
                 volume = CacheVolume.open(properties, directory);
             }
         }
@@ -75,7 +80,8 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
 
     private synchronized MostSpringCache open(String name) {
         BlockDevice[] devices = volume == null ? new BlockDevice[2] : volume.devices(name);
-        CacheConfig config = CacheConfigFactory.config(name, properties, directory, devices[0], devices[1]);
+        CacheConfig config = CacheConfigFactory.config(name, properties, directory, devices[0], devices[1],
+                sharing == null ? null : sharing.tenant(name));
         MostCache cache = attribute(() -> MostCache.open(config), property("most.cache.directory", directory),
                 property("most.cache.page-size", properties.getPageSize()),
                 property("most.cache.region-size", properties.getRegionSize()));
@@ -111,6 +117,18 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
                 }
             }
             volume = null;
+        }
+        if (sharing != null) {
+            try {
+                sharing.close(); // after the caches: they flush through it
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            sharing = null;
         }
         if (failure != null) {
             throw failure;
