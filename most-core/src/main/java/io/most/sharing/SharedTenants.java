@@ -1,5 +1,13 @@
 package io.most.sharing;
 
+import io.most.device.BlockDevice;
+import io.most.device.DeviceProfile;
+import io.most.device.DirectFileDevice;
+import io.most.device.EmulatedPm;
+import io.most.errors.ConfigurationException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,6 +60,8 @@ public final class SharedTenants implements AutoCloseable {
     private final Map<String, Terms> terms = new LinkedHashMap<>();
     private final Map<String, Tenant> tenants = new LinkedHashMap<>();
     private final List<SharingController> controllers = new ArrayList<>();
+    /** The shared device when these tenants opened it ({@link #onFile}), closed with them; else null. */
+    private final BlockDevice owned;
     private boolean closed;
 
     /**
@@ -60,8 +70,38 @@ public final class SharedTenants implements AutoCloseable {
      * @throws IllegalArgumentException if the policy is not one of those
      */
     public SharedTenants(SharedDevices devices, String policy) {
+        this(devices, policy, null);
+    }
+
+    private SharedTenants(SharedDevices devices, String policy, BlockDevice owned) {
         this.devices = Objects.requireNonNull(devices, "devices");
         this.policy = checkPolicy(policy);
+        this.owned = owned;
+    }
+
+    /**
+     * Tenants sharing {@code pm} and the flash file {@code file} of {@code bytes} (created with its
+     * directory if missing, grown if shorter; an existing longer file keeps its length, so spaces made
+     * when it was larger stay reachable), its accesses charged by {@code profile}, under {@code policy}.
+     * {@link #close()} then closes the file too: how a cache manager or server shares one file
+     * between its caches.
+     *
+     * @throws IllegalArgumentException if the policy is not one of those of the class comment
+     * @throws ConfigurationException   if the file cannot be created or opened
+     */
+    public static SharedTenants onFile(Path file, long bytes, EmulatedPm pm, DeviceProfile profile, String policy) {
+        String checked = checkPolicy(policy);
+        long capacity;
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            long existing = Files.exists(file) ? Files.size(file) / SpaceTable.ALIGNMENT * SpaceTable.ALIGNMENT : 0;
+            capacity = Math.max(bytes, existing);
+        } catch (IOException e) {
+            throw new ConfigurationException("cannot prepare the shared device file " + file + ": " + e.getMessage()
+                    + "; choose a writable directory", e);
+        }
+        BlockDevice device = DirectFileDevice.open(file, capacity, DirectFileDevice.Options.defaults().withGrowth(true));
+        return new SharedTenants(new SharedDevices(pm, device, profile), checked, device);
     }
 
     /**
@@ -208,11 +248,23 @@ public final class SharedTenants implements AutoCloseable {
         }
     }
 
-    /** Stops the controllers, which removes every throttle they set. The devices stay open. */
+    /**
+     * Stops the controllers, which removes every throttle they set, then closes the shared file if
+     * {@link #onFile} opened it (after the components on it have closed); devices given stay open.
+     */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
-        stopControllers();
+        try {
+            stopControllers();
+        } finally {
+            if (owned != null) {
+                owned.close();
+            }
+        }
     }
 
     @Override

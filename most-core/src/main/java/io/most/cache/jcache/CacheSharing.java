@@ -1,11 +1,8 @@
 package io.most.cache.jcache;
 
-import io.most.device.BlockDevice;
 import io.most.device.DeviceProfiles;
-import io.most.device.DirectFileDevice;
 import io.most.device.EmulatedPm;
 import io.most.device.PmProfiles;
-import io.most.sharing.SharedDevices;
 import io.most.sharing.SharedTenants;
 import io.most.sharing.Tenant;
 import java.nio.file.Path;
@@ -24,12 +21,10 @@ final class CacheSharing implements AutoCloseable {
     static final String DEVICE_FILE = "tenants.most";
 
     private final Properties properties;
-    private final BlockDevice device;
     private final SharedTenants tenants;
 
-    private CacheSharing(Properties properties, BlockDevice device, SharedTenants tenants) {
+    private CacheSharing(Properties properties, SharedTenants tenants) {
         this.properties = properties;
-        this.device = device;
         this.tenants = tenants;
     }
 
@@ -60,18 +55,14 @@ final class CacheSharing implements AutoCloseable {
                     + "' is unknown; valid: " + DeviceProfiles.names());
         }
         long bytes = MostCacheManager.number(properties, MostCacheManager.SHARING_DEVICE_BYTES, 256L << 20);
-        BlockDevice device;
+        Path file = directory.resolve(DEVICE_FILE);
         try {
-            java.nio.file.Files.createDirectories(directory);
-            device = DirectFileDevice.open(directory.resolve(DEVICE_FILE), bytes,
-                    DirectFileDevice.Options.defaults().withGrowth(true));
-        } catch (RuntimeException | java.io.IOException e) {
-            throw new CacheException("cannot open the caches' shared device " + directory.resolve(DEVICE_FILE) + " of "
-                    + bytes + " bytes (" + MostCacheManager.SHARING_DEVICE_BYTES + "): " + e.getMessage(), e);
+            return new CacheSharing(properties, SharedTenants.onFile(file, bytes,
+                    EmulatedPm.shared(PmProfiles.get(pmProfile)), DeviceProfiles.get(deviceProfile), policy));
+        } catch (RuntimeException e) {
+            throw new CacheException("cannot open the caches' shared device " + file + " of " + bytes + " bytes ("
+                    + MostCacheManager.SHARING_DEVICE_BYTES + "): " + e.getMessage(), e);
         }
-        SharedTenants tenants = new SharedTenants(new SharedDevices(EmulatedPm.shared(PmProfiles.get(pmProfile)),
-                device, DeviceProfiles.get(deviceProfile)), policy);
-        return new CacheSharing(properties, device, tenants);
     }
 
     /** The tenant of cache {@code name}, with its terms from the properties. */
@@ -108,10 +99,6 @@ final class CacheSharing implements AutoCloseable {
     /** Stops the policy's controllers, then closes the shared device (after the caches closed). */
     @Override
     public void close() {
-        try {
-            tenants.close();
-        } finally {
-            device.close();
-        }
+        tenants.close();
     }
 }

@@ -3,12 +3,9 @@ package io.most.spring.autoconfigure;
 import static io.most.spring.autoconfigure.PropertyAttribution.attribute;
 import static io.most.spring.autoconfigure.PropertyAttribution.property;
 
-import io.most.device.BlockDevice;
 import io.most.device.DeviceProfiles;
-import io.most.device.DirectFileDevice;
 import io.most.device.EmulatedPm;
 import io.most.device.PmProfiles;
-import io.most.sharing.SharedDevices;
 import io.most.sharing.SharedTenants;
 import io.most.sharing.Tenant;
 import java.nio.file.Path;
@@ -25,12 +22,10 @@ final class CacheSharing implements AutoCloseable {
     private static final String PREFIX = "most.cache.sharing.";
 
     private final MostProperties.Cache properties;
-    private final BlockDevice device;
     private final SharedTenants tenants;
 
-    private CacheSharing(MostProperties.Cache properties, BlockDevice device, SharedTenants tenants) {
+    private CacheSharing(MostProperties.Cache properties, SharedTenants tenants) {
         this.properties = properties;
-        this.device = device;
         this.tenants = tenants;
     }
 
@@ -49,12 +44,9 @@ final class CacheSharing implements AutoCloseable {
                 property(PREFIX + "pm-profile", s.getPmProfile()));
         io.most.device.DeviceProfile profile = attribute(() -> DeviceProfiles.get(known(s.getDeviceProfile(),
                 DeviceProfiles.names(), "device")), property(PREFIX + "device-profile", s.getDeviceProfile()));
-        BlockDevice device = attribute(() -> {
-            DeviceFiles.createParent(directory.resolve(DEVICE_FILE));
-            return DirectFileDevice.open(directory.resolve(DEVICE_FILE), s.getDeviceSize().toBytes(),
-                    DirectFileDevice.Options.defaults().withGrowth(true));
-        }, property(PREFIX + "device-size", s.getDeviceSize()), property("most.cache.directory", directory));
-        return new CacheSharing(cache, device, new SharedTenants(new SharedDevices(pm, device, profile), policy));
+        return new CacheSharing(cache, attribute(() -> SharedTenants.onFile(directory.resolve(DEVICE_FILE),
+                s.getDeviceSize().toBytes(), pm, profile, policy),
+                property(PREFIX + "device-size", s.getDeviceSize()), property("most.cache.directory", directory)));
     }
 
     /** The tenant of cache {@code name} with its terms. */
@@ -78,10 +70,6 @@ final class CacheSharing implements AutoCloseable {
     /** Stops the policy's controllers, then closes the shared device (after the caches closed). */
     @Override
     public void close() {
-        try {
-            tenants.close();
-        } finally {
-            device.close();
-        }
+        tenants.close();
     }
 }

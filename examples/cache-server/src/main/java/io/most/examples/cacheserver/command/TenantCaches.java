@@ -2,9 +2,7 @@ package io.most.examples.cacheserver.command;
 
 import io.most.cache.CacheConfig;
 import io.most.cache.MostCache;
-import io.most.device.BlockDevice;
 import io.most.device.DeviceProfiles;
-import io.most.device.DirectFileDevice;
 import io.most.device.EmulatedPm;
 import io.most.device.PmProfiles;
 import io.most.examples.cacheserver.SharingSettings;
@@ -51,17 +49,15 @@ public final class TenantCaches implements AutoCloseable {
 
     private final Map<String, Entry> byUser;
     private final SharedTenants shared;
-    private final BlockDevice device;
 
-    private TenantCaches(Map<String, Entry> byUser, SharedTenants shared, BlockDevice device) {
+    private TenantCaches(Map<String, Entry> byUser, SharedTenants shared) {
         this.byUser = byUser;
         this.shared = shared;
-        this.device = device;
     }
 
     /** No tenants. */
     public static TenantCaches none() {
-        return new TenantCaches(Map.of(), null, null);
+        return new TenantCaches(Map.of(), null);
     }
 
     /**
@@ -91,15 +87,9 @@ public final class TenantCaches implements AutoCloseable {
                         .largeItemBytes(t.regionBytes()).directory(directory).build();
                 capacity += roundUp(sizes.smallItemDeviceBytes()) + roundUp(sizes.largeItemDeviceBytes());
             }
-            Path file = directory.resolve(SharingSettings.DEVICE_FILE);
-            // a device grown by tenants added earlier keeps its size: spaces it holds stay reachable
-            long existing = Files.exists(file) ? Files.size(file) / MIB * MIB : 0;
-            BlockDevice device = DirectFileDevice.open(file, Math.max(capacity, existing),
-                    DirectFileDevice.Options.defaults().withGrowth(true));
-            opened.add(device);
-            SharedTenants shared = new SharedTenants(new SharedDevices(
-                    EmulatedPm.shared(PmProfiles.get(sharing.pmProfile())), device,
-                    DeviceProfiles.get(sharing.deviceProfile())), sharing.policy());
+            SharedTenants shared = SharedTenants.onFile(directory.resolve(SharingSettings.DEVICE_FILE), capacity,
+                    EmulatedPm.shared(PmProfiles.get(sharing.pmProfile())), DeviceProfiles.get(sharing.deviceProfile()),
+                    sharing.policy());
             opened.add(shared);
             Map<String, Entry> byUser = new LinkedHashMap<>();
             for (TenantSettings t : sharing.tenants()) {
@@ -111,7 +101,7 @@ public final class TenantCaches implements AutoCloseable {
                 opened.add(executor::shutdownNow);
                 byUser.put(t.user(), new Entry(t, tenant, cache, new Keyspace(cache), executor));
             }
-            return new TenantCaches(byUser, shared, device);
+            return new TenantCaches(byUser, shared);
         } catch (IOException e) {
             closeAll(opened, null);
             throw new UncheckedIOException("cannot prepare the tenants' files in " + directory + ": " + e.getMessage(), e);
@@ -196,17 +186,14 @@ public final class TenantCaches implements AutoCloseable {
         return (bytes + MIB - 1) / MIB * MIB;
     }
 
-    /** Stops the controllers (releasing every throttle), then flushes and closes each cache and the device. */
+    /** Stops the tenants' threads, flushes and closes each cache, then stops the controllers and closes the file. */
     @Override
     public void close() {
         List<AutoCloseable> all = new ArrayList<>();
-        if (device != null) {
-            all.add(device);
+        if (shared != null) {
+            all.add(shared); // closed last: its controllers, then the shared file
         }
         byUser.values().forEach(e -> all.add(e.cache()));
-        if (shared != null) {
-            all.add(shared);
-        }
         // first the tenants' threads: the connections are closed, so they only finish what was running
         byUser.values().forEach(e -> all.add(() -> stop(e.executor())));
         RuntimeException failure = closeAll(all, null);
@@ -243,6 +230,6 @@ public final class TenantCaches implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TenantCaches" + byUser.keySet() + (device == null ? "" : " on " + device.name());
+        return "TenantCaches" + byUser.keySet() + (shared == null ? "" : " " + shared);
     }
 }
