@@ -170,6 +170,11 @@ public final class SharedTenants implements AutoCloseable {
         return Map.copyOf(tenants);
     }
 
+    /** Controllers running now: one per governed resource once the policy has what it needs. */
+    synchronized int runningControllers() {
+        return (int) controllers.stream().filter(SharingController::isRunning).count();
+    }
+
     /** Stops the controllers over the old set of tenants and starts them over the current one. */
     private void restart() {
         stopControllers();
