@@ -78,6 +78,8 @@ class TenantNamespaceTest {
                 String tenantInfo = clients.get(1).callText("INFO", "tenants");
                 assertTrue(tenantInfo.contains("tenant_t0:keys=") && !tenantInfo.contains("tenant_t1")
                         && tenantInfo.contains("sharing_policy:proportional"), tenantInfo);
+                String tenantMost = clients.get(1).callText("INFO", "most");
+                assertTrue(tenantMost.contains("most_dram_bytes:" + (1 << 20) + "\r\n"), "a tenant's own cache: " + tenantMost);
                 String operatorInfo = clients.get(0).callText("INFO", "tenants");
                 for (String t : List.of("t0", "t1", "t2")) {
                     assertTrue(operatorInfo.contains("tenant_" + t + ":keys="), operatorInfo);

@@ -191,10 +191,12 @@ final class InfoReport {
         CacheStats c = keys.cacheStats();
         PageStoreStats p = c.pageStore();
         line(out, "most_data_dir", settings.dataDirectory().toAbsolutePath());
-        line(out, "most_dram_bytes", settings.dramBytes());
-        line(out, "most_pm_bytes", settings.pmBytes());
-        line(out, "most_ssd_bytes", settings.ssdBytes());
-        line(out, "most_region_bytes", settings.regionBytes());
+        // the sizes of the caller's cache: the server's, or its tenant's own
+        io.most.cache.CacheConfig sizes = keys.cacheConfig();
+        line(out, "most_dram_bytes", sizes.dramBytes());
+        line(out, "most_pm_bytes", sizes.pmBytes());
+        line(out, "most_ssd_bytes", sizes.smallItemBytes());
+        line(out, "most_region_bytes", sizes.largeItemBytes());
         line(out, "most_hits", c.hits());
         line(out, "most_misses", c.misses());
         line(out, "most_hit_ratio", Double.isNaN(c.hitRatio()) ? "0" : String.format(Locale.ROOT, "%.4f", c.hitRatio()));
