@@ -166,7 +166,8 @@ public final class CacheServerMain implements Callable<Integer> {
         return 0;
     }
 
-    private SharingSettings sharing() {
+    /** The tenants and sharing policy the options give. */
+    SharingSettings sharing() {
         List<TenantSettings> list = new java.util.ArrayList<>();
         if (tenants != null) {
             for (String t : tenants) {
