@@ -90,45 +90,34 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
                 new DefaultDeserializer(classLoader));
     }
 
-    /** Flushes and closes every MOST cache; the first failure is thrown after all were tried. */
+    /**
+     * Flushes and closes every MOST cache, then the volume or shared devices they flush through; the
+     * first failure is thrown after all were tried.
+     */
     @Override
     public synchronized void destroy() {
-        RuntimeException failure = null;
-        for (MostCache cache : opened) {
-            try {
-                cache.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        opened.clear();
+        List<AutoCloseable> all = new ArrayList<>(opened);
         if (volume != null) {
-            try {
-                volume.close(); // after the caches: they flush through it
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-            volume = null;
+            all.add(volume);
         }
         if (sharing != null) {
+            all.add(sharing);
+        }
+        opened.clear();
+        volume = null;
+        sharing = null;
+        RuntimeException failure = null;
+        for (AutoCloseable c : all) {
             try {
-                sharing.close(); // after the caches: they flush through it
-            } catch (RuntimeException e) {
+                c.close();
+            } catch (Exception e) {
+                RuntimeException r = e instanceof RuntimeException re ? re : new IllegalStateException(e);
                 if (failure == null) {
-                    failure = e;
+                    failure = r;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(r);
                 }
             }
-            sharing = null;
         }
         if (failure != null) {
             throw failure;
