@@ -26,7 +26,9 @@ import javax.cache.spi.CachingProvider;
 /**
  * A JSR-107 {@link CacheManager} whose caches are {@link MostCache}s, each in its own subdirectory of
  * the manager's directory. Configured by properties (given to
- * {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}), all optional:
+ * {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}, or as the URI's query
+ * parameters, {@code file:///var/cache/app?most.cache.sharing.policy=proportional&most.cache.caches.orders.weight=3},
+ * which the properties given override), all optional:
  * <ul>
  *   <li>{@value #DIRECTORY}: the directory of the caches' files; a {@code file:} URI names it too.
  *       Without one the manager uses a temporary directory, deleted when it closes.</li>
@@ -86,6 +88,8 @@ public final class MostCacheManager implements CacheManager {
     private final URI uri;
     private final ClassLoader classLoader;
     private final Properties properties;
+    /** What the manager reads: the URI's query parameters, overridden by the properties given. */
+    private final Properties settings;
     private final Path directory;
     private final boolean temporary;
     private final boolean persistent;
@@ -100,16 +104,18 @@ public final class MostCacheManager implements CacheManager {
         this.uri = uri;
         this.classLoader = classLoader;
         this.properties = properties;
-        String dir = properties.getProperty(DIRECTORY);
+        this.settings = settings(uri, properties);
+        String dir = settings.getProperty(DIRECTORY);
         if (dir != null) {
             directory = Path.of(dir);
         } else if ("file".equals(uri.getScheme())) {
-            directory = Path.of(uri);
+            directory = Path.of(URI.create("file://" + (uri.getRawAuthority() == null ? "" : uri.getRawAuthority())
+                    + uri.getRawPath())); // without a query: the query holds properties
         } else {
             directory = null;
         }
         temporary = directory == null;
-        persistent = Boolean.parseBoolean(properties.getProperty(PERSISTENT, String.valueOf(!temporary)));
+        persistent = Boolean.parseBoolean(settings.getProperty(PERSISTENT, String.valueOf(!temporary)));
     }
 
     private Path root() {
@@ -148,7 +154,7 @@ public final class MostCacheManager implements CacheManager {
         if (shared != null) {
             builder.tenant(shared.tenant(cacheName));
         }
-        if (properties.getProperty(SMALL_ITEM_FRONT_BYTES) != null) {
+        if (settings.getProperty(SMALL_ITEM_FRONT_BYTES) != null) {
             builder.smallItemFrontBytes(size(SMALL_ITEM_FRONT_BYTES, 0));
         }
         return builder
@@ -167,7 +173,7 @@ public final class MostCacheManager implements CacheManager {
     private CacheSharing sharing() {
         synchronized (caches) {
             if (!sharingChecked) {
-                sharing = CacheSharing.open(properties, directoryForCaches());
+                sharing = CacheSharing.open(settings, directoryForCaches());
                 sharingChecked = true;
             }
             return sharing;
@@ -175,7 +181,36 @@ public final class MostCacheManager implements CacheManager {
     }
 
     private long size(String property, long defaultValue) {
-        return number(properties, property, defaultValue);
+        return number(settings, property, defaultValue);
+    }
+
+    /**
+     * The URI's query parameters ({@code file:///var/cache/app?most.cache.sharing.policy=fair&...},
+     * percent-decoded) as properties, overridden by {@code given}: a URI alone can configure a manager.
+     *
+     * @throws CacheException naming a parameter without '='
+     */
+    private static Properties settings(URI uri, Properties given) {
+        Properties merged = new Properties();
+        String query = uri.getRawQuery();
+        if (query != null && !query.isEmpty()) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new CacheException("cache manager URI " + uri + ": query parameter '" + pair + "' is not"
+                            + " name=value (the query holds properties such as most.cache.sharing.policy=fair)");
+                }
+                merged.setProperty(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
+            }
+        }
+        for (String name : given.stringPropertyNames()) {
+            merged.setProperty(name, given.getProperty(name));
+        }
+        return merged;
+    }
+
+    private static String decode(String text) {
+        return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** A whole-number property, or {@code defaultValue} when unset. */

@@ -98,6 +98,27 @@ class JCacheSharingTest {
     }
 
     @Test
+    void theManagersUriCanCarryTheSharingProperties() {
+        java.net.URI uri = java.net.URI.create(dir.resolve("u").toUri() + "?most.cache.sharing.policy=none"
+                + "&most.cache.caches.q.share=0.5&most.cache.small-item-bytes=" + 64 * 4096
+                + "&most.cache.sharing.device-bytes=" + (64L << 20));
+        try (CacheManager m = provider.getCacheManager(uri, getClass().getClassLoader())) {
+            Tenant q = m.createCache("q", strings).unwrap(MostCache.class).config().tenant();
+            assertEquals(0.5, q.throttle(Resource.DEVICE).share());
+            assertTrue(Files.exists(dir.resolve("u").resolve(CacheSharing.DEVICE_FILE)), "the URI's path is the directory");
+        }
+        Properties override = new Properties();
+        override.setProperty("most.cache.caches.q.share", "0.25");
+        try (CacheManager m = provider.getCacheManager(uri, getClass().getClassLoader(), override)) {
+            Tenant q = m.createCache("q", strings).unwrap(MostCache.class).config().tenant();
+            assertEquals(0.25, q.throttle(Resource.DEVICE).share(), "the properties given override the URI's");
+        }
+        CacheException bad = assertThrows(CacheException.class, () -> provider.getCacheManager(
+                java.net.URI.create(dir.resolve("v").toUri() + "?most.cache.sharing.policy"), getClass().getClassLoader()));
+        assertTrue(bad.getMessage().contains("not name=value"), bad.getMessage());
+    }
+
+    @Test
     void wrongSharingPropertiesAreNamed() {
         Properties policy = sharing("greedy");
         try (CacheManager m = provider.getCacheManager(dir.resolve("a").toUri(), getClass().getClassLoader(), policy)) {
