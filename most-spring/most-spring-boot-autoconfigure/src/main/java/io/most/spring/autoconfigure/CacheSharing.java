@@ -60,6 +60,11 @@ final class CacheSharing implements AutoCloseable {
                 property(prefix + "weight", weight), property(prefix + "limit", limit), property(prefix + "share", share));
     }
 
+    /** The tenants and their policy. */
+    SharedTenants tenants() {
+        return tenants;
+    }
+
     private static String known(String name, java.util.List<String> names, String what) {
         if (!names.contains(name)) {
             throw new IllegalArgumentException("unknown " + what + " profile '" + name + "'; valid: " + names);

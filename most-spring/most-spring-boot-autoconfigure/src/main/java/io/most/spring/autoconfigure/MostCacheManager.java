@@ -72,6 +72,11 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
         return caches;
     }
 
+    /** The devices the caches share as tenants, null without {@code most.cache.sharing.enabled} or before startup. */
+    public synchronized io.most.sharing.SharedDevices sharedDevices() {
+        return sharing == null ? null : sharing.tenants().devices();
+    }
+
     /** Opens a cache the configuration did not name, unless names were given (then it is unknown: null). */
     @Override
     protected Cache getMissingCache(String name) {

@@ -2,6 +2,7 @@ package io.most.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.most.cache.MostCache;
 import io.most.sharing.Resource;
 import io.most.sharing.Tenant;
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.core.env.Environment;
@@ -63,6 +66,24 @@ class MostCacheSharingTest {
             assertThat(squares.square(12)).isEqualTo(144);
             assertThat(squares.calls()).as("served from the cache's space after the restart").isEqualTo(0);
         });
+    }
+
+    @Test
+    void eachCachesTenantHasItsMeters() {
+        runner("most.cache.sharing.policy=none")
+                .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                        SimpleMetricsExportAutoConfiguration.class))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MostCacheAutoConfigurationTest.Squares squares = context.getBean(MostCacheAutoConfigurationTest.Squares.class);
+                    squares.square(3);
+                    squares.square(3);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("most.sharing.requests").tags("tenant", "squares").functionCounter().count())
+                            .isGreaterThanOrEqualTo(2.0);
+                    assertThat(registry.get("most.sharing.throttle.share").tags("tenant", "other", "resource", "device")
+                            .gauge().value()).isEqualTo(1.0);
+                });
     }
 
     @Test
