@@ -10,6 +10,7 @@ import io.most.device.EmulatedPm;
 import io.most.device.FarMemory;
 import io.most.device.PmProfile;
 import io.most.device.PmProfiles;
+import io.most.sharing.Tenant;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -52,6 +53,10 @@ import java.util.Objects;
  *                        {@link PmKind#FAR_MEMORY}
  * @param farMemoryNode   the NUMA node far memory is bound to, or -1 (persistent PM, or a device-DAX
  *                        device in {@code pmPath})
+ * @param tenant          the tenant of a {@link io.most.sharing.SharedDevices} set the store runs as, or
+ *                        null: its PM loads and stores go through {@link Tenant#pm()} (the set's shared
+ *                        PM model, throttled and charged to it) and its block device is one of the
+ *                        tenant's {@linkplain Tenant#space spaces}
  */
 public record PageStoreConfig(
         int pageSize,
@@ -70,7 +75,8 @@ public record PageStoreConfig(
         EvictionPolicy pmEvictionPolicy,
         boolean acceptDataLoss,
         PmKind pmKind,
-        int farMemoryNode) {
+        int farMemoryNode,
+        Tenant tenant) {
 
     /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
     public static final int MIN_DRAM_FRAMES = 16;
@@ -112,6 +118,7 @@ public record PageStoreConfig(
         private EvictionPolicy evictionPolicy = EvictionPolicy.S3_FIFO;
         private EvictionPolicy pmEvictionPolicy = EvictionPolicy.S3_FIFO;
         private boolean acceptDataLoss;
+        private Tenant tenant;
 
         private Builder() {
         }
@@ -282,6 +289,19 @@ public record PageStoreConfig(
             return this;
         }
 
+        /**
+         * Opens the store as {@code tenant} of a {@link io.most.sharing.SharedDevices} set: its PM tier's
+         * loads and stores pay through the set's shared PM model, throttled and charged to the tenant
+         * (the PM model defaults to the set's, and another one is refused), and the block device must be
+         * one of the tenant's spaces, {@code blockDevice(tenant.space("pages", bytes))}, so the store's
+         * device I/O is throttled, charged and confined to that space. The store itself knows nothing of
+         * tenants: these two views are the whole seam.
+         */
+        public Builder tenant(Tenant tenant) {
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+            return this;
+        }
+
         /** Validates and builds. */
         public PageStoreConfig build() {
             if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
@@ -321,6 +341,14 @@ public record PageStoreConfig(
             }
             EmulatedPm model = pmKind == PmKind.FAR_MEMORY && !pmModelSet
                     ? EmulatedPm.shared(PmProfiles.get("cxl-far-memory")) : pmModel;
+            if (tenant != null) {
+                model = tenantPmModel(hasPm);
+                if (!tenant.owns(blockDevice)) {
+                    throw new ConfigurationException("the store runs as tenant '" + tenant.name() + "' but its block"
+                            + " device '" + blockDevice.name() + "' is not one of the tenant's spaces: pass"
+                            + " blockDevice(tenant.space(name, bytes)) so its I/O is charged and confined to it");
+                }
+            }
             if (tuningEpoch.isNegative() || tuningEpoch.isZero()) {
                 throw new ConfigurationException("tuning epoch must be positive, got " + tuningEpoch);
             }
@@ -332,7 +360,18 @@ public record PageStoreConfig(
             }
             return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, model, blockDevice, policy,
                     adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, evictionPolicy, pmEvictionPolicy,
-                    acceptDataLoss, pmKind, farMemoryNode);
+                    acceptDataLoss, pmKind, farMemoryNode, tenant);
+        }
+
+        /** A tenant's PM tier pays through its set's PM model, whatever the builder was told. */
+        private EmulatedPm tenantPmModel(boolean hasPm) {
+            EmulatedPm shared = tenant.pm().device();
+            if (pmModelSet && pmModel != null && pmModel != shared) {
+                throw new ConfigurationException("the store runs as tenant '" + tenant.name() + "', whose PM is the"
+                        + " shared " + shared + ", but a PM model " + pmModel + " is set as well: drop pmModel/pmProfile"
+                        + " (a tenant's PM accesses go through its set's device)");
+            }
+            return hasPm ? shared : null;
         }
     }
 }

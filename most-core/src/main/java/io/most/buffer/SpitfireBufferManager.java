@@ -112,7 +112,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             }
         }
         BufferCounters counters = new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits());
-        PmCost pmCost = PmCost.of(config.pmModel());
+        PmCost pmCost = PmCost.of(config.pmModel(), config.tenant());
         super(dram, dramFrameOf.entries(), pm, pmFrameOf == null ? null : pmFrameOf.entries(), pmCost, counters,
                 config.policy());
         this.ssd = ssd;

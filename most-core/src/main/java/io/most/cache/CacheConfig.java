@@ -2,6 +2,7 @@ package io.most.cache;
 
 import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
+import io.most.sharing.Tenant;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -27,6 +28,12 @@ import java.util.Objects;
  * device of your choice instead (a {@code TieredVolume} gets MOST's mirroring); the cache owns and
  * closes the devices it is given.
  *
+ * <p><b>Tenants.</b> With {@link Builder#tenant(Tenant)} the cache runs as a tenant of a
+ * {@link io.most.sharing.SharedDevices} set: its engines live in the tenant's spaces
+ * {@value #SMALL_ITEM_SPACE} and {@value #LARGE_ITEM_SPACE} on the set's block device (created at the
+ * first open, found again at the next), its PM frames pay through the set's shared PM model, and all
+ * of it is throttled and charged to the tenant. A directory is then needed only for PM.
+ *
  * @param directory          where the cache's files live, or null when both devices are given
  * @param smallItemDevice    the small-item engine's block device, or null for a file in the directory
  * @param largeItemDevice    the large-item engine's block device, or null for a file in the directory
@@ -51,6 +58,7 @@ import java.util.Objects;
  *                           items (at item granularity) rather than bucket pages; 0 for none. Default
  *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames
  *                           remain, and all of it beyond one frame per bucket page
+ * @param tenant             the tenant of a shared device set the cache runs as, or null
  */
 public record CacheConfig(
         Path directory,
@@ -70,7 +78,8 @@ public record CacheConfig(
         InstantSource clock,
         double dirtyRatio,
         long largeItemFrontBytes,
-        long smallItemFrontBytes) {
+        long smallItemFrontBytes,
+        Tenant tenant) {
 
     /** The small-item (bucket page) file in the directory. */
     public static final String SMALL_ITEM_FILE = "small-items.most";
@@ -78,6 +87,10 @@ public record CacheConfig(
     public static final String PM_FILE = "small-items.pm";
     /** The large-item (region) file in the directory. */
     public static final String LARGE_ITEM_FILE = "large-items.most";
+    /** The tenant's space of the bucket pages, on its set's block device. */
+    public static final String SMALL_ITEM_SPACE = "small-items";
+    /** The tenant's space of the regions, on its set's block device. */
+    public static final String LARGE_ITEM_SPACE = "large-items";
     /** The large-item index a clean close saves in the directory (read and deleted by the next open). */
     public static final String LARGE_ITEM_INDEX_FILE = "large-items.index";
     /**
@@ -119,6 +132,16 @@ public record CacheConfig(
         return largeItemBytes / regionSize;
     }
 
+    /** Bytes of the small-item device (or tenant space) the bucket pages need: their page store's size. */
+    public long smallItemDeviceBytes() {
+        return HybridCache.smallDeviceBytes(buckets() + 1, pageSize);
+    }
+
+    /** Bytes of the large-item device (or tenant space) the regions need, 0 without large items. */
+    public long largeItemDeviceBytes() {
+        return hasLargeItems() ? RegionStore.headerBytes(4096) + largeItemBytes : 0;
+    }
+
     /** The largest key + value + item header that goes to a bucket page. */
     int smallItemMaxBytes() {
         return hasLargeItems() ? largeItemThreshold : pageSize - PAGE_RESERVE;
@@ -145,6 +168,7 @@ public record CacheConfig(
         private double dirtyRatio = DEFAULT_DIRTY_RATIO;
         private long largeItemFrontBytes;
         private long smallItemFrontBytes = -1; // -1: derived from dramBytes
+        private Tenant tenant;
 
         private Builder() {
         }
@@ -277,6 +301,20 @@ public record CacheConfig(
             return this;
         }
 
+        /**
+         * Runs the cache as {@code tenant} of a {@link io.most.sharing.SharedDevices} set that has a block
+         * device: the engines open the tenant's spaces {@value CacheConfig#SMALL_ITEM_SPACE} and
+         * {@value CacheConfig#LARGE_ITEM_SPACE} there (sized by {@link #smallItemBytes} and
+         * {@link #largeItemBytes}, which must stay the same from one open to the next), PM frames pay
+         * through the set's PM model, and every PM and device access is throttled and charged to the
+         * tenant. Devices given with {@link #smallItemDevice}/{@link #largeItemDevice} must then be
+         * spaces of the tenant.
+         */
+        public Builder tenant(Tenant tenant) {
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+            return this;
+        }
+
         /** The time source of expiry. */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -289,12 +327,14 @@ public record CacheConfig(
                 throw new ConfigurationException("cache page size " + pageSize
                         + " must be a power of two from 4096 to 65536 (default 4096)");
             }
-            boolean needsDirectory = smallItemDevice == null || pmBytes > 0
-                    || (largeItemBytes > 0 && largeItemDevice == null);
+            boolean needsDirectory = pmBytes > 0 || (tenant == null && (smallItemDevice == null
+                    || (largeItemBytes > 0 && largeItemDevice == null)));
             if (directory == null && needsDirectory) {
                 throw new ConfigurationException("no cache directory: set directory(path) for the cache's files"
-                        + " (or give both smallItemDevice and largeItemDevice, and no PM)");
+                        + (tenant == null ? " (or give both smallItemDevice and largeItemDevice, and no PM)"
+                                : " (a tenant's cache keeps its PM file there)"));
             }
+            checkTenant();
             if (dramBytes % pageSize != 0 || dramBytes / pageSize < MIN_PAGE_FRAMES) {
                 throw new ConfigurationException("dramBytes " + dramBytes + " must be a multiple of the page size "
                         + pageSize + " and hold at least 16 pages");
@@ -371,7 +411,25 @@ public record CacheConfig(
             }
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
-                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front);
+                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front, tenant);
+        }
+
+        /** A tenant's cache needs a block device in its set and devices that are its own spaces. */
+        private void checkTenant() {
+            if (tenant == null) {
+                return;
+            }
+            if (!tenant.devices().hasDevice()) {
+                throw new ConfigurationException("tenant '" + tenant.name() + "' belongs to a device set with PM only;"
+                        + " a cache as a tenant needs a set with a block device for its spaces");
+            }
+            for (BlockDevice d : new BlockDevice[] {smallItemDevice, largeItemDevice}) {
+                if (d != null && !tenant.owns(d)) {
+                    throw new ConfigurationException("the cache runs as tenant '" + tenant.name() + "' but device '"
+                            + d.name() + "' is not one of its spaces: drop it (the cache opens its spaces itself) or"
+                            + " pass tenant.space(name, bytes)");
+                }
+            }
         }
 
         /**

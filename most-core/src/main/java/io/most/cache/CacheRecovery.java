@@ -39,12 +39,16 @@ final class CacheRecovery {
             if (config.directory() != null) {
                 createDirectory(config.directory());
             }
+            long smallBytes = config.smallItemDeviceBytes();
             BlockDevice smallDevice = config.smallItemDevice() != null ? config.smallItemDevice()
-                    : DirectFileDevice.open(config.directory().resolve(CacheConfig.SMALL_ITEM_FILE),
-                            HybridCache.smallDeviceBytes(config.buckets() + 1, config.pageSize()));
+                    : config.tenant() != null ? config.tenant().space(CacheConfig.SMALL_ITEM_SPACE, smallBytes)
+                    : DirectFileDevice.open(config.directory().resolve(CacheConfig.SMALL_ITEM_FILE), smallBytes);
             opened.add(smallDevice);
             PageStoreConfig.Builder pages = PageStoreConfig.builder().pageSize(config.pageSize())
                     .dramBytes(config.pageFrameBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
+            if (config.tenant() != null) {
+                pages.tenant(config.tenant());
+            }
             if (config.pmBytes() > 0) {
                 pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());
             }
@@ -78,9 +82,10 @@ final class CacheRecovery {
             RegionStore regions = null;
             BlockDevice largeDevice = null;
             if (config.hasLargeItems()) {
+                long largeBytes = config.largeItemDeviceBytes();
                 largeDevice = config.largeItemDevice() != null ? config.largeItemDevice()
-                        : DirectFileDevice.open(config.directory().resolve(CacheConfig.LARGE_ITEM_FILE),
-                                RegionStore.headerBytes(4096) + config.largeItemBytes());
+                        : config.tenant() != null ? config.tenant().space(CacheConfig.LARGE_ITEM_SPACE, largeBytes)
+                        : DirectFileDevice.open(config.directory().resolve(CacheConfig.LARGE_ITEM_FILE), largeBytes);
                 opened.add(largeDevice);
                 regions = RegionStore.open(largeDevice, config.regionSize(), config.regions(), sb.cacheId(),
                         sb.minLiveSeq(), counters, config.clock()::millis, HybridCache.indexFile(config), sb.clean(),

@@ -74,7 +74,9 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
      * @throws io.most.errors.ConfigurationException if a file cannot be created or a device is too small
      */
     static MostCache open(CacheConfig config) {
-        return HybridCache.open(config);
+        MostCache cache = HybridCache.open(config);
+        // a tenant's cache reports each request to it: the throughput and latency its policies steer by
+        return config.tenant() == null ? cache : new TenantCache(cache, config.tenant());
     }
 
     /** The value of {@code key}, or null if it is absent or expired. */

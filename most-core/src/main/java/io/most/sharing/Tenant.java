@@ -20,6 +20,7 @@ public final class Tenant implements Regulated {
     private final Throttle deviceThrottle;
     private final PmAccount pm;
     private final TenantDevice device;
+    private final SharedDevices devices;
     private final LongAdder requests = new LongAdder();
     private final LatencyHistogram latency = new LatencyHistogram();
     private final LatencyHistogram window = new LatencyHistogram();
@@ -27,6 +28,7 @@ public final class Tenant implements Regulated {
 
     Tenant(String name, SharedDevices devices) {
         this.name = name;
+        this.devices = devices;
         this.pmThrottle = new Throttle(name + "/pm");
         this.deviceThrottle = new Throttle(name + "/device");
         this.pm = new PmAccount(name, devices.pm(), pmThrottle);
@@ -57,6 +59,35 @@ public final class Tenant implements Regulated {
                     + " a block device and its profile to share one");
         }
         return device;
+    }
+
+    /**
+     * The tenant's space {@code space} of {@code bytes} on the shared block device, as a device of its
+     * own to hand to a page store or cache: its offsets start at 0, every access is throttled and
+     * charged to this tenant, and an access beyond it is a {@link TenantSpaceException}. The first call
+     * for a name creates the space (recorded on the device); later calls, in this process or the next,
+     * reopen the same bytes. Closing the space leaves the shared device open.
+     *
+     * @throws IllegalStateException                  if the set has no block device, or the space is open
+     * @throws IllegalArgumentException               if the size is not a positive multiple of the block size
+     * @throws io.most.errors.ConfigurationException if the space exists with another size or does not fit
+     */
+    public BlockDevice space(String space, long bytes) {
+        if (device == null) {
+            throw new IllegalStateException("tenant '" + name + "': this device set has PM only; create it with"
+                    + " a block device and its profile to give tenants spaces on one");
+        }
+        return devices.openSpace(this, device, space, bytes);
+    }
+
+    /** Whether {@code device} is one of this tenant's spaces (so its accesses are charged to it). */
+    public boolean owns(BlockDevice device) {
+        return device instanceof TenantSpace s && s.belongsTo(devices, name);
+    }
+
+    /** The set this tenant belongs to. */
+    public SharedDevices devices() {
+        return devices;
     }
 
     @Override

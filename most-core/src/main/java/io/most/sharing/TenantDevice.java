@@ -4,7 +4,9 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.ForwardingDevice;
 import io.most.device.IoOp;
+import io.most.device.IoRequest;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -38,6 +40,23 @@ final class TenantDevice extends ForwardingDevice {
         throttle.admit(IoOp.WRITE, cost);
         super.write(offset, source);
         costPicos.add(cost);
+    }
+
+    /**
+     * Each request of the batch passes the throttle and is charged as a single read or write would be,
+     * then the batch runs as one on the shared device (keeping its queue depth): a batch is no way
+     * around the tenant's accounting.
+     */
+    @Override
+    public void transferAll(List<IoRequest> requests) {
+        long total = 0;
+        for (IoRequest r : requests) {
+            long cost = cost(r.op(), r.length());
+            throttle.admit(r.op(), cost);
+            total += cost;
+        }
+        super.transferAll(requests);
+        costPicos.add(total);
     }
 
     /** A tenant's view never closes the device the other tenants still use. */

@@ -26,7 +26,9 @@ import javax.cache.spi.CachingProvider;
 /**
  * A JSR-107 {@link CacheManager} whose caches are {@link MostCache}s, each in its own subdirectory of
  * the manager's directory. Configured by properties (given to
- * {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}), all optional:
+ * {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}, or as the URI's query
+ * parameters, {@code file:///var/cache/app?most.cache.sharing.policy=proportional&most.cache.caches.orders.weight=3},
+ * which the properties given override), all optional:
  * <ul>
  *   <li>{@value #DIRECTORY}: the directory of the caches' files; a {@code file:} URI names it too.
  *       Without one the manager uses a temporary directory, deleted when it closes.</li>
@@ -41,6 +43,15 @@ import javax.cache.spi.CachingProvider;
  *       half: 1 MiB of copies, and 1 MiB of frames, which hold the whole bucket table).</li>
  *   <li>{@value #LARGE_ITEM_FRONT_BYTES}: DRAM for copies of the most read large items (default 0, none),
  *       as {@link CacheConfig.Builder#largeItemFrontBytes}.</li>
+ *   <li>{@value #SHARING_POLICY}: makes the manager's caches tenants of one set of shared devices
+ *       ({@link io.most.sharing.SharedTenants}): their flash in spaces of one file, {@code tenants.most}
+ *       in the directory ({@value #SHARING_DEVICE_BYTES} bytes, default 256 MiB), their PM accesses through
+ *       the model {@value #SHARING_PM_PROFILE} (default {@code none}: not accounted), each cache's PM and
+ *       flash use accounted and throttled under the policy: {@code none}, {@code limit},
+ *       {@code proportional}, {@code fair} or {@code qos:CACHE:P99} (e.g. {@code qos:orders:2ms}). Flash
+ *       costs follow {@value #SHARING_DEVICE_PROFILE} (default {@code nvme-pcie4}). Each cache's terms:
+ *       {@code most.cache.caches.NAME.weight} (proportional, default 1), {@code .limit} (limit, a fraction
+ *       of each device) and {@code .share} (a fixed cap under {@code none}).</li>
  * </ul>
  */
 public final class MostCacheManager implements CacheManager {
@@ -64,32 +75,47 @@ public final class MostCacheManager implements CacheManager {
     public static final String LARGE_ITEM_FRONT_BYTES = "most.cache.large-item-front-bytes";
     /** Property: bytes per bucket page. */
     public static final String PAGE_SIZE = "most.cache.page-size";
+    /** Property: the sharing policy of the caches as tenants of shared devices; unset: no sharing. */
+    public static final String SHARING_POLICY = "most.cache.sharing.policy";
+    /** Property: bytes of the caches' shared flash file. */
+    public static final String SHARING_DEVICE_BYTES = "most.cache.sharing.device-bytes";
+    /** Property: the PM model the caches' PM accesses pay through and are charged by. */
+    public static final String SHARING_PM_PROFILE = "most.cache.sharing.pm-profile";
+    /** Property: the flash profile whose {@code 1 / MaxIOPS} costs flash accesses are charged by. */
+    public static final String SHARING_DEVICE_PROFILE = "most.cache.sharing.device-profile";
 
     private final MostCachingProvider provider;
     private final URI uri;
     private final ClassLoader classLoader;
     private final Properties properties;
+    /** What the manager reads: the URI's query parameters, overridden by the properties given. */
+    private final Properties settings;
     private final Path directory;
     private final boolean temporary;
     private final boolean persistent;
     private final Map<String, MostJCache<?, ?>> caches = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** The caches' shared devices and policy, opened with the first cache when sharing is configured. */
+    private CacheSharing sharing;
+    private boolean sharingChecked;
 
     MostCacheManager(MostCachingProvider provider, URI uri, ClassLoader classLoader, Properties properties) {
         this.provider = provider;
         this.uri = uri;
         this.classLoader = classLoader;
         this.properties = properties;
-        String dir = properties.getProperty(DIRECTORY);
+        this.settings = settings(uri, properties);
+        String dir = settings.getProperty(DIRECTORY);
         if (dir != null) {
             directory = Path.of(dir);
         } else if ("file".equals(uri.getScheme())) {
-            directory = Path.of(uri);
+            directory = Path.of(URI.create("file://" + (uri.getRawAuthority() == null ? "" : uri.getRawAuthority())
+                    + uri.getRawPath())); // without a query: the query holds properties
         } else {
             directory = null;
         }
         temporary = directory == null;
-        persistent = Boolean.parseBoolean(properties.getProperty(PERSISTENT, String.valueOf(!temporary)));
+        persistent = Boolean.parseBoolean(settings.getProperty(PERSISTENT, String.valueOf(!temporary)));
     }
 
     private Path root() {
@@ -121,10 +147,14 @@ public final class MostCacheManager implements CacheManager {
         return directoryForCaches().resolve(safe + "-" + Integer.toHexString(cacheName.hashCode()));
     }
 
-    private CacheConfig storeConfig(Path dir) {
+    private CacheConfig storeConfig(Path dir, String cacheName) {
         long pageSize = size(PAGE_SIZE, 4096);
         CacheConfig.Builder builder = CacheConfig.builder();
-        if (properties.getProperty(SMALL_ITEM_FRONT_BYTES) != null) {
+        CacheSharing shared = sharing();
+        if (shared != null) {
+            builder.tenant(shared.tenant(cacheName));
+        }
+        if (settings.getProperty(SMALL_ITEM_FRONT_BYTES) != null) {
             builder.smallItemFrontBytes(size(SMALL_ITEM_FRONT_BYTES, 0));
         }
         return builder
@@ -139,7 +169,52 @@ public final class MostCacheManager implements CacheManager {
                 .build();
     }
 
+    /** The caches' sharing, opened at the first cache (null without {@value #SHARING_POLICY}). */
+    private CacheSharing sharing() {
+        synchronized (caches) {
+            if (!sharingChecked) {
+                sharing = CacheSharing.open(settings, directoryForCaches());
+                sharingChecked = true;
+            }
+            return sharing;
+        }
+    }
+
     private long size(String property, long defaultValue) {
+        return number(settings, property, defaultValue);
+    }
+
+    /**
+     * The URI's query parameters ({@code file:///var/cache/app?most.cache.sharing.policy=fair&...},
+     * percent-decoded) as properties, overridden by {@code given}: a URI alone can configure a manager.
+     *
+     * @throws CacheException naming a parameter without '='
+     */
+    private static Properties settings(URI uri, Properties given) {
+        Properties merged = new Properties();
+        String query = uri.getRawQuery();
+        if (query != null && !query.isEmpty()) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new CacheException("cache manager URI " + uri + ": query parameter '" + pair + "' is not"
+                            + " name=value (the query holds properties such as most.cache.sharing.policy=fair)");
+                }
+                merged.setProperty(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
+            }
+        }
+        for (String name : given.stringPropertyNames()) {
+            merged.setProperty(name, given.getProperty(name));
+        }
+        return merged;
+    }
+
+    private static String decode(String text) {
+        return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A whole-number property, or {@code defaultValue} when unset. */
+    static long number(Properties properties, String property, long defaultValue) {
         String v = properties.getProperty(property);
         if (v == null) {
             return defaultValue;
@@ -147,7 +222,7 @@ public final class MostCacheManager implements CacheManager {
         try {
             return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            throw new CacheException("property " + property + " = '" + v + "' is not a number of bytes");
+            throw new CacheException("property " + property + " = '" + v + "' is not a whole number");
         }
     }
 
@@ -190,7 +265,10 @@ public final class MostCacheManager implements CacheManager {
             }
             MostCache store;
             try {
-                store = MostCache.open(storeConfig(dir));
+                store = MostCache.open(storeConfig(dir, cacheName));
+                if (!persistent && sharing != null) {
+                    store.clear(); // its space on the shared device outlives the directory deleted above
+                }
             } catch (RuntimeException e) {
                 throw new CacheException("cannot open the store of cache " + cacheName + " in " + dir + ": "
                         + e.getMessage(), e);
@@ -297,6 +375,9 @@ public final class MostCacheManager implements CacheManager {
             cache.shutdown();
         }
         caches.clear();
+        if (sharing != null) {
+            sharing.close(); // after the caches, which flush through the shared device
+        }
         if (temporaryRoot != null) {
             deleteTree(temporaryRoot);
         }

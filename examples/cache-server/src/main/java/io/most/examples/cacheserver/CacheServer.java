@@ -6,6 +6,7 @@ import io.most.examples.cacheserver.command.CommandTable;
 import io.most.examples.cacheserver.command.Keyspace;
 import io.most.examples.cacheserver.command.ServerContext;
 import io.most.examples.cacheserver.command.ServerStats;
+import io.most.examples.cacheserver.command.TenantCaches;
 import io.most.examples.cacheserver.protocol.CommandHandler;
 import io.most.examples.cacheserver.protocol.RespChannelInitializer;
 import io.most.examples.cacheserver.protocol.TlsContexts;
@@ -35,7 +36,12 @@ import java.util.logging.Logger;
  * <p><b>Lifecycle.</b> {@link #start} opens the cache (a warm start when its directory holds one) and
  * binds. {@link #close} (also what {@code SHUTDOWN} and SIGTERM do) stops accepting, lets every
  * connection finish the requests it has received and flush their replies, closes the connections, then
- * flushes and closes the cache, so that the next start finds every key. Thread-safe; idempotent.
+ * flushes and closes the cache (and the tenants' caches), so that the next start finds every key.
+ * Thread-safe; idempotent.
+ *
+ * <p><b>Tenants.</b> ACL users configured as tenants ({@link ServerSettings#sharing()}) are served from
+ * caches of their own on shared devices ({@link TenantCaches}): their keys are in no other user's
+ * keyspace.
  */
 public final class CacheServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(CacheServer.class.getName());
@@ -43,6 +49,7 @@ public final class CacheServer implements AutoCloseable {
     private static final long DRAIN_SECONDS = 10;
 
     private final MostCache cache;
+    private final TenantCaches tenants;
     private final EventLoopGroup group;
     private final ChannelGroup clients = new DefaultChannelGroup("most-clients", GlobalEventExecutor.INSTANCE);
     private final Channel serverChannel;
@@ -57,12 +64,20 @@ public final class CacheServer implements AutoCloseable {
         SecuritySettings security = settings.security();
         Users users = Users.load(security.requirePass(), security.aclFile(), commands);
         io.netty.handler.ssl.SslContext ssl = security.tls() == null ? null : TlsContexts.server(security.tls());
+        checkTenantsAreUsers(settings.sharing(), users);
         this.cache = MostCache.open(settings.cacheConfig());
+        try {
+            this.tenants = TenantCaches.open(settings.dataDirectory(), settings.sharing(), settings.dirtyRatio(),
+                    settings.threads());
+        } catch (RuntimeException | Error e) {
+            cache.close();
+            throw e;
+        }
         this.group = new MultiThreadIoEventLoopGroup(settings.threads(), new DefaultThreadFactory("most-resp"),
                 NioIoHandler.newFactory());
         try {
             InetSocketAddress[] bound = new InetSocketAddress[1];
-            ServerContext context = new ServerContext(new Keyspace(cache), new ServerStats(), settings, users,
+            ServerContext context = new ServerContext(new Keyspace(cache), tenants, new ServerStats(), settings, users,
                     () -> bound[0], this::closeInBackground);
             RespChannelInitializer initializer = new RespChannelInitializer(context, commands, clients);
             this.serverChannel = bootstrap(settings).childHandler(initializer)
@@ -72,8 +87,24 @@ public final class CacheServer implements AutoCloseable {
                     .bind(settings.bind(), security.tls().port()).syncUninterruptibly().channel();
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
-            cache.close();
+            try {
+                tenants.close();
+            } finally {
+                cache.close();
+            }
             throw e;
+        }
+    }
+
+    /** A tenant is an ACL user's namespace: one named after no user would be a cache no one can reach. */
+    private static void checkTenantsAreUsers(SharingSettings sharing, Users users) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        users.all().forEach(u -> names.add(u.name()));
+        for (TenantSettings t : sharing.tenants()) {
+            if (!names.contains(t.user())) {
+                throw new IllegalArgumentException("--tenant '" + t.user() + "' names no ACL user; the users are " + names
+                        + ": add the user to the ACL file or correct the name");
+            }
         }
     }
 
@@ -103,6 +134,11 @@ public final class CacheServer implements AutoCloseable {
     /** The address the server listens on (the real port when the settings asked for any). */
     public InetSocketAddress address() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The tenants' caches and shared devices (none without tenants). */
+    TenantCaches tenants() {
+        return tenants;
     }
 
     /** The address of the TLS listener, null without one. */
@@ -161,7 +197,11 @@ public final class CacheServer implements AutoCloseable {
             group.shutdownGracefully(0, DRAIN_SECONDS, TimeUnit.SECONDS).syncUninterruptibly();
         } finally {
             try {
-                cache.close();
+                try {
+                    tenants.close();
+                } finally {
+                    cache.close();
+                }
             } finally {
                 closed.countDown();
             }

@@ -109,6 +109,26 @@ public final class CacheServerMain implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     String tlsAuthClients;
 
+    @Option(names = "--tenant", paramLabel = "USER:key=value,...", split = ";",
+            description = "Serve ACL user USER from a cache of its own on the shared devices (repeatable; in a"
+                    + " --config file: tenant=a:...;b:...). Keys: dram, pm, ssd, regions (sizes), weight, limit.")
+    List<String> tenants;
+
+    @Option(names = "--sharing-policy", defaultValue = "none", paramLabel = "POLICY",
+            description = "How tenants share PM and flash: none, limit, proportional, fair, qos:USER:P99"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String sharingPolicy;
+
+    @Option(names = "--pm-profile", defaultValue = "none", paramLabel = "NAME",
+            description = "PM model tenants' PM accesses pay through and are charged by (none: not accounted;"
+                    + " default: ${DEFAULT-VALUE}).")
+    String pmProfile;
+
+    @Option(names = "--device-profile", defaultValue = "nvme-pcie4", paramLabel = "NAME",
+            description = "Flash profile whose 1/MaxIOPS costs tenants' flash accesses are charged by"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String deviceProfile;
+
     @Override
     public Integer call() throws InterruptedException {
         ServerSettings.Builder b = ServerSettings.builder(dir)
@@ -120,6 +140,7 @@ public final class CacheServerMain implements Callable<Integer> {
             b.threads(threads);
         }
         b.security(security());
+        b.sharing(sharing());
         ServerSettings settings = b.build();
         CacheServer server = CacheServer.start(settings);
         // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN; the JVM exits when the hook returns, so
@@ -143,6 +164,19 @@ public final class CacheServerMain implements Callable<Integer> {
         server.awaitTermination();
         stopped.run();
         return 0;
+    }
+
+    /** The tenants and sharing policy the options give. */
+    SharingSettings sharing() {
+        List<TenantSettings> list = new java.util.ArrayList<>();
+        if (tenants != null) {
+            for (String t : tenants) {
+                if (!t.isBlank()) {
+                    list.add(TenantSettings.parse(t.trim()));
+                }
+            }
+        }
+        return new SharingSettings(list, sharingPolicy, pmProfile, deviceProfile);
     }
 
     private SecuritySettings security() {

@@ -29,12 +29,14 @@ import java.util.Objects;
  * @param dirtyRatio       share of the DRAM bucket pages allowed dirty before they are written back
  *                         ({@link CacheConfig.Builder#dirtyRatio}; default {@value CacheConfig#DEFAULT_DIRTY_RATIO})
  * @param security         passwords, ACL users, protected mode and TLS
+ * @param sharing          the ACL users served as tenants, each from a cache of its own on shared devices,
+ *                         and the sharing policy ({@link SharingSettings#NONE} for none)
  */
 public record ServerSettings(String bind, int port, Path dataDirectory, long dramBytes, long pmBytes, long ssdBytes,
                              long regionBytes, int threads, int maxClients, Duration idleTimeout, int maxBulkBytes,
                              int maxArrayLength, long maxRequestBytes, int maxInlineBytes, int writeBufferLow,
                              int writeBufferHigh, double dirtyRatio,
-                             SecuritySettings security) {
+                             SecuritySettings security, SharingSettings sharing) {
 
     /** Redis's default port. */
     public static final int DEFAULT_PORT = 6379;
@@ -44,6 +46,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(sharing, "sharing");
         require(port >= 0 && port <= 65535, "port " + port + " must be within 0..65535 (0: any free port)");
         require(threads >= 1, "threads " + threads + " must be at least 1");
         require(maxClients >= 1, "maxClients " + maxClients + " must be at least 1");
@@ -104,6 +107,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         private int writeBufferHigh = 1 << 20;
         private double dirtyRatio = CacheConfig.DEFAULT_DIRTY_RATIO;
         private SecuritySettings security = SecuritySettings.DEFAULT;
+        private SharingSettings sharing = SharingSettings.NONE;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -193,11 +197,17 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
             return this;
         }
 
+        /** ACL users served as tenants and the sharing policy (default: none). */
+        public Builder sharing(SharingSettings settings) {
+            this.sharing = settings;
+            return this;
+        }
+
         /** Validates and builds. */
         public ServerSettings build() {
             return new ServerSettings(bind, port, dataDirectory, dramBytes, pmBytes, ssdBytes, regionBytes, threads,
                     maxClients, idleTimeout, maxBulkBytes, maxArrayLength, maxRequestBytes, maxInlineBytes,
-                    writeBufferLow, writeBufferHigh, dirtyRatio, security);
+                    writeBufferLow, writeBufferHigh, dirtyRatio, security, sharing);
         }
     }
 }

@@ -40,16 +40,20 @@ final class CacheConfigFactory {
 
     /** The validated configuration of the cache {@code name}, with its files in {@code directory/name}. */
     static CacheConfig config(String name, MostProperties.Cache cache, Path directory) {
-        return config(name, cache, directory, null, null);
+        return config(name, cache, directory, null, null, null);
     }
 
     /**
      * As {@link #config(String, MostProperties.Cache, Path)}, with the engines' flash on
-     * {@code smallItemDevice} and {@code largeItemDevice} (both null: files in the directory).
+     * {@code smallItemDevice} and {@code largeItemDevice} (both null: files in the directory), as
+     * {@code tenant} of shared devices when not null (its flash then in the tenant's spaces).
      */
     static CacheConfig config(String name, MostProperties.Cache cache, Path directory, BlockDevice smallItemDevice,
-                              BlockDevice largeItemDevice) {
+                              BlockDevice largeItemDevice, io.most.sharing.Tenant tenant) {
         CacheConfig.Builder builder = CacheConfig.builder();
+        if (tenant != null) {
+            builder.tenant(tenant);
+        }
         if (smallItemDevice != null) {
             builder.smallItemDevice(smallItemDevice).largeItemDevice(largeItemDevice);
         }

@@ -2,6 +2,9 @@ package io.most.spring.autoconfigure;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.most.cache.MostCache;
+import io.most.metrics.SharingMetrics;
+import io.most.sharing.SharedDevices;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -22,7 +25,9 @@ import org.springframework.context.annotation.Configuration;
  * with {@code @EnableCaching}. Ordered before Boot's {@code CacheAutoConfiguration}, which then backs
  * off; it backs off itself when the application defines a {@code CacheManager} or chooses one of
  * Boot's with {@code spring.cache.type}. With Micrometer and Boot's cache support present, a
- * {@link MostCacheMeterBinderProvider} gives every MOST cache Boot's {@code cache.*} meters.
+ * {@link MostCacheMeterBinderProvider} gives every MOST cache Boot's {@code cache.*} meters; with
+ * Micrometer and {@code most.cache.sharing.enabled}, {@link SharingMetrics} gives every cache's tenant
+ * its {@code most.sharing.*} meters (use, throttle, slowdown, requests, latency).
  */
 @AutoConfiguration(after = MostAutoConfiguration.class,
         beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
@@ -53,6 +58,26 @@ public final class MostCacheAutoConfiguration implements BeanClassLoaderAware {
         @ConditionalOnMissingBean
         MostCacheMeterBinderProvider mostCacheMeterBinderProvider() {
             return new MostCacheMeterBinderProvider();
+        }
+    }
+
+    /**
+     * The caches' tenants in Micrometer ({@code most.sharing.*}, tag {@code tenant}): those of the
+     * caches opened at startup ({@code most.cache.names}), which are there when Boot binds its meters.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    @ConditionalOnProperty(name = "most.cache.sharing.enabled", havingValue = "true")
+    static class SharingMetricsConfiguration {
+        @Bean
+        MeterBinder mostSharingMetrics(ObjectProvider<MostCacheManager> manager) {
+            return registry -> {
+                MostCacheManager m = manager.getIfAvailable();
+                SharedDevices devices = m == null ? null : m.sharedDevices();
+                if (devices != null) {
+                    new SharingMetrics(devices).bindTo(registry);
+                }
+            };
         }
     }
 

@@ -22,8 +22,10 @@ import org.springframework.core.serializer.DefaultSerializer;
  * {@code most.cache.names} are opened at startup (a warm restart when their files exist); without
  * names, a cache is opened on first use of its name. With {@code most.cache.volume.*}, the named caches'
  * flash (bucket pages and regions) is on one MOST tiered volume ({@link CacheVolume}) instead of files.
- * Closing the manager (context shutdown) flushes and closes every cache, then the volume, so the next
- * start finds their entries.
+ * With {@code most.cache.sharing.enabled}, the caches are tenants of one set of shared devices
+ * ({@link CacheSharing}): each in its own space of one flash file, accounted and throttled under
+ * {@code most.cache.sharing.policy}. Closing the manager (context shutdown) flushes and closes every
+ * cache, then the volume or shared devices, so the next start finds their entries.
  */
 public class MostCacheManager extends AbstractCacheManager implements DisposableBean {
     private final MostProperties.Cache properties;
@@ -32,6 +34,8 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
     private final List<MostCache> opened = new ArrayList<>();
     /** The caches' tiered volume when {@code most.cache.volume.*} configures one; opened with the named caches. */
     private CacheVolume volume;
+    /** The caches' shared devices when {@code most.cache.sharing.enabled}; opened with the named caches. */
+    private CacheSharing sharing;
 
     /**
      * @param properties  the caches' settings
@@ -46,8 +50,9 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
 
     @Override
     protected Collection<? extends Cache> loadCaches() {
-        if (TieredVolumeFactory.configured(properties.getVolume())) {
-            synchronized (this) {
+        synchronized (this) {
+            sharing = CacheSharing.open(properties, directory);
+            if (TieredVolumeFactory.configured(properties.getVolume())) {
                 volume = CacheVolume.open(properties, directory);
             }
         }
@@ -67,6 +72,11 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
         return caches;
     }
 
+    /** The devices the caches share as tenants, null without {@code most.cache.sharing.enabled} or before startup. */
+    public synchronized io.most.sharing.SharedDevices sharedDevices() {
+        return sharing == null ? null : sharing.tenants().devices();
+    }
+
     /** Opens a cache the configuration did not name, unless names were given (then it is unknown: null). */
     @Override
     protected Cache getMissingCache(String name) {
@@ -75,7 +85,8 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
 
     private synchronized MostSpringCache open(String name) {
         BlockDevice[] devices = volume == null ? new BlockDevice[2] : volume.devices(name);
-        CacheConfig config = CacheConfigFactory.config(name, properties, directory, devices[0], devices[1]);
+        CacheConfig config = CacheConfigFactory.config(name, properties, directory, devices[0], devices[1],
+                sharing == null ? null : sharing.tenant(name));
         MostCache cache = attribute(() -> MostCache.open(config), property("most.cache.directory", directory),
                 property("most.cache.page-size", properties.getPageSize()),
                 property("most.cache.region-size", properties.getRegionSize()));
@@ -84,33 +95,34 @@ public class MostCacheManager extends AbstractCacheManager implements Disposable
                 new DefaultDeserializer(classLoader));
     }
 
-    /** Flushes and closes every MOST cache; the first failure is thrown after all were tried. */
+    /**
+     * Flushes and closes every MOST cache, then the volume or shared devices they flush through; the
+     * first failure is thrown after all were tried.
+     */
     @Override
     public synchronized void destroy() {
-        RuntimeException failure = null;
-        for (MostCache cache : opened) {
-            try {
-                cache.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+        List<AutoCloseable> all = new ArrayList<>(opened);
+        if (volume != null) {
+            all.add(volume);
+        }
+        if (sharing != null) {
+            all.add(sharing);
         }
         opened.clear();
-        if (volume != null) {
+        volume = null;
+        sharing = null;
+        RuntimeException failure = null;
+        for (AutoCloseable c : all) {
             try {
-                volume.close(); // after the caches: they flush through it
-            } catch (RuntimeException e) {
+                c.close();
+            } catch (Exception e) {
+                RuntimeException r = e instanceof RuntimeException re ? re : new IllegalStateException(e);
                 if (failure == null) {
-                    failure = e;
+                    failure = r;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(r);
                 }
             }
-            volume = null;
         }
         if (failure != null) {
             throw failure;

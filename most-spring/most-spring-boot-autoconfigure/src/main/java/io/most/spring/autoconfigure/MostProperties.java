@@ -331,8 +331,18 @@ public class MostProperties {
          */
         private final Volume volume = new Volume();
 
+        /**
+         * The caches as tenants of one set of shared devices: their flash in spaces of one file in the
+         * cache directory, their PM and flash use accounted and throttled per cache under a sharing policy.
+         */
+        private final Sharing sharing = new Sharing();
+
         public Volume getVolume() {
             return volume;
+        }
+
+        public Sharing getSharing() {
+            return sharing;
         }
 
         public Path getDirectory() {
@@ -432,6 +442,68 @@ public class MostProperties {
         }
     }
 
+    /** The caches as tenants of shared devices (NyxCache's sharing, io.most.sharing). */
+    public static class Sharing {
+        /** Whether the caches are tenants of one set of shared devices (a flash file and a PM model). */
+        private boolean enabled;
+
+        /**
+         * How the caches share PM and flash: none (accounting, and each cache's fixed share cap), limit
+         * (each cache's limit), proportional (by weight), fair (equal slowdowns) or qos:CACHE:P99 (such as
+         * qos:orders:2ms: that cache's P99 target, the others best effort).
+         */
+        private String policy = "none";
+
+        /** Size of the shared flash file (tenants.most in the cache directory) holding every cache's space. */
+        private DataSize deviceSize = DataSize.ofMegabytes(256);
+
+        /** The PM model the caches' PM accesses pay through and are charged by; none: not accounted. */
+        private String pmProfile = "none";
+
+        /** The flash profile whose 1/MaxIOPS costs the caches' flash accesses are charged by. */
+        private String deviceProfile = "nvme-pcie4";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getPolicy() {
+            return policy;
+        }
+
+        public void setPolicy(String policy) {
+            this.policy = policy;
+        }
+
+        public DataSize getDeviceSize() {
+            return deviceSize;
+        }
+
+        public void setDeviceSize(DataSize deviceSize) {
+            this.deviceSize = deviceSize;
+        }
+
+        public String getPmProfile() {
+            return pmProfile;
+        }
+
+        public void setPmProfile(String pmProfile) {
+            this.pmProfile = pmProfile;
+        }
+
+        public String getDeviceProfile() {
+            return deviceProfile;
+        }
+
+        public void setDeviceProfile(String deviceProfile) {
+            this.deviceProfile = deviceProfile;
+        }
+    }
+
     /** One cache's sizes and lifetimes; each unset value is the most.cache one. */
     public static class CacheOverride {
         /** DRAM frames for this cache's bucket pages. */
@@ -451,6 +523,39 @@ public class MostProperties {
 
         /** How long this cache's entries live after they were last read or written. */
         private Duration timeToIdle;
+
+        /** This cache's weight under the proportional sharing policy (default 1). */
+        private Integer weight;
+
+        /** This cache's resource limit under the limit sharing policy, a fraction of each shared device. */
+        private Double limit;
+
+        /** A fixed cap on this cache's use of each shared device under sharing policy none, a fraction. */
+        private Double share;
+
+        public Integer getWeight() {
+            return weight;
+        }
+
+        public void setWeight(Integer weight) {
+            this.weight = weight;
+        }
+
+        public Double getLimit() {
+            return limit;
+        }
+
+        public void setLimit(Double limit) {
+            this.limit = limit;
+        }
+
+        public Double getShare() {
+            return share;
+        }
+
+        public void setShare(Double share) {
+            this.share = share;
+        }
 
         public DataSize getDram() {
             return dram;

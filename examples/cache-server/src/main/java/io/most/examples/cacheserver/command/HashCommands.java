@@ -45,7 +45,7 @@ final class HashCommands {
 
     /** The header of hash {@code key}, null if absent; {@code WRONGTYPE} if it holds a string. */
     private static HashStore.Header header(Session s, byte[] key) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         HashStore.Header header = keys.hashes().header(key);
         if (header == null) {
             keys.requireNotString(key);
@@ -55,8 +55,8 @@ final class HashCommands {
 
     private static byte[] field(Session s, byte[] key, byte[] field) {
         HashStore.Header header = header(s, key);
-        byte[] value = header == null ? null : s.server().keyspace().hashes().get(header, key, field);
-        s.server().keyspace().recordLookup(header != null);
+        byte[] value = header == null ? null : s.keyspace().hashes().get(header, key, field);
+        s.keyspace().recordLookup(header != null);
         return value;
     }
 
@@ -64,7 +64,7 @@ final class HashCommands {
         if (a.size() % 2 != 0) {
             throw CommandException.wrongArity("hset");
         }
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         byte[] key = a.get(1);
         return keys.locked(key, () -> {
             keys.requireNotString(key);
@@ -82,7 +82,7 @@ final class HashCommands {
         HashStore.Header header = header(s, a.get(1));
         List<byte[]> values = new ArrayList<>(a.size() - 2);
         for (int i = 2; i < a.size(); i++) {
-            values.add(header == null ? null : s.server().keyspace().hashes().get(header, a.get(1), a.get(i)));
+            values.add(header == null ? null : s.keyspace().hashes().get(header, a.get(1), a.get(i)));
         }
         return Replies.bulkArray(values);
     }
@@ -91,7 +91,7 @@ final class HashCommands {
         HashStore.Header header = header(s, key);
         List<byte[]> out = new ArrayList<>();
         if (header != null) {
-            HashStore hashes = s.server().keyspace().hashes();
+            HashStore hashes = s.keyspace().hashes();
             int chunk = 0;
             do {
                 chunk = hashes.walk(header, key, chunk, Integer.MAX_VALUE, (f, v) -> {
@@ -108,7 +108,7 @@ final class HashCommands {
     }
 
     private static RedisMessage hdel(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         byte[] key = a.get(1);
         return keys.locked(key, () -> {
             if (header(s, key) == null) {
@@ -131,7 +131,7 @@ final class HashCommands {
 
     private static RedisMessage hincrby(Session s, List<byte[]> a) {
         long increment = RedisNumbers.parseLong(a.get(3));
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         byte[] key = a.get(1);
         byte[] field = a.get(2);
         return keys.locked(key, () -> {
@@ -161,7 +161,7 @@ final class HashCommands {
         List<byte[]> out = new ArrayList<>();
         int next = 0;
         if (header != null && options.cursor() >= 0 && options.cursor() < HashStore.CHUNKS) {
-            next = s.server().keyspace().hashes().walk(header, a.get(1), (int) options.cursor(), options.count(),
+            next = s.keyspace().hashes().walk(header, a.get(1), (int) options.cursor(), options.count(),
                     (f, v) -> {
                         if (options.matches(f)) {
                             out.add(f);

@@ -13,8 +13,11 @@ import java.util.UUID;
  * The text of {@code INFO [section ...]} in Redis's format ({@code # Section} headers, {@code key:value}
  * lines, CRLF). Sections: Redis 7's server, clients, memory, persistence, stats, replication, cpu and
  * keyspace, with the fields clients and exporters parse, and {@code most}: the cache's counters, with
- * hits per tier (DRAM, PM, flash). The default and {@code all} give every section; unknown sections
- * are left out, as Redis does.
+ * hits per tier (DRAM, PM, flash), and on a server with tenants {@code tenants}: each tenant's use of
+ * the shared devices, throttles and slowdown (a tenant sees its own line only). The keyspace, the
+ * keyspace hits and the {@code most} counters are those of the caller's keyspace: a tenant's own
+ * cache, or database 0. The default and {@code all} give every section; unknown sections are left out,
+ * as Redis does.
  *
  * <p>What differs from Redis: {@code redis_version} is the protocol level the commands follow (7.0.0),
  * memory figures are the JVM heap's (the cache's DRAM is off-heap, reported as {@code maxmemory}), and
@@ -24,7 +27,7 @@ import java.util.UUID;
 final class InfoReport {
     /** Redis 7's sections in its order (modules, errorstats and cluster have nothing to say here), then MOST's. */
     private static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "replication", "cpu", "keyspace", "most");
+            "replication", "cpu", "keyspace", "most", "tenants");
     /** The Redis protocol level whose replies the commands follow: clients gate features on it. */
     private static final String REDIS_VERSION = "7.0.0";
     private static final String RUN_ID = UUID.randomUUID().toString().replace("-", "")
@@ -36,7 +39,9 @@ final class InfoReport {
     private InfoReport() {
     }
 
-    static String render(ServerContext server, List<byte[]> requested) {
+    static String render(Session session, List<byte[]> requested) {
+        ServerContext server = session.server();
+        Keyspace keys = session.keyspace();
         Set<String> sections = new LinkedHashSet<>();
         for (byte[] r : requested) {
             String name = CommandTable.lowerName(r);
@@ -51,7 +56,7 @@ final class InfoReport {
         }
         StringBuilder out = new StringBuilder();
         for (String section : SECTIONS) {
-            if (!sections.contains(section)) {
+            if (!sections.contains(section) || (section.equals("tenants") && server.tenants().entries().isEmpty())) {
                 continue;
             }
             if (!out.isEmpty()) {
@@ -63,11 +68,13 @@ final class InfoReport {
                 case "clients" -> clients(out, server);
                 case "memory" -> memory(out, server.settings());
                 case "persistence" -> persistence(out, server);
-                case "stats" -> stats(out, server);
+                case "stats" -> stats(out, server, keys);
                 case "replication" -> replication(out);
                 case "cpu" -> cpu(out);
-                case "keyspace" -> keyspace(out, server.keyspace());
-                default -> most(out, server);
+                case "keyspace" -> keyspace(out, keys);
+                case "most" -> most(out, server, keys);
+                default -> server.tenants().describe(out,
+                        server.tenants().isTenant(session.user().name()) ? session.user().name() : null);
             }
         }
         return out.toString();
@@ -113,17 +120,17 @@ final class InfoReport {
         line(out, "mem_allocator", "jvm");
     }
 
-    private static void stats(StringBuilder out, ServerContext server) {
+    private static void stats(StringBuilder out, ServerContext server, Keyspace keys) {
         ServerStats s = server.stats();
-        CacheStats c = server.keyspace().cacheStats();
+        CacheStats c = keys.cacheStats();
         line(out, "total_connections_received", s.connectionsReceived());
         line(out, "total_commands_processed", s.commandsProcessed());
         line(out, "rejected_connections", s.rejectedConnections());
         line(out, "expired_keys", c.expirations());
         line(out, "evicted_keys", c.evictions());
         line(out, "expired_stale_perc", "0.00");
-        line(out, "keyspace_hits", server.keyspace().hits());
-        line(out, "keyspace_misses", server.keyspace().misses());
+        line(out, "keyspace_hits", keys.hits());
+        line(out, "keyspace_misses", keys.misses());
         line(out, "total_protocol_errors", s.protocolErrors());
     }
 
@@ -179,15 +186,17 @@ final class InfoReport {
         }
     }
 
-    private static void most(StringBuilder out, ServerContext server) {
+    private static void most(StringBuilder out, ServerContext server, Keyspace keys) {
         ServerSettings settings = server.settings();
-        CacheStats c = server.keyspace().cacheStats();
+        CacheStats c = keys.cacheStats();
         PageStoreStats p = c.pageStore();
         line(out, "most_data_dir", settings.dataDirectory().toAbsolutePath());
-        line(out, "most_dram_bytes", settings.dramBytes());
-        line(out, "most_pm_bytes", settings.pmBytes());
-        line(out, "most_ssd_bytes", settings.ssdBytes());
-        line(out, "most_region_bytes", settings.regionBytes());
+        // the sizes of the caller's cache: the server's, or its tenant's own
+        io.most.cache.CacheConfig sizes = keys.cacheConfig();
+        line(out, "most_dram_bytes", sizes.dramBytes());
+        line(out, "most_pm_bytes", sizes.pmBytes());
+        line(out, "most_ssd_bytes", sizes.smallItemBytes());
+        line(out, "most_region_bytes", sizes.largeItemBytes());
         line(out, "most_hits", c.hits());
         line(out, "most_misses", c.misses());
         line(out, "most_hit_ratio", Double.isNaN(c.hitRatio()) ? "0" : String.format(Locale.ROOT, "%.4f", c.hitRatio()));

@@ -23,7 +23,7 @@ final class KeyCommands {
                         "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking",
                         KeyCommands::del),
                 command("type", 2, "readonly fast", 1, 1, 1, "generic", "Determine the type stored at key",
-                        (s, a) -> Replies.simple(s.server().keyspace().type(a.get(1)))),
+                        (s, a) -> Replies.simple(s.keyspace().type(a.get(1)))),
                 command("rename", 3, "write", 1, 2, 1, "generic", "Rename a key", KeyCommands::rename),
                 command("exists", -2, "readonly fast", 1, -1, 1, "generic", "Determine if a key exists",
                         KeyCommands::exists),
@@ -36,11 +36,11 @@ final class KeyCommands {
                 command("pttl", 2, "readonly fast", 1, 1, 1, "generic",
                         "Get the time to live for a key in milliseconds", (s, a) -> ttl(s, a.get(1), true)),
                 command("persist", 2, "write fast", 1, 1, 1, "generic", "Remove the expiration from a key",
-                        (s, a) -> Replies.integer(s.server().keyspace().persist(a.get(1)) ? 1 : 0)));
+                        (s, a) -> Replies.integer(s.keyspace().persist(a.get(1)) ? 1 : 0)));
     }
 
     private static RedisMessage del(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         long removed = 0;
         for (int i = 1; i < a.size(); i++) {
             byte[] key = a.get(i);
@@ -52,14 +52,14 @@ final class KeyCommands {
     }
 
     private static RedisMessage rename(Session s, List<byte[]> a) {
-        if (!s.server().keyspace().rename(a.get(1), a.get(2))) {
+        if (!s.keyspace().rename(a.get(1), a.get(2))) {
             throw new CommandException("ERR no such key");
         }
         return Replies.OK;
     }
 
     private static RedisMessage exists(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         long found = 0;
         for (int i = 1; i < a.size(); i++) {
             if (keys.exists(a.get(i))) {
@@ -70,7 +70,7 @@ final class KeyCommands {
     }
 
     private static RedisMessage ttl(Session s, byte[] key, boolean millis) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         long ttl = keys.ttlMillis(key);
         keys.recordLookup(ttl != Keyspace.NO_KEY); // Redis counts TTL's lookup as a keyspace hit or miss
         if (ttl < 0) {
@@ -91,7 +91,7 @@ final class KeyCommands {
         if (millis > Long.MAX_VALUE - now) {
             throw CommandException.invalidExpire(name);
         }
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         byte[] key = a.get(1);
         return keys.locked(key, () -> {
             long current = keys.ttlMillis(key);

@@ -262,6 +262,11 @@ public final class Keyspace {
         return misses.sum();
     }
 
+    /** The cache's configuration (its tiers' sizes). */
+    public io.most.cache.CacheConfig cacheConfig() {
+        return cache.config();
+    }
+
     /** The cache's counters. */
     public CacheStats cacheStats() {
         return cache.stats();

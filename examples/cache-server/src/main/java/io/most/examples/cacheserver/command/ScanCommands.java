@@ -33,7 +33,7 @@ final class ScanCommands {
         ScanOptions options = ScanOptions.parse(a, 1, true);
         List<byte[]> found = new ArrayList<>();
         AclUser user = s.user();
-        long next = s.server().keyspace().scan(options.cursor(), options.count(), (key, keyType) -> {
+        long next = s.keyspace().scan(options.cursor(), options.count(), (key, keyType) -> {
             if ((options.type() == null || options.type().equals(keyType)) && user.mayAccess(key)
                     && options.matches(key)) {
                 found.add(key);
@@ -48,7 +48,7 @@ final class ScanCommands {
         List<byte[]> found = new ArrayList<>();
         long cursor = 0;
         do {
-            cursor = s.server().keyspace().scan(cursor, 1024, (key, type) -> {
+            cursor = s.keyspace().scan(cursor, 1024, (key, type) -> {
                 if (user.mayAccess(key) && Glob.matches(pattern, ScanOptions.latin1(key))) {
                     found.add(key);
                 }

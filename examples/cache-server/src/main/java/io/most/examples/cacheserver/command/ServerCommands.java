@@ -35,14 +35,14 @@ final class ServerCommands {
                                 "Get the current connection name", (s, a) -> Replies.bulk(s.name())))),
                 command("dbsize", 1, "readonly fast", 0, 0, 0, "server",
                         "Return the number of keys in the selected database",
-                        (s, a) -> Replies.integer(s.server().keyspace().size())),
+                        (s, a) -> Replies.integer(s.keyspace().size())),
                 command("flushdb", -1, "write", 0, 0, 0, "server", "Remove all keys from the current database",
                         ServerCommands::flush),
                 command("flushall", -1, "write", 0, 0, 0, "server", "Remove all keys from all databases",
                         ServerCommands::flush),
                 command("info", -1, "loading stale", 0, 0, 0, "server",
                         "Get information and statistics about the server",
-                        (s, a) -> Replies.bulk(InfoReport.render(s.server(), a.subList(1, a.size())))),
+                        (s, a) -> Replies.bulk(InfoReport.render(s, a.subList(1, a.size())))),
                 command("shutdown", -1, "admin noscript loading stale", 0, 0, 0, "server",
                         "Synchronously save the dataset to disk and then shut down the server",
                         ServerCommands::shutdown));
@@ -95,7 +95,7 @@ final class ServerCommands {
                 throw CommandException.syntax();
             }
         }
-        s.server().keyspace().clear();
+        s.keyspace().clear();
         return Replies.OK;
     }
 

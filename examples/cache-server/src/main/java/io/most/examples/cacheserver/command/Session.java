@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * One client connection's state: its id and name ({@code CLIENT ID/SETNAME/GETNAME}), the ACL user it
  * runs as and whether it has authenticated ({@code AUTH}), and whether the connection is to close after
- * the current reply ({@code QUIT}). Used by the connection's event loop thread only.
+ * the current reply ({@code QUIT}). Used by one thread at a time: the connection's event loop, or the
+ * tenant's thread its command was handed to (the handoffs order the accesses).
  */
 public final class Session {
     private final long id;
@@ -30,6 +31,19 @@ public final class Session {
     /** The ACL user the connection runs as. */
     public AclUser user() {
         return user;
+    }
+
+    /** The keyspace this connection's user works on: its tenant's own cache, or database 0. */
+    public Keyspace keyspace() {
+        return server.keyspaceOf(user);
+    }
+
+    /**
+     * The threads this connection's commands run on when its user is a tenant (so a throttled tenant
+     * holds its own threads, not the event loop), null to run them on the event loop.
+     */
+    public java.util.concurrent.Executor executor() {
+        return server.tenants().executor(user.name());
     }
 
     /** Whether the connection may run commands other than AUTH and QUIT. */

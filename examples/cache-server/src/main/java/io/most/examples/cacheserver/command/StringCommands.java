@@ -19,7 +19,7 @@ final class StringCommands {
     static List<CommandSpec> specs() {
         return List.of(
                 command("get", 2, "readonly fast", 1, 1, 1, "string", "Get the value of a key",
-                        (s, a) -> Replies.bulk(s.server().keyspace().get(a.get(1)))),
+                        (s, a) -> Replies.bulk(s.keyspace().get(a.get(1)))),
                 command("set", -3, "write denyoom", 1, 1, 1, "string", "Set the string value of a key",
                         StringCommands::set),
                 command("getdel", 2, "write fast", 1, 1, 1, "string", "Get the value of a key and delete the key",
@@ -44,7 +44,7 @@ final class StringCommands {
     }
 
     private static RedisMessage set(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         long now = System.currentTimeMillis();
         SetOptions opt = SetOptions.parse(a, now);
         byte[] key = a.get(1);
@@ -71,7 +71,7 @@ final class StringCommands {
     }
 
     private static RedisMessage getdel(Session s, List<byte[]> a) {
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         byte[] key = a.get(1);
         return keys.locked(key, () -> {
             byte[] old = keys.get(key);
@@ -83,14 +83,14 @@ final class StringCommands {
     }
 
     private static RedisMessage mget(Session s, List<byte[]> a) {
-        return Replies.bulkArray(s.server().keyspace().getAllIfString(a.subList(1, a.size())));
+        return Replies.bulkArray(s.keyspace().getAllIfString(a.subList(1, a.size())));
     }
 
     private static RedisMessage mset(Session s, List<byte[]> a) {
         if (a.size() % 2 == 0) {
             throw CommandException.wrongArity("mset");
         }
-        Keyspace keys = s.server().keyspace();
+        Keyspace keys = s.keyspace();
         for (int i = 1; i < a.size(); i += 2) {
             byte[] key = a.get(i);
             byte[] value = a.get(i + 1);
@@ -111,7 +111,7 @@ final class StringCommands {
     }
 
     private static RedisMessage incrBy(Session s, byte[] key, long increment) {
-        byte[] after = s.server().keyspace().update(key, old -> {
+        byte[] after = s.keyspace().update(key, old -> {
             long current = old == null ? 0 : RedisNumbers.parseLong(old);
             if ((increment < 0 && current < 0 && increment < Long.MIN_VALUE - current)
                     || (increment > 0 && current > 0 && increment > Long.MAX_VALUE - current)) {
@@ -124,7 +124,7 @@ final class StringCommands {
 
     private static RedisMessage append(Session s, List<byte[]> a) {
         byte[] suffix = a.get(2);
-        byte[] after = s.server().keyspace().update(a.get(1), old -> {
+        byte[] after = s.keyspace().update(a.get(1), old -> {
             if (old == null) {
                 return suffix.clone();
             }
@@ -137,7 +137,7 @@ final class StringCommands {
     }
 
     private static RedisMessage strlen(Session s, List<byte[]> a) {
-        byte[] value = s.server().keyspace().get(a.get(1));
+        byte[] value = s.keyspace().get(a.get(1));
         return Replies.integer(value == null ? 0 : value.length);
     }
 }

@@ -26,6 +26,11 @@ import java.util.logging.Logger;
  * decoded from the last read in a queue, running none of them until the channel is writable again: what a
  * slow client costs is bounded by one read and the water mark, not by what it sends.
  *
+ * <p><b>Tenants.</b> A command of a tenant's user ({@link Session#executor()}) runs on the tenant's
+ * threads instead of the event loop, one at a time per connection (the next waits for the reply, so
+ * replies keep their order), with reading paused meanwhile: a tenant whose device accesses a sharing
+ * policy holds back holds its own threads, not an event loop that serves other users' connections.
+ *
  * <p><b>Errors.</b> A command's error is a reply. Malformed input ({@link ProtocolException}, a decoder
  * error) runs the requests before it, answers {@code -ERR Protocol error: ...} and closes this
  * connection only. An idle timeout closes it silently, as Redis does.
@@ -37,6 +42,12 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     private final Session session;
     private final ArrayDeque<List<byte[]>> pending = new ArrayDeque<>();
     private boolean closing;
+    /** A command runs on its tenant's threads: nothing else runs until its reply is written. */
+    private boolean inFlight;
+    /** A shutdown or protocol error came while a command was in flight: drain, then close. */
+    private boolean closeWhenDrained;
+    /** The protocol error to answer once the command in flight has replied, or null. */
+    private String errorWhenDrained;
 
     /** A handler running {@code commands} for {@code session}. */
     public CommandHandler(CommandTable commands, Session session) {
@@ -56,7 +67,7 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         List<byte[]> args;
         try {
-            if (closing) {
+            if (closing || errorWhenDrained != null) {
                 return;
             }
             args = Requests.arguments((RedisMessage) msg);
@@ -79,9 +90,9 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable() && !closing) {
+        if (ctx.channel().isWritable() && !closing && !inFlight) {
             runPending(ctx, false);
-            if (pending.isEmpty() && !closing) {
+            if (pending.isEmpty() && !closing && !inFlight) {
                 ctx.channel().config().setAutoRead(true);
             }
         }
@@ -94,6 +105,10 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
             // graceful shutdown: no more reading; the requests already received still get their replies
             ctx.channel().config().setAutoRead(false);
             runPending(ctx, true);
+            if (inFlight) {
+                closeWhenDrained = true;
+                return;
+            }
             closeAfterFlush(ctx);
         } else if (evt instanceof IdleStateEvent) {
             closing = true;
@@ -140,20 +155,88 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
      * and stops reading if some must wait.
      */
     private void runPending(ChannelHandlerContext ctx, boolean drain) {
-        while (!pending.isEmpty() && !closing && (drain || ctx.channel().isWritable())) {
-            RedisMessage reply = commands.execute(session, pending.poll());
-            if (reply != null) {
-                ctx.write(reply, ctx.voidPromise());
+        while (!inFlight && !pending.isEmpty() && !closing && (drain || ctx.channel().isWritable())) {
+            java.util.concurrent.Executor tenant = session.executor();
+            if (tenant != null) {
+                runOnTenant(ctx, tenant, pending.poll(), drain);
+                return;
             }
-            if (session.closingAfterReply()) {
-                pending.clear();
-                closeAfterFlush(ctx);
-            }
+            reply(ctx, commands.execute(session, pending.poll()));
         }
-        if (!pending.isEmpty() && !closing) {
+        if (!pending.isEmpty() && !closing && !inFlight) {
             // the client does not read its replies: read no more until they drain
             ctx.channel().config().setAutoRead(false);
             ctx.flush();
+        }
+    }
+
+    private void reply(ChannelHandlerContext ctx, RedisMessage reply) {
+        if (reply != null) {
+            ctx.write(reply, ctx.voidPromise());
+        }
+        if (session.closingAfterReply()) {
+            pending.clear();
+            closeAfterFlush(ctx);
+        }
+    }
+
+    /**
+     * Runs one request on its tenant's threads; its reply comes back to the event loop, which then
+     * runs what was queued behind it. Reading pauses while it runs: at most one read's requests wait.
+     */
+    private void runOnTenant(ChannelHandlerContext ctx, java.util.concurrent.Executor tenant, List<byte[]> args,
+                             boolean drain) {
+        inFlight = true;
+        ctx.channel().config().setAutoRead(false);
+        try {
+            tenant.execute(() -> {
+                RedisMessage executed;
+                try {
+                    executed = commands.execute(session, args);
+                } catch (Throwable t) { // an Error: the reply must still come, or the connection waits forever
+                    LOG.log(Level.SEVERE, "connection " + session.id() + ": a tenant's command failed", t);
+                    executed = Replies.error("ERR " + t.getClass().getSimpleName() + ": " + t.getMessage());
+                }
+                RedisMessage reply = executed;
+                try {
+                    ctx.executor().execute(() -> completed(ctx, reply, drain));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    ReferenceCountUtil.release(reply); // the connection's loop is gone: so is the client
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the tenant's threads stopped: the server is closing
+            inFlight = false;
+            closing = true;
+            pending.clear();
+            ctx.writeAndFlush(Replies.error("ERR the server is shutting down"))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** On the event loop: the tenant's command replied; write it and go on with the queue. */
+    private void completed(ChannelHandlerContext ctx, RedisMessage reply, boolean drain) {
+        inFlight = false;
+        if (closing) {
+            ReferenceCountUtil.release(reply);
+            return;
+        }
+        reply(ctx, reply);
+        runPending(ctx, drain || closeWhenDrained);
+        if (inFlight || closing) {
+            ctx.flush();
+            return;
+        }
+        if (closeWhenDrained) {
+            if (errorWhenDrained != null) {
+                ctx.write(Replies.error("ERR Protocol error: " + errorWhenDrained), ctx.voidPromise());
+            }
+            closeAfterFlush(ctx);
+            return;
+        }
+        ctx.flush();
+        if (pending.isEmpty() && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 
@@ -164,6 +247,11 @@ public final class CommandHandler extends ChannelInboundHandlerAdapter {
         session.server().stats().protocolError();
         ctx.channel().config().setAutoRead(false);
         runPending(ctx, true);
+        if (inFlight) {
+            closeWhenDrained = true;
+            errorWhenDrained = reason;
+            return;
+        }
         if (!closing) {
             ctx.write(Replies.error("ERR Protocol error: " + reason), ctx.voidPromise());
             closeAfterFlush(ctx);
