@@ -80,6 +80,10 @@ final class VolumeIo {
         this.policy = placement;
     }
 
+    PlacementPolicy policy() {
+        return policy;
+    }
+
     void read(long offset, MemorySegment destination) {
         bySegment(offset, destination, false);
     }
@@ -179,6 +183,14 @@ final class VolumeIo {
         if (!LevelAboveMigration.active()) {
             hotness.recordWrite(segment);
         }
+        writeCounted(segment, offset, source);
+    }
+
+    /**
+     * Writes the piece {@code [offset, offset + source.byteSize())} of {@code segment} whose heat the
+     * caller has counted already ({@link VolumeBatch} hands over the writes that must allocate).
+     */
+    void writeCounted(int segment, long offset, MemorySegment source) {
         boolean partial = offset % subpageSize != 0 || (offset + source.byteSize()) % subpageSize != 0;
         MirroredWrite route = null;
         for (;;) {
@@ -293,7 +305,7 @@ final class VolumeIo {
      * stale now. Mark them so, and write the other copy instead if every subpage allows it (it is
      * valid there, or the write covers it whole).
      */
-    private void writeOther(int segment, MirrorState m, Tier failed, long from, long to, MemorySegment part,
+    void writeOther(int segment, MirrorState m, Tier failed, long from, long to, MemorySegment part,
                             DeviceIOException error) {
         Tier other = failed.other();
         int kFrom = (int) (from / subpageSize);
@@ -324,6 +336,18 @@ final class VolumeIo {
             // hold a torn write: the "valid on capacity only" state must be durable before the ack
             retriedAwayFromPerformance.get()[0] = true;
         }
+    }
+
+    /**
+     * Whether a write of this thread fell back from the performance copy since the last call, which
+     * clears the mark: the metadata must then be committed (holding no segment lock) before that write
+     * is acknowledged. For {@link VolumeBatch}, which commits once for all of its writes.
+     */
+    boolean takeRetriedAwayFromPerformance() {
+        boolean[] flag = retriedAwayFromPerformance.get();
+        boolean was = flag[0];
+        flag[0] = false;
+        return was;
     }
 
     /** Commits the metadata (holding no segment lock) if this thread's write needs it before it is acknowledged. */
@@ -393,7 +417,7 @@ final class VolumeIo {
 
     // ---------------------------------------------------------------- device access
 
-    private void timedRead(Tier tier, int slot, long offset, MemorySegment destination) {
+    void timedRead(Tier tier, int slot, long offset, MemorySegment destination) {
         long start = System.nanoTime();
         devices[tier.ordinal()].read(layout.slotOffset(tier, slot) + offset, destination);
         record(tier, start);
