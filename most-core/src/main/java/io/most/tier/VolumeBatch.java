@@ -320,24 +320,12 @@ final class VolumeBatch {
     private void planMirroredRead(Piece p, MirrorState m, Round round) {
         Tier route = io.policy().routeMirroredRead(p.segment);
         long end = p.offset + p.buffer.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = p.offset;
-        Tier runTier = null;
-        boolean runClean = true;
-        for (int k = (int) (p.offset / subpageSize); k <= last; k++) {
-            int state = m.state(k);
-            Tier t = state == MirrorState.CLEAN ? route : MirrorState.validCopy(state);
-            long kStart = Math.max(p.offset, (long) k * subpageSize);
-            if (runTier != null && t != runTier) {
-                round.reads.add(round.add(p, runTier, table.slot(p.segment, runTier), runStart, slice(p, runStart, kStart),
-                        runClean));
-                runStart = kStart;
-                runClean = true;
-            }
-            runTier = t;
-            runClean &= state == MirrorState.CLEAN;
+        for (long from = p.offset, to; from < end; from = to) {
+            Tier copy = MirrorRuns.readCopy(m, route, (int) (from / subpageSize));
+            to = MirrorRuns.readRunEnd(m, route, copy, from, end, subpageSize);
+            round.reads.add(round.add(p, copy, table.slot(p.segment, copy), from, slice(p, from, to),
+                    MirrorRuns.allClean(m, from, to, subpageSize)));
         }
-        round.reads.add(round.add(p, runTier, table.slot(p.segment, runTier), runStart, slice(p, runStart, end), runClean));
     }
 
     private void planWrite(Piece p, Round round) {
@@ -377,22 +365,11 @@ final class VolumeBatch {
     /** As {@link VolumeIo}'s mirrored write: runs of subpages by target; a run to both copies is two requests. */
     private void planMirroredWrite(Piece p, MirrorState m, Round round) {
         long end = p.offset + p.buffer.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = p.offset;
-        MirroredWrite runTarget = null;
-        for (int k = (int) (p.offset / subpageSize); k <= last; k++) {
-            long kStart = Math.max(p.offset, (long) k * subpageSize);
-            long kEnd = Math.min(end, (long) (k + 1) * subpageSize);
-            boolean whole = kEnd - kStart == subpageSize;
-            int state = m.state(k);
-            MirroredWrite t = whole || state == MirrorState.CLEAN ? p.route : MirroredWrite.to(MirrorState.validCopy(state));
-            if (runTarget != null && t != runTarget) {
-                addRun(p, m, runTarget, runStart, kStart, round);
-                runStart = kStart;
-            }
-            runTarget = t;
+        for (long from = p.offset, to; from < end; from = to) {
+            MirroredWrite target = MirrorRuns.writeTarget(m, p.route, from, end, (int) (from / subpageSize), subpageSize);
+            to = MirrorRuns.writeRunEnd(m, p.route, target, from, end, subpageSize);
+            addRun(p, m, target, from, to, round);
         }
-        addRun(p, m, runTarget, runStart, end, round);
     }
 
     private void addRun(Piece p, MirrorState m, MirroredWrite target, long from, long to, Round round) {

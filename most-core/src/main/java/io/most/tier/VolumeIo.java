@@ -138,23 +138,11 @@ final class VolumeIo {
     private void readMirrored(int segment, MirrorState m, long offset, MemorySegment destination) {
         Tier route = policy.routeMirroredRead(segment);
         long end = offset + destination.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = offset;
-        Tier runTier = null;
-        boolean runClean = true;
-        for (int k = (int) (offset / subpageSize); k <= last; k++) {
-            int state = m.state(k);
-            Tier t = state == MirrorState.CLEAN ? route : MirrorState.validCopy(state);
-            long kStart = Math.max(offset, (long) k * subpageSize);
-            if (runTier != null && t != runTier) {
-                readRun(segment, runTier, runClean, offset, runStart, kStart, destination);
-                runStart = kStart;
-                runClean = true;
-            }
-            runTier = t;
-            runClean &= state == MirrorState.CLEAN;
+        for (long from = offset, to; from < end; from = to) {
+            Tier copy = MirrorRuns.readCopy(m, route, (int) (from / subpageSize));
+            to = MirrorRuns.readRunEnd(m, route, copy, from, end, subpageSize);
+            readRun(segment, copy, MirrorRuns.allClean(m, from, to, subpageSize), offset, from, to, destination);
         }
-        readRun(segment, runTier, runClean, offset, runStart, end, destination);
     }
 
     private void readRun(int segment, Tier tier, boolean bothValid, long base, long from, long to,
@@ -256,22 +244,11 @@ final class VolumeIo {
 
     private void writeMirrored(int segment, MirrorState m, MirroredWrite route, long offset, MemorySegment source) {
         long end = offset + source.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = offset;
-        MirroredWrite runTarget = null;
-        for (int k = (int) (offset / subpageSize); k <= last; k++) {
-            long kStart = Math.max(offset, (long) k * subpageSize);
-            long kEnd = Math.min(end, (long) (k + 1) * subpageSize);
-            boolean whole = kEnd - kStart == subpageSize;
-            int state = m.state(k);
-            MirroredWrite t = whole || state == MirrorState.CLEAN ? route : MirroredWrite.to(MirrorState.validCopy(state));
-            if (runTarget != null && t != runTarget) {
-                writeRun(segment, m, runTarget, offset, runStart, kStart, source);
-                runStart = kStart;
-            }
-            runTarget = t;
+        for (long from = offset, to; from < end; from = to) {
+            MirroredWrite target = MirrorRuns.writeTarget(m, route, from, end, (int) (from / subpageSize), subpageSize);
+            to = MirrorRuns.writeRunEnd(m, route, target, from, end, subpageSize);
+            writeRun(segment, m, target, offset, from, to, source);
         }
-        writeRun(segment, m, runTarget, offset, runStart, end, source);
     }
 
     private void writeRun(int segment, MirrorState m, MirroredWrite target, long base, long from, long to,

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.most.device.BatchIOException;
 import io.most.device.BlockDevice;
+import io.most.device.BlockDeviceContractTest;
 import io.most.device.DeviceIOException;
 import io.most.device.FaultyDevice;
 import io.most.device.ForwardingDevice;
@@ -21,7 +22,6 @@ import io.most.tier.policy.SegmentClass;
 import io.most.tier.policy.Tier;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -88,6 +88,32 @@ class TieredVolumeBatchTest {
         return volume(perf, cap, TierFixture.small().policy(() -> policy));
     }
 
+    /** A scripted volume on {@code perf} and {@code cap} with segment 0 (version 1) on the first, segment 1 on the second. */
+    private TieredVolume oneSegmentOnEach(ScriptedPolicy policy, BlockDevice perf, BlockDevice cap) {
+        TieredVolume v = scripted(policy, perf, cap);
+        policy.place = Tier.PERFORMANCE;
+        fillSegment(v, 0, 1);
+        policy.place = Tier.CAPACITY;
+        fillSegment(v, 1, 1);
+        return v;
+    }
+
+    /** A volume with {@code config} on {@code perf} and {@code cap} whose segment 0 (version 1) is mirrored. */
+    private TieredVolume mirroredSegmentZero(BlockDevice perf, BlockDevice cap, TierConfig.Builder config) {
+        TieredVolume v = volume(perf, cap, config);
+        fillSegment(v, 0, 1);
+        assertTrue(v.context().mirror(0));
+        return v;
+    }
+
+    private static MemoryDevice perfMemory() {
+        return new MemoryDevice("perf", BLOCK, 2L << 20);
+    }
+
+    private static MemoryDevice capMemory() {
+        return new MemoryDevice("cap", BLOCK, 4L << 20);
+    }
+
     private MemorySegment block() {
         return arena.allocate(BLOCK, BLOCK);
     }
@@ -109,13 +135,9 @@ class TieredVolumeBatchTest {
     @Test
     void requestsCrossingSegmentsReachBothDevicesAsOneBatchEach() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        BatchProbe perf = new BatchProbe(new MemoryDevice("perf", BLOCK, 2L << 20));
-        BatchProbe cap = new BatchProbe(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, perf, cap);
-        policy.place = Tier.PERFORMANCE;
-        fillSegment(v, 0, 1);
-        policy.place = Tier.CAPACITY;
-        fillSegment(v, 1, 1);
+        BatchProbe perf = new BatchProbe(perfMemory());
+        BatchProbe cap = new BatchProbe(capMemory());
+        TieredVolume v = oneSegmentOnEach(policy, perf, cap);
         perf.batches.clear();
         cap.batches.clear();
         // one request spans the end of segment 0 and the start of segment 1: it is split between the devices
@@ -138,12 +160,9 @@ class TieredVolumeBatchTest {
     @Test
     void bothDevicesHaveTheirBatchInFlightTogether() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        BatchProbe perf = new BatchProbe(new MemoryDevice("perf", BLOCK, 2L << 20));
-        BatchProbe cap = new BatchProbe(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, perf, cap);
-        fillSegment(v, 0, 1);
-        policy.place = Tier.CAPACITY;
-        fillSegment(v, 1, 1);
+        BatchProbe perf = new BatchProbe(perfMemory());
+        BatchProbe cap = new BatchProbe(capMemory());
+        TieredVolume v = oneSegmentOnEach(policy, perf, cap);
         CyclicBarrier both = new CyclicBarrier(2); // each device's batch waits until the other's has arrived
         perf.barrier = both;
         cap.barrier = both;
@@ -157,11 +176,7 @@ class TieredVolumeBatchTest {
     @Test
     void buffersConfinedToTheCallerStayOnItsThread() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        TieredVolume v = scripted(policy, new MemoryDevice("perf", BLOCK, 2L << 20),
-                new MemoryDevice("cap", BLOCK, 4L << 20));
-        fillSegment(v, 0, 1);
-        policy.place = Tier.CAPACITY;
-        fillSegment(v, 1, 1);
+        TieredVolume v = oneSegmentOnEach(policy, perfMemory(), capMemory());
         try (Arena confined = Arena.ofConfined()) {
             MemorySegment a = confined.allocate(BLOCK, BLOCK);
             MemorySegment b = confined.allocate(BLOCK, BLOCK);
@@ -184,11 +199,9 @@ class TieredVolumeBatchTest {
                 return calls.getAndIncrement() % 2 == 0 ? Tier.PERFORMANCE : Tier.CAPACITY;
             }
         };
-        BatchProbe perf = new BatchProbe(new MemoryDevice("perf", BLOCK, 2L << 20));
-        BatchProbe cap = new BatchProbe(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, perf, cap);
-        fillSegment(v, 0, 1);
-        assertTrue(v.context().mirror(0));
+        BatchProbe perf = new BatchProbe(perfMemory());
+        BatchProbe cap = new BatchProbe(capMemory());
+        TieredVolume v = mirroredSegmentZero(perf, cap, TierFixture.small().policy(() -> policy));
         List<IoRequest> reads = new ArrayList<>();
         List<MemorySegment> buffers = new ArrayList<>();
         for (int b = 0; b < 8; b++) {
@@ -209,11 +222,8 @@ class TieredVolumeBatchTest {
     @Test
     void aFailedRequestIsNamedAndEveryOtherCompletes() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        FaultyDevice cap = new FaultyDevice(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, new MemoryDevice("perf", BLOCK, 2L << 20), cap);
-        fillSegment(v, 0, 1);
-        policy.place = Tier.CAPACITY;
-        fillSegment(v, 1, 1);
+        FaultyDevice cap = new FaultyDevice(capMemory());
+        TieredVolume v = oneSegmentOnEach(policy, perfMemory(), cap);
         MemorySegment a = block();
         MemorySegment b = block();
         MemorySegment c = block();
@@ -231,10 +241,8 @@ class TieredVolumeBatchTest {
     @Test
     void aMirroredReadWhoseCopyFailsIsServedByTheOther() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        FaultyDevice cap = new FaultyDevice(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, new MemoryDevice("perf", BLOCK, 2L << 20), cap);
-        fillSegment(v, 0, 1);
-        assertTrue(v.context().mirror(0));
+        FaultyDevice cap = new FaultyDevice(capMemory());
+        TieredVolume v = mirroredSegmentZero(perfMemory(), cap, TierFixture.small().policy(() -> policy));
         policy.read = Tier.CAPACITY;
         cap.failRange(IoOp.READ, 0, cap.capacity());
         MemorySegment a = block();
@@ -248,10 +256,8 @@ class TieredVolumeBatchTest {
     @Test
     void mirroredWritesWhoseCopyFailsGoToTheOtherAndReadTheSameOnEveryRoute() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        FaultyDevice perf = new FaultyDevice(new MemoryDevice("perf", BLOCK, 2L << 20));
-        TieredVolume v = scripted(policy, perf, new MemoryDevice("cap", BLOCK, 4L << 20));
-        fillSegment(v, 0, 1);
-        assertTrue(v.context().mirror(0));
+        FaultyDevice perf = new FaultyDevice(perfMemory());
+        TieredVolume v = mirroredSegmentZero(perf, capMemory(), TierFixture.small().policy(() -> policy));
         long slot = v.slotOffset(0, Tier.PERFORMANCE); // the segment's copy only: the journal there must work
         perf.failRange(IoOp.WRITE, slot, slot + SEGMENT);
         List<IoRequest> writes = new ArrayList<>();
@@ -287,10 +293,8 @@ class TieredVolumeBatchTest {
             }
         };
         // 16 KiB subpages of 4 KiB blocks: blocks 0 and 1 are parts of one subpage
-        TieredVolume v = volume(new MemoryDevice("perf", BLOCK, 2L << 20), new MemoryDevice("cap", BLOCK, 4L << 20),
+        TieredVolume v = mirroredSegmentZero(perfMemory(), capMemory(),
                 TierFixture.small().subpageSize(4 * BLOCK).policy(() -> policy));
-        fillSegment(v, 0, 1);
-        assertTrue(v.context().mirror(0));
         MemorySegment zero = block();
         MemorySegment one = block();
         TierFixture.stamp(zero, 0, 2);
@@ -308,11 +312,7 @@ class TieredVolumeBatchTest {
     @Test
     void anInterruptedCallerWaitsForBothDevicesAndTheVolumeSurvives() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        TieredVolume v = scripted(policy, new MemoryDevice("perf", BLOCK, 2L << 20),
-                new MemoryDevice("cap", BLOCK, 4L << 20));
-        fillSegment(v, 0, 1);
-        policy.place = Tier.CAPACITY;
-        fillSegment(v, 1, 1);
+        TieredVolume v = oneSegmentOnEach(policy, perfMemory(), capMemory());
         MemorySegment a = block();
         MemorySegment b = block();
         Thread.currentThread().interrupt();
@@ -455,7 +455,7 @@ class TieredVolumeBatchTest {
                 for (int i = 0; i < batch.size(); i++) {
                     if (batch.get(i).op() == IoOp.READ) {
                         TierFixture.stamp(expected, blockOf.get(i), 1);
-                        assertTrue(zeroOrExpectedByteByByte(batch.get(i).buffer(), expected),
+                        assertTrue(BlockDeviceContractTest.zeroOrOldByteByByte(batch.get(i).buffer(), expected),
                                 "block " + blockOf.get(i) + " read bytes never written to it");
                     }
                 }
@@ -467,22 +467,11 @@ class TieredVolumeBatchTest {
         assertEquals(0, v.tierStats().backgroundErrors());
     }
 
-    /** Whether each byte of {@code seen} is zero or the byte of {@code expected} at its place. */
-    private static boolean zeroOrExpectedByteByByte(MemorySegment seen, MemorySegment expected) {
-        for (long i = 0; i < seen.byteSize(); i++) {
-            byte x = seen.get(ValueLayout.JAVA_BYTE, i);
-            if (x != 0 && x != expected.get(ValueLayout.JAVA_BYTE, i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Test
     void theMigratorCopiesSeveralSegmentsAsOneBatchPerDevice() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        BatchProbe perf = new BatchProbe(new MemoryDevice("perf", BLOCK, 2L << 20));
-        BatchProbe cap = new BatchProbe(new MemoryDevice("cap", BLOCK, 4L << 20));
+        BatchProbe perf = new BatchProbe(perfMemory());
+        BatchProbe cap = new BatchProbe(capMemory());
         TieredVolume v = scripted(policy, perf, cap);
         for (int s = 0; s < 4; s++) {
             fillSegment(v, s, 1);
@@ -519,8 +508,8 @@ class TieredVolumeBatchTest {
     @Test
     void aSegmentWhoseCopyFailsStaysWhereItWasAndTheOthersMigrate() {
         ScriptedPolicy policy = new ScriptedPolicy();
-        FaultyDevice cap = new FaultyDevice(new MemoryDevice("cap", BLOCK, 4L << 20));
-        TieredVolume v = scripted(policy, new MemoryDevice("perf", BLOCK, 2L << 20), cap);
+        FaultyDevice cap = new FaultyDevice(capMemory());
+        TieredVolume v = scripted(policy, perfMemory(), cap);
         for (int s = 0; s < 3; s++) {
             fillSegment(v, s, 1);
         }
