@@ -4,10 +4,8 @@ import io.most.tier.policy.SegmentClass;
 import io.most.tier.policy.Tier;
 
 import io.most.device.BlockDevice;
-import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -23,10 +21,10 @@ import java.util.concurrent.locks.Lock;
  * <p><b>Copy.</b> A segment is copied without blocking its I/O: while the copy runs, writes to the
  * segment (which still go to the old location) record the subpages they touched in {@link Copy};
  * under the segment's exclusive lock those subpages are copied again and the map is switched.
- * Several segments moved at once ({@link #mirrorAll}, {@link #moveAll}) are copied together: their
- * blocks go to each device as one batch ({@link PairedBatches}, reads and then writes, both devices in
- * flight together), so a device with a queue copies them at its queue depth; their switches are then
- * committed once.
+ * Several segments moved at once ({@link #mirrorAll}, {@link #moveAll}) are copied together
+ * ({@link SegmentCopier}: their blocks go to each device as one batch, reads and then writes, both
+ * devices in flight together), so a device with a queue copies them at its queue depth; their switches
+ * are then committed once.
  *
  * <p><b>Durability.</b> After a switch the change is committed (data forced, then the new mapping
  * journaled and forced) before the old slot is returned to its pool, so a slot is never reused while
@@ -51,11 +49,10 @@ final class Migrator {
     private final MetadataLog log;
     private final RateLimiter limiter;
     private final Counters counters;
-    private final PairedBatches batches;
     /** One chunk: what one cleaning run or re-copy moves at most. */
     private final MemorySegment buffer;
-    /** Several chunks (the first is {@link #buffer}): what one batch of a copy moves. */
-    private final MemorySegment batchBuffer;
+    /** The copies of whole segments, several chunks per batch (its buffer's first chunk is {@link #buffer}). */
+    private final SegmentCopier copier;
     private final int subpageSize;
     /** The copies in progress; replaced whole, so a write's {@link #noteWrite} reads it without a lock. */
     private final AtomicReference<Copy[]> active = new AtomicReference<>(new Copy[0]);
@@ -74,11 +71,12 @@ final class Migrator {
         this.log = log;
         this.limiter = limiter;
         this.counters = counters;
-        this.batches = batches;
         this.subpageSize = layout.subpageSize();
         long chunk = Math.min(layout.segmentSize(), CHUNK);
-        this.batchBuffer = devices[0].allocate(arena, chunk * Math.max(1, Math.min(BATCH_CHUNKS, BATCH_BYTES / chunk)));
+        MemorySegment batchBuffer = devices[0].allocate(arena,
+                chunk * Math.max(1, Math.min(BATCH_CHUNKS, BATCH_BYTES / chunk)));
         this.buffer = batchBuffer.asSlice(0, chunk);
+        this.copier = new SegmentCopier(layout, batches, batchBuffer, chunk);
     }
 
     /** Called by a write to tiered {@code segment} after it reached the device, under the shared lock. */
@@ -210,11 +208,11 @@ final class Migrator {
                         unregister(copies[i]);
                         copies[i] = null;
                     }
-                    failure = first(failure, e);
+                    failure = SegmentCopier.first(failure, e);
                     break;
                 }
             }
-            failure = first(failure, copyAll(from, copies, slots));
+            failure = SegmentCopier.first(failure, copyAll(from, copies, slots));
             for (int i = 0; i < n; i++) {
                 if (copies[i] == null) {
                     continue;
@@ -229,7 +227,7 @@ final class Migrator {
                         done[i] = true;
                     }
                 } catch (RuntimeException e) {
-                    failure = first(failure, e);
+                    failure = SegmentCopier.first(failure, e);
                 }
             }
         } finally {
@@ -261,16 +259,6 @@ final class Migrator {
         return done;
     }
 
-    private static RuntimeException first(RuntimeException failure, RuntimeException e) {
-        if (failure == null) {
-            return e;
-        }
-        if (e != null && e != failure) {
-            failure.addSuppressed(e);
-        }
-        return failure;
-    }
-
     /** Starts tracking writes to {@code segment}; returns its copy, or null if it is no longer tiered on {@code from}. */
     private Copy beginCopy(int segment, Tier from) {
         Lock exclusive = table.lock(segment).asWriteLock();
@@ -288,66 +276,23 @@ final class Migrator {
         }
     }
 
-    /** A piece of a segment's copy: {@code copies[owner]} at byte {@code at}, one chunk at most. */
-    private record Chunk(int owner, long at) {
-    }
-
     /**
-     * Copies every begun segment whole ({@code copies[i]} not null) to {@code slots[i]} on the other
-     * device, as many chunks per batch as {@link #batchBuffer} holds: one batch of reads (from both
-     * devices at once if the segments come from both), then one of writes. A segment one of whose
-     * chunks failed is abandoned ({@code copies[i]} set to null); returns the first failure, or null.
+     * Copies every begun segment ({@code copies[i]} not null) whole to {@code slots[i]} on the other
+     * device, all together ({@link SegmentCopier}); abandons the copies that failed ({@code copies[i]} set
+     * to null) and returns the first failure, or null.
      */
     private RuntimeException copyAll(Tier[] from, Copy[] copies, int[] slots) {
-        long chunk = buffer.byteSize();
-        List<Chunk> all = new ArrayList<>();
+        boolean[] live = new boolean[copies.length];
+        int[] fromSlots = new int[copies.length];
         for (int i = 0; i < copies.length; i++) {
-            for (long at = 0; copies[i] != null && at < layout.segmentSize(); at += chunk) {
-                all.add(new Chunk(i, at));
-            }
+            live[i] = copies[i] != null;
+            fromSlots[i] = live[i] ? copies[i].fromSlot() : -1;
         }
-        int perBatch = (int) (batchBuffer.byteSize() / chunk);
-        RuntimeException failure = null;
-        for (int b = 0; b < all.size(); b += perBatch) {
-            List<Chunk> batch = all.subList(b, Math.min(all.size(), b + perBatch));
-            failure = first(failure, transfer(batch, from, copies, slots, true));
-            failure = first(failure, transfer(batch, from, copies, slots, false));
-        }
-        return failure;
-    }
-
-    /**
-     * Reads {@code chunks} from their segments' old slots into {@link #batchBuffer} (chunk {@code j} at
-     * {@code j} chunks in), or writes them from there to the new slots: one batch per device, both at
-     * once, as migration I/O. Abandons the copies whose chunk failed; returns the first failure, or null.
-     */
-    private RuntimeException transfer(List<Chunk> chunks, Tier[] from, Copy[] copies, int[] slots, boolean read) {
-        long chunkBytes = buffer.byteSize();
-        List<List<IoRequest>> requests = List.of(new ArrayList<>(), new ArrayList<>());
-        List<List<Chunk>> owners = List.of(new ArrayList<>(), new ArrayList<>());
-        for (int j = 0; j < chunks.size(); j++) {
-            Chunk c = chunks.get(j);
-            if (copies[c.owner()] == null) {
-                continue;
-            }
-            MemorySegment part = batchBuffer.asSlice(j * chunkBytes, Math.min(chunkBytes, layout.segmentSize() - c.at()));
-            Tier tier = read ? from[c.owner()] : from[c.owner()].other();
-            long offset = layout.slotOffset(tier, read ? copies[c.owner()].fromSlot() : slots[c.owner()]) + c.at();
-            requests.get(tier.ordinal()).add(read ? IoRequest.read(offset, part) : IoRequest.write(offset, part));
-            owners.get(tier.ordinal()).add(c);
-        }
-        PairedBatches.Result[] results = batches.runAsMigration(requests.get(0), requests.get(1));
-        RuntimeException failure = null;
-        for (Tier t : Tier.values()) {
-            for (int j = 0; j < owners.get(t.ordinal()).size(); j++) {
-                int owner = owners.get(t.ordinal()).get(j).owner();
-                if (results[t.ordinal()].failed(j)) {
-                    failure = first(failure, results[t.ordinal()].failures()[j]);
-                    if (copies[owner] != null) {
-                        unregister(copies[owner]);
-                        copies[owner] = null;
-                    }
-                }
+        RuntimeException failure = copier.copy(from, fromSlots, slots, live);
+        for (int i = 0; i < copies.length; i++) {
+            if (copies[i] != null && !live[i]) {
+                unregister(copies[i]);
+                copies[i] = null;
             }
         }
         return failure;
