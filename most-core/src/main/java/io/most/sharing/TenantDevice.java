@@ -4,7 +4,9 @@ import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.ForwardingDevice;
 import io.most.device.IoOp;
+import io.most.device.IoRequest;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -38,6 +40,23 @@ final class TenantDevice extends ForwardingDevice {
         throttle.admit(IoOp.WRITE, cost);
         super.write(offset, source);
         costPicos.add(cost);
+    }
+
+    /**
+     * Each request passes the throttle and is charged as a single read or write would be; then the
+     * batch goes to the shared device whole, so its queue still sees it (the inherited forward would skip
+     * the throttle and the charge).
+     */
+    @Override
+    public void transferAll(List<IoRequest> requests) {
+        long charged = 0;
+        for (IoRequest r : requests) {
+            long cost = cost(r.op(), r.length());
+            throttle.admit(r.op(), cost);
+            charged += cost;
+        }
+        super.transferAll(requests);
+        costPicos.add(charged);
     }
 
     /** A tenant's view never closes the device the other tenants still use. */
