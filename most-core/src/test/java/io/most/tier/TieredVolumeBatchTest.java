@@ -5,6 +5,7 @@ import static io.most.tier.TierFixture.SEGMENT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +53,9 @@ class TieredVolumeBatchTest {
     static final class BatchProbe extends ForwardingDevice {
         final List<Integer> batches = new CopyOnWriteArrayList<>();
         volatile CyclicBarrier barrier;
+        /** While set, a batch signals {@code entered} and then waits for {@code release}. */
+        volatile CountDownLatch entered;
+        volatile CountDownLatch release;
 
         BatchProbe(BlockDevice inner) {
             super(inner);
@@ -64,6 +70,15 @@ class TieredVolumeBatchTest {
                     b.await(TierFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS); // a failure detector, not a timing
                 } catch (Exception e) {
                     throw new AssertionError("the other device's batch never arrived while this one was in flight", e);
+                }
+            }
+            CountDownLatch hold = release;
+            if (hold != null) {
+                entered.countDown();
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
                 }
             }
             super.transferAll(requests);
@@ -326,6 +341,39 @@ class TieredVolumeBatchTest {
         assertEquals(1, TierFixture.versionOf(b, SEGMENT / BLOCK));
         assertTrue(v.isOpen());
         assertEquals(1, version(v, a, 1));
+    }
+
+    @Test
+    void closeWaitsForABatchInFlightWhichCompletes() throws Exception {
+        ScriptedPolicy policy = new ScriptedPolicy();
+        BatchProbe perf = new BatchProbe(perfMemory());
+        BatchProbe cap = new BatchProbe(capMemory());
+        TieredVolume v = oneSegmentOnEach(policy, perf, cap);
+        cap.entered = new CountDownLatch(1);
+        cap.release = new CountDownLatch(1);
+        MemorySegment a = block();
+        MemorySegment b = block();
+        AtomicReference<Throwable> batchFailure = new AtomicReference<>();
+        Thread batch = Thread.ofPlatform().start(() -> {
+            try {
+                v.transferAll(List.of(IoRequest.read(0, a), IoRequest.read(SEGMENT, b)));
+            } catch (Throwable t) {
+                batchFailure.set(t);
+            }
+        });
+        assertTrue(cap.entered.await(TierFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS));
+        Thread closer = Thread.ofPlatform().start(v::close);
+        TierFixture.await("close waits for the batch", () -> closer.getState() == Thread.State.TIMED_WAITING);
+        assertTrue(closer.isAlive() && batch.isAlive(), "close returned while the capacity device still held the batch");
+        assertThrows(IllegalStateException.class, () -> v.transferAll(List.of(IoRequest.read(0, block()))),
+                "a batch after close began is refused");
+        cap.release.countDown();
+        batch.join();
+        closer.join();
+        assertNull(batchFailure.get());
+        assertEquals(1, TierFixture.versionOf(a, 0));
+        assertEquals(1, TierFixture.versionOf(b, SEGMENT / BLOCK));
+        assertFalse(v.isOpen());
     }
 
     @Test
