@@ -1,7 +1,9 @@
 package io.most.tier;
 
 import io.most.device.BlockDevice;
+import io.most.device.IoRequest;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * Marks the device I/O of a level's {@link Migrator} (migration and cleaning copies) so that a volume
@@ -34,6 +36,11 @@ final class LevelAboveMigration {
     /** Reads from {@code device} as migration I/O. */
     static void read(BlockDevice device, long offset, MemorySegment destination) {
         ScopedValue.where(ACTIVE, Boolean.TRUE).run(() -> device.read(offset, destination));
+    }
+
+    /** Runs a batch on {@code device} as migration I/O. */
+    static void transferAll(BlockDevice device, List<IoRequest> requests) {
+        ScopedValue.where(ACTIVE, Boolean.TRUE).run(() -> device.transferAll(requests));
     }
 
     /** Writes to {@code device} as migration I/O. */

@@ -1,13 +1,15 @@
 package io.most.tier;
 
 import io.most.tier.policy.SegmentClass;
-
 import io.most.tier.policy.Tier;
 
 import io.most.device.BlockDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -19,6 +21,10 @@ import java.util.concurrent.locks.Lock;
  * <p><b>Copy.</b> A segment is copied without blocking its I/O: while the copy runs, writes to the
  * segment (which still go to the old location) record the subpages they touched in {@link Copy};
  * under the segment's exclusive lock those subpages are copied again and the map is switched.
+ * Several segments moved at once ({@link #mirrorAll}, {@link #moveAll}) are copied together
+ * ({@link SegmentCopier}: their blocks go to each device as one batch, reads and then writes, both
+ * devices in flight together), so a device with a queue copies them at its queue depth; their switches
+ * are then committed once.
  *
  * <p><b>Durability.</b> After a switch the change is committed (data forced, then the new mapping
  * journaled and forced) before the old slot is returned to its pool, so a slot is never reused while
@@ -31,6 +37,10 @@ import java.util.concurrent.locks.Lock;
  * run clean. A write that raced the read simply makes the cleaner skip the run.
  */
 final class Migrator {
+    private static final long CHUNK = 1 << 20;
+    /** A copy batch holds at most this many chunks and bytes: 8 segments of 64 KiB, 4 chunks of 1 MiB. */
+    private static final int BATCH_CHUNKS = 8;
+    private static final long BATCH_BYTES = 4L << 20;
     private final VolumeLayout layout;
     private final SegmentTable table;
     private final BlockDevice[] devices;
@@ -39,16 +49,20 @@ final class Migrator {
     private final MetadataLog log;
     private final RateLimiter limiter;
     private final Counters counters;
+    /** One chunk: what one cleaning run or re-copy moves at most. */
     private final MemorySegment buffer;
+    /** The copies of whole segments, several chunks per batch (its buffer's first chunk is {@link #buffer}). */
+    private final SegmentCopier copier;
     private final int subpageSize;
-    private volatile Copy active;
+    /** The copies in progress; replaced whole, so a write's {@link #noteWrite} reads it without a lock. */
+    private final AtomicReference<Copy[]> active = new AtomicReference<>(new Copy[0]);
 
-    /** The segment being copied and the subpages written to it meanwhile. */
-    private record Copy(int segment, AtomicLongArray written) {
+    /** A segment being copied from {@code fromSlot}, and the subpages written to it meanwhile. */
+    private record Copy(int segment, int fromSlot, AtomicLongArray written) {
     }
 
     Migrator(VolumeLayout layout, SegmentTable table, BlockDevice[] devices, SlotPool[] pools, Watermarks watermarks,
-             MetadataLog log, RateLimiter limiter, Counters counters, Arena arena) {
+             MetadataLog log, RateLimiter limiter, Counters counters, PairedBatches batches, Arena arena) {
         this.layout = layout;
         this.table = table;
         this.devices = devices;
@@ -58,13 +72,19 @@ final class Migrator {
         this.limiter = limiter;
         this.counters = counters;
         this.subpageSize = layout.subpageSize();
-        this.buffer = devices[0].allocate(arena, Math.min(layout.segmentSize(), 1 << 20));
+        long chunk = Math.min(layout.segmentSize(), CHUNK);
+        MemorySegment batchBuffer = devices[0].allocate(arena,
+                chunk * Math.max(1, Math.min(BATCH_CHUNKS, BATCH_BYTES / chunk)));
+        this.buffer = batchBuffer.asSlice(0, chunk);
+        this.copier = new SegmentCopier(layout, batches, batchBuffer, chunk);
     }
 
     /** Called by a write to tiered {@code segment} after it reached the device, under the shared lock. */
     void noteWrite(int segment, long offset, long length) {
-        Copy c = active;
-        if (c != null && c.segment() == segment) {
+        for (Copy c : active.get()) {
+            if (c.segment() != segment) {
+                continue;
+            }
             for (long k = offset / subpageSize; k <= (offset + length - 1) / subpageSize; k++) {
                 int word = (int) (k >>> 6);
                 long bit = 1L << k;
@@ -82,93 +102,212 @@ final class Migrator {
      * the segment's exclusive lock, as {@link #beginCopy} and {@link #finishCopy} run.
      */
     void cancelCopy(int segment) {
-        Copy c = active;
-        if (c != null && c.segment() == segment) {
-            active = null;
+        for (Copy c : active.get()) {
+            if (c.segment() == segment) {
+                unregister(c);
+            }
         }
+    }
+
+    private void register(Copy copy) {
+        active.updateAndGet(copies -> {
+            Copy[] more = Arrays.copyOf(copies, copies.length + 1);
+            more[copies.length] = copy;
+            return more;
+        });
+    }
+
+    private void unregister(Copy copy) {
+        active.updateAndGet(copies -> Arrays.stream(copies).filter(c -> c != copy).toArray(Copy[]::new));
+    }
+
+    private boolean registered(Copy copy) {
+        for (Copy c : active.get()) {
+            if (c == copy) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Copies tiered {@code segment} to the other device and makes it mirrored. */
     synchronized boolean mirror(int segment) {
-        SegmentClass cls = table.classOf(segment);
-        if (cls != SegmentClass.TIERED_PERFORMANCE && cls != SegmentClass.TIERED_CAPACITY) {
-            return false;
-        }
-        Tier from = cls == SegmentClass.TIERED_PERFORMANCE ? Tier.PERFORMANCE : Tier.CAPACITY;
-        return relocate(segment, from, true);
+        return mirrorAll(new int[] {segment})[0];
     }
 
     /** Moves tiered {@code segment} to {@code to}. */
     synchronized boolean move(int segment, Tier to) {
-        if (table.classOf(segment) != SegmentClass.tieredOn(to.other())) {
-            return false;
-        }
-        return relocate(segment, to.other(), false);
+        return moveAll(new int[] {segment}, to)[0];
     }
 
-    /** Copies the single copy on {@code from} to a new slot on the other device; mirror or move. */
-    private boolean relocate(int segment, Tier from, boolean mirror) {
-        Tier to = from.other();
+    /**
+     * Mirrors each tiered segment of {@code segments} as {@link #mirror} does, copying them together
+     * (see the class comment). Segments are taken in order until the migration budget or the other
+     * device's free slots run out; a segment that is not tiered is skipped.
+     *
+     * @return for each segment, whether it was mirrored
+     * @throws RuntimeException the first device or metadata failure, once the other segments are settled
+     */
+    synchronized boolean[] mirrorAll(int[] segments) {
+        Tier[] from = new Tier[segments.length];
+        for (int i = 0; i < segments.length; i++) {
+            SegmentClass cls = table.classOf(segments[i]);
+            from[i] = cls == SegmentClass.TIERED_PERFORMANCE ? Tier.PERFORMANCE
+                    : cls == SegmentClass.TIERED_CAPACITY ? Tier.CAPACITY : null;
+        }
+        return relocateAll(segments, from, true);
+    }
+
+    /**
+     * Moves each segment of {@code segments} tiered on the other device to {@code to}, as {@link #move}
+     * does, copying them together; the others are skipped. Stops as {@link #mirrorAll} does.
+     *
+     * @return for each segment, whether it was moved
+     */
+    synchronized boolean[] moveAll(int[] segments, Tier to) {
+        Tier[] from = new Tier[segments.length];
+        for (int i = 0; i < segments.length; i++) {
+            from[i] = table.classOf(segments[i]) == SegmentClass.tieredOn(to.other()) ? to.other() : null;
+        }
+        return relocateAll(segments, from, false);
+    }
+
+    /**
+     * Copies the single copy of each segment on {@code from[i]} (skipped where null) to a new slot on
+     * the other device, all together; then switches each (mirror or move) and commits once.
+     */
+    private boolean[] relocateAll(int[] segments, Tier[] from, boolean mirror) {
+        int n = segments.length;
         int segmentSize = layout.segmentSize();
-        if (!limiter.tryAcquire(segmentSize)) {
-            return false;
-        }
-        int slot = pools[to.ordinal()].takeForCopy();
-        if (slot < 0) {
-            limiter.refund(segmentSize);
-            return false;
-        }
-        int oldSlot = -1;
+        boolean[] done = new boolean[n];
+        Copy[] copies = new Copy[n];
+        int[] slots = new int[n];
+        Arrays.fill(slots, -1);
+        RuntimeException failure = null;
         try {
-            oldSlot = beginCopy(segment, from);
-            if (oldSlot < 0) {
-                return false;
+            for (int i = 0; i < n; i++) {
+                if (from[i] == null) {
+                    continue;
+                }
+                Tier to = from[i].other();
+                if (!limiter.tryAcquire(segmentSize)) {
+                    break;
+                }
+                slots[i] = pools[to.ordinal()].takeForCopy();
+                if (slots[i] < 0) {
+                    limiter.refund(segmentSize);
+                    break;
+                }
+                try {
+                    copies[i] = beginCopy(segments[i], from[i]);
+                    if (copies[i] != null) {
+                        watermarks.ensure(to, slots[i]);
+                    }
+                } catch (RuntimeException e) { // its slot must not receive data above the durable watermark
+                    if (copies[i] != null) {
+                        unregister(copies[i]);
+                        copies[i] = null;
+                    }
+                    failure = SegmentCopier.first(failure, e);
+                    break;
+                }
             }
-            watermarks.ensure(to, slot);
-            copy(from, oldSlot, to, slot, 0, segmentSize);
-            long recopied = finishCopy(segment, from, oldSlot, to, slot, mirror);
-            if (recopied < 0) {
-                return false;
+            failure = SegmentCopier.first(failure, copyAll(from, copies, slots));
+            for (int i = 0; i < n; i++) {
+                if (copies[i] == null) {
+                    continue;
+                }
+                Tier to = from[i].other();
+                try {
+                    long recopied = finishCopy(segments[i], from[i], copies[i], to, slots[i], mirror);
+                    if (recopied >= 0) {
+                        counters.migrated(to, segmentSize + recopied);
+                        counters.migrations.increment();
+                        slots[i] = -1; // now mapped
+                        done[i] = true;
+                    }
+                } catch (RuntimeException e) {
+                    failure = SegmentCopier.first(failure, e);
+                }
             }
-            counters.migrated(to, segmentSize + recopied);
-            counters.migrations.increment();
-            slot = -1; // now mapped
         } finally {
-            active = null;
-            if (slot >= 0) {
-                pools[to.ordinal()].release(slot);
-                limiter.refund(segmentSize);
+            for (int i = 0; i < n; i++) {
+                if (copies[i] != null) {
+                    unregister(copies[i]);
+                }
+                if (slots[i] >= 0) {
+                    pools[from[i].other().ordinal()].release(slots[i]);
+                    limiter.refund(segmentSize);
+                }
             }
         }
-        log.commit();
-        if (!mirror) {
-            pools[from.ordinal()].release(oldSlot);
+        boolean any = false;
+        for (boolean d : done) {
+            any |= d;
         }
-        return true;
+        if (any) {
+            log.commit();
+            for (int i = 0; i < n; i++) {
+                if (done[i] && !mirror) {
+                    pools[from[i].ordinal()].release(copies[i].fromSlot());
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return done;
     }
 
-    /** Starts tracking writes to {@code segment}; returns its slot on {@code from}, or -1 if it moved. */
-    private int beginCopy(int segment, Tier from) {
+    /** Starts tracking writes to {@code segment}; returns its copy, or null if it is no longer tiered on {@code from}. */
+    private Copy beginCopy(int segment, Tier from) {
         Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
             if (table.classOf(segment) != SegmentClass.tieredOn(from)) {
-                return -1;
+                return null;
             }
-            active = new Copy(segment, new AtomicLongArray((table.subpagesPerSegment() + 63) / 64));
-            return table.slot(segment, from);
+            Copy copy = new Copy(segment, table.slot(segment, from),
+                    new AtomicLongArray((table.subpagesPerSegment() + 63) / 64));
+            register(copy);
+            return copy;
         } finally {
             exclusive.unlock();
         }
     }
 
-    /** Copies again what was written during the copy and switches the map; returns bytes re-copied. */
-    private long finishCopy(int segment, Tier from, int oldSlot, Tier to, int slot, boolean mirror) {
+    /**
+     * Copies every begun segment ({@code copies[i]} not null) whole to {@code slots[i]} on the other
+     * device, all together ({@link SegmentCopier}); abandons the copies that failed ({@code copies[i]} set
+     * to null) and returns the first failure, or null.
+     */
+    private RuntimeException copyAll(Tier[] from, Copy[] copies, int[] slots) {
+        boolean[] live = new boolean[copies.length];
+        int[] fromSlots = new int[copies.length];
+        for (int i = 0; i < copies.length; i++) {
+            live[i] = copies[i] != null;
+            fromSlots[i] = live[i] ? copies[i].fromSlot() : -1;
+        }
+        RuntimeException failure = copier.copy(from, fromSlots, slots, live);
+        for (int i = 0; i < copies.length; i++) {
+            if (copies[i] != null && !live[i]) {
+                unregister(copies[i]);
+                copies[i] = null;
+            }
+        }
+        return failure;
+    }
+
+    /**
+     * Copies again what was written during the copy and switches the map; returns bytes re-copied, or
+     * -1 if the copy was abandoned meanwhile.
+     */
+    private long finishCopy(int segment, Tier from, Copy c, Tier to, int slot, boolean mirror) {
+        int oldSlot = c.fromSlot();
         Lock exclusive = table.lock(segment).asWriteLock();
         exclusive.lock();
         try {
-            Copy c = active;
-            if (c == null || c.segment() != segment // cancelled by a discard
+            if (!registered(c) // cancelled by a discard
                     || table.slot(segment, from) != oldSlot || table.classOf(segment) != SegmentClass.tieredOn(from)) {
                 return -1;
             }
@@ -188,7 +327,7 @@ final class Migrator {
                 recopied += (long) (end - k) * subpageSize;
                 k = end;
             }
-            active = null;
+            unregister(c);
             if (mirror) {
                 int perf = from == Tier.PERFORMANCE ? oldSlot : slot;
                 int cap = from == Tier.PERFORMANCE ? slot : oldSlot;

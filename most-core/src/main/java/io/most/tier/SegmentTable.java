@@ -20,8 +20,9 @@ import java.util.function.IntConsumer;
  * reentrant: a thread never takes a lock it holds. Foreground
  * reads and writes hold their segment's lock shared while they touch the devices; changes of the
  * map (allocation, migration, mirroring) and the cleaner's copies hold it exclusively, so no request
- * ever uses a slot that is being switched or freed. A thread never waits for a second stripe while
- * holding one, and never waits for the journal while holding one, so stripes cannot deadlock.
+ * ever uses a slot that is being switched or freed. A thread never waits for the journal while holding
+ * a stripe, and only a batch ({@link VolumeBatch}) waits for a second stripe while holding one: it takes
+ * all of its stripes in ascending order, each once, so stripes cannot deadlock.
  *
  * <p>Mappings change only under the exclusive lock; readers outside a lock (the optimizer, stats)
  * see a recent value, which they treat as a hint.

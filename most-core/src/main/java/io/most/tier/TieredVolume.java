@@ -1,26 +1,19 @@
 package io.most.tier;
 
 import io.most.tier.policy.PlacementPolicy;
-
 import io.most.tier.policy.PolicyContext;
-
 import io.most.tier.policy.SegmentClass;
-
 import io.most.tier.policy.Tier;
-
 import io.most.errors.ConfigurationException;
 import io.most.errors.MostException;
 import io.most.device.AbstractBlockDevice;
 import io.most.device.BlockDevice;
+import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -73,6 +66,10 @@ import java.util.UUID;
  * its own devices the same way; so at equilibrium every device is balanced against the rest. Each level
  * keeps its own crash-consistent metadata on its own performance device. See {@code docs/TIERING.md}.
  *
+ * <p><b>Batches.</b> {@link #transferAll} routes each request as {@link #read} and {@link #write} route
+ * a single one (a mirrored read draws its copy per request) and sends each device its share as one batch,
+ * both devices' batches in flight together, so a device with a queue sees the batch's queue depth.
+ *
  * <p>Thread-safe: reads and writes may run concurrently from any number of threads.
  */
 public final class TieredVolume extends AbstractBlockDevice {
@@ -98,6 +95,8 @@ public final class TieredVolume extends AbstractBlockDevice {
     private final Counters counters = new Counters();
     private final Migrator migrator;
     private final VolumeIo io;
+    private final PairedBatches pairedBatches;
+    private final VolumeBatch batches;
     private final VolumeDiscard discards;
     private final VolumeContext context;
     private final Cleaner cleaner;
@@ -132,10 +131,13 @@ public final class TieredVolume extends AbstractBlockDevice {
         this.limiter = new RateLimiter(config.migrationBytesPerSecond(), Math.max(layout.segmentSize(),
                 (long) Math.min(Long.MAX_VALUE / 4, config.migrationBytesPerSecond() * (burstNanos / 1e9))));
         BlockDevice[] devices = {performance, capacity};
-        this.migrator = new Migrator(layout, table, devices, pools, watermarks, log, limiter, counters, arena);
+        this.pairedBatches = new PairedBatches(name, devices);
+        this.migrator = new Migrator(layout, table, devices, pools, watermarks, log, limiter, counters, pairedBatches,
+                arena);
         MemorySegment zeros = performance.allocate(arena, Math.min(layout.segmentSize(), ZERO_BUFFER));
         this.io = new VolumeIo(layout, table, devices, pools, watermarks, hotness, latency, log, migrator, counters,
                 zeros);
+        this.batches = new VolumeBatch(layout, table, hotness, latency, log, migrator, counters, io, pairedBatches);
         this.discards = new VolumeDiscard(layout, table, devices, pools, hotness, log, migrator);
         this.context = new VolumeContext(config, layout, table, hotness, latency, pools, migrator, limiter);
         this.cleaner = new Cleaner(table, migrator, limiter, layout.subpageSize());
@@ -205,12 +207,12 @@ public final class TieredVolume extends AbstractBlockDevice {
         Objects.requireNonNull(fastestFirst, "fastestFirst");
         Objects.requireNonNull(config, "config");
         List<BlockDevice> devices = List.copyOf(fastestFirst);
-        requireList(devices);
+        OpenPlan.requireList(devices);
         if (devices.size() == 2) {
             return open(devices.get(0), devices.get(1), config);
         }
         UUID recorded = DeviceOrder.check(devices);
-        UUID listId = recorded != null ? recorded : randomId(); // all blank: a new list
+        UUID listId = recorded != null ? recorded : OpenPlan.randomId(); // all blank: a new list
         List<TieredVolume> opened = new ArrayList<>();
         BlockDevice below = devices.getLast();
         try {
@@ -235,35 +237,10 @@ public final class TieredVolume extends AbstractBlockDevice {
         return (TieredVolume) below;
     }
 
-    private static void requireList(List<BlockDevice> devices) {
-        if (devices.size() < 2) {
-            throw new ConfigurationException("a tiered volume needs at least two devices, fastest first; "
-                    + devices.size() + " given");
-        }
-        Set<BlockDevice> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        BlockDevice first = devices.getFirst();
-        for (int i = 0; i < devices.size(); i++) {
-            BlockDevice d = devices.get(i);
-            if (!seen.add(d)) {
-                throw new ConfigurationException("device '" + d.name() + "' was given twice (again as device " + (i + 1)
-                        + "): use distinct devices");
-            }
-            if (d.blockSize() != first.blockSize()) {
-                throw new ConfigurationException("device " + (i + 1) + " '" + d.name() + "' has " + d.blockSize()
-                        + "-byte blocks but device 1 '" + first.name() + "' has " + first.blockSize()
-                        + "-byte blocks: use devices with the same block size");
-            }
-            if (d instanceof TieredVolume) {
-                throw new ConfigurationException("device " + (i + 1) + " '" + d.name() + "' is a tiered volume: list"
-                        + " its devices instead");
-            }
-        }
-    }
-
     /** Opens one level: the two-device volume over {@code performance} and {@code capacity}, at {@code chain}. */
     private static TieredVolume openLevel(BlockDevice performance, BlockDevice capacity, TierConfig config,
                                           TierChain chain) {
-        Plan plan = plan(performance, capacity, config, chain);
+        OpenPlan plan = OpenPlan.of(performance, capacity, config, chain);
         VolumeLayout layout = plan.layout();
         boolean fresh = plan.format();
         String name = config.name() != null ? config.name()
@@ -292,154 +269,6 @@ public final class TieredVolume extends AbstractBlockDevice {
         }
     }
 
-    /**
-     * What open does: format a new volume with this layout, or recover the one with this layout; the
-     * device-list record to write on format.
-     */
-    private record Plan(VolumeLayout layout, boolean format, TierChain chain) {
-    }
-
-    private static UUID randomId() {
-        SecureRandom random = new SecureRandom();
-        return new UUID(random.nextLong(), random.nextLong());
-    }
-
-    /**
-     * Checks the devices and decides between formatting and recovering. {@code wanted} is where the
-     * performance device stands in the device list; its id is null when any list will do (the
-     * two-device open).
-     */
-    private static Plan plan(BlockDevice perf, BlockDevice cap, TierConfig config, TierChain wanted) {
-        if (perf == cap) {
-            throw new ConfigurationException("device '" + perf.name() + "' was given as both the performance and the"
-                    + " capacity device: use two devices");
-        }
-        if (perf.blockSize() != cap.blockSize()) {
-            throw new ConfigurationException("performance device '" + perf.name() + "' has " + perf.blockSize()
-                    + "-byte blocks but capacity device '" + cap.name() + "' has " + cap.blockSize()
-                    + "-byte blocks: use devices with the same block size");
-        }
-        if (config.subpageSize() % perf.blockSize() != 0) {
-            throw new ConfigurationException("subpage size " + config.subpageSize() + " is not a multiple of the"
-                    + " devices' block size " + perf.blockSize() + ": configure subpageSize(" + perf.blockSize()
-                    + ") or larger");
-        }
-        VolumeLayout.Label p = VolumeLayout.readLabel(perf);
-        VolumeLayout.Label c = VolumeLayout.readLabel(cap);
-        switch (p.found()) {
-            case FOREIGN -> throw new ConfigurationException("performance device '" + perf.name() + "' holds data that"
-                    + " is not a MOST tiered volume (or its superblock is damaged): use a blank device");
-            case BLANK -> {
-                requireBlankOrOwn(cap, c, null);
-                return new Plan(newLayout(perf, cap, config), true, newChain(wanted));
-            }
-            case VOLUME -> {
-                UUID id = p.layout().volumeId();
-                if (p.role() != Tier.PERFORMANCE) {
-                    boolean swapped = c.found() == VolumeLayout.Found.VOLUME && c.layout().volumeId().equals(id)
-                            && c.role() == Tier.PERFORMANCE;
-                    throw new ConfigurationException("device '" + perf.name() + "' is the capacity device of tiered"
-                            + " volume " + id + (swapped ? ", and '" + cap.name() + "' its performance device: the"
-                            + " two arguments are swapped" : ", not a performance device"));
-                }
-                TierChain chain = checkPosition(perf, p.chain(), wanted);
-                if (!p.ready()) {
-                    // formatting never finished: nothing was stored, so format again
-                    requireBlankOrOwn(cap, c, id);
-                    return new Plan(newLayout(perf, cap, config), true, chain);
-                }
-                checkCapacityLabel(perf, cap, c, p.layout());
-                checkGeometry(perf, cap, config, p.layout());
-                return new Plan(p.layout(), false, chain);
-            }
-            default -> throw new IllegalStateException();
-        }
-    }
-
-    private static TierChain newChain(TierChain wanted) {
-        return wanted.id() != null ? wanted : new TierChain(randomId(), wanted.position(), wanted.length());
-    }
-
-    /**
-     * Refuses a performance device recorded at another place of another device list than {@code wanted}
-     * (a part of an N-device volume opened alone, or a reordered list), and returns the record to keep.
-     */
-    private static TierChain checkPosition(BlockDevice perf, TierChain recorded, TierChain wanted) {
-        if (recorded == null) { // formatted before the record existed: a two-device volume
-            if (wanted.length() != 2) {
-                throw new ConfigurationException("device '" + perf.name() + "' belongs to a two-device tiered volume,"
-                        + " but " + wanted.length() + " devices were given: open it with its other device alone");
-            }
-            return newChain(wanted);
-        }
-        if (recorded.length() != wanted.length() || recorded.position() != wanted.position()
-                || wanted.id() != null && !wanted.id().equals(recorded.id())) {
-            throw new ConfigurationException("device '" + perf.name() + "' is " + recorded.describe() + " of a tiered"
-                    + " volume, but was given as " + wanted.describe() + (recorded.length() > 2
-                    ? ": open all " + recorded.length() + " devices, fastest first, with TieredVolume.open(List, TierConfig)"
-                    : ": pass the devices in the order the volume was created with"));
-        }
-        return recorded;
-    }
-
-    private static VolumeLayout newLayout(BlockDevice perf, BlockDevice cap, TierConfig config) {
-        return VolumeLayout.plan(perf, cap, config, randomId(), new SecureRandom().nextLong());
-    }
-
-    /** A capacity device for a new volume must be blank, or belong to the unfinished volume {@code own}. */
-    private static void requireBlankOrOwn(BlockDevice cap, VolumeLayout.Label c, UUID own) {
-        if (c.found() == VolumeLayout.Found.FOREIGN) {
-            throw new ConfigurationException("capacity device '" + cap.name() + "' holds data that is not a MOST"
-                    + " tiered volume: use a blank device");
-        }
-        if (c.found() == VolumeLayout.Found.VOLUME && !c.layout().volumeId().equals(own)) {
-            throw new ConfigurationException("capacity device '" + cap.name() + "' belongs to tiered volume "
-                    + c.layout().volumeId() + " (as its " + c.role().name().toLowerCase(java.util.Locale.ROOT)
-                    + " device): open it with that volume's other device, or use a blank device");
-        }
-    }
-
-    private static void checkCapacityLabel(BlockDevice perf, BlockDevice cap, VolumeLayout.Label c,
-                                           VolumeLayout layout) {
-        UUID id = layout.volumeId();
-        switch (c.found()) {
-            case BLANK -> throw new ConfigurationException("capacity device '" + cap.name() + "' is blank, but"
-                    + " performance device '" + perf.name() + "' belongs to tiered volume " + id
-                    + ": pass that volume's capacity device");
-            case FOREIGN -> throw new ConfigurationException("capacity device '" + cap.name() + "' holds data that is"
-                    + " not a MOST tiered volume, but performance device '" + perf.name() + "' belongs to tiered volume "
-                    + id + ": pass that volume's capacity device");
-            case VOLUME -> {
-                if (!c.layout().volumeId().equals(id)) {
-                    throw new ConfigurationException("capacity device '" + cap.name() + "' belongs to tiered volume "
-                            + c.layout().volumeId() + ", but performance device '" + perf.name()
-                            + "' belongs to tiered volume " + id + ": pass the two devices of one volume");
-                }
-                if (c.role() != Tier.CAPACITY) {
-                    throw new ConfigurationException("capacity device '" + cap.name() + "' is a performance device"
-                            + " of tiered volume " + id + ": pass its capacity device");
-                }
-            }
-        }
-    }
-
-    private static void checkGeometry(BlockDevice perf, BlockDevice cap, TierConfig config, VolumeLayout layout) {
-        if (layout.blockSize() != perf.blockSize()) {
-            throw new ConfigurationException("tiered volume on '" + perf.name() + "' was formatted with "
-                    + layout.blockSize() + "-byte blocks; the devices now have " + perf.blockSize() + "-byte blocks");
-        }
-        if (layout.segmentSize() != config.segmentSize() || layout.subpageSize() != config.subpageSize()) {
-            throw new ConfigurationException("tiered volume on '" + perf.name() + "' was formatted with "
-                    + layout.segmentSize() + "-byte segments and " + layout.subpageSize() + "-byte subpages: configure"
-                    + " segmentSize(" + layout.segmentSize() + ") and subpageSize(" + layout.subpageSize() + ")");
-        }
-        if (layout.perfCapacity() != perf.capacity() || layout.capCapacity() != cap.capacity()) {
-            throw new ConfigurationException("tiered volume was formatted on devices of " + layout.perfCapacity()
-                    + " (performance '" + perf.name() + "') and " + layout.capCapacity() + " (capacity '" + cap.name()
-                    + "') bytes, now " + perf.capacity() + " and " + cap.capacity()
-                    + ": restore their sizes (resizing is not supported yet)");
-        }
-    }
 
     /** Writes a new volume: superblocks (the performance one marked unfinished until the end), watermarks, checkpoint. */
     private void format() {
@@ -480,6 +309,13 @@ public final class TieredVolume extends AbstractBlockDevice {
         io.write(offset, source);
     }
 
+    /** Routes each request as {@link #read} and {@link #write} do, and sends each device its share as one batch. */
+    @Override
+    protected void doTransferAll(List<IoRequest> requests) {
+        requireLive();
+        batches.transferAll(name(), requests);
+    }
+
     /** See the class comment ("Discard") and {@link VolumeDiscard}. */
     @Override
     protected void doDiscard(long offset, long length) {
@@ -496,6 +332,7 @@ public final class TieredVolume extends AbstractBlockDevice {
     @Override
     protected void doClose() {
         optimizer.stop();
+        pairedBatches.shutdown();
         if (halted) {
             arena.close();
             return; // a simulated crash: leave the devices as they are (halt() released the volume's id)
@@ -626,10 +463,10 @@ public final class TieredVolume extends AbstractBlockDevice {
         optimizer.tick();
     }
 
-    /** Byte offset of the segment's copy on the capacity device, or -1 if it has none. */
-    long capacityOffset(int segment) {
-        int slot = table.slot(segment, Tier.CAPACITY);
-        return slot == SegmentTable.NONE ? -1 : layout.slotOffset(Tier.CAPACITY, slot);
+    /** Byte offset of the segment's copy on {@code tier}'s device, or -1 if it has none. */
+    long slotOffset(int segment, Tier tier) {
+        int slot = table.slot(segment, tier);
+        return slot == SegmentTable.NONE ? -1 : layout.slotOffset(tier, slot);
     }
 
     /** Takes a checkpoint now. */

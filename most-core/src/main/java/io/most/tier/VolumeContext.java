@@ -206,4 +206,14 @@ final class VolumeContext implements PolicyContext {
     public boolean move(int segment, Tier to) {
         return migrator.move(segment, to);
     }
+
+    @Override
+    public boolean[] mirrorAll(int[] segments) {
+        return migrator.mirrorAll(segments);
+    }
+
+    @Override
+    public boolean[] moveAll(int[] segments, Tier to) {
+        return migrator.moveAll(segments, to);
+    }
 }

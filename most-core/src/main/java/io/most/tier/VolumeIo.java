@@ -80,6 +80,10 @@ final class VolumeIo {
         this.policy = placement;
     }
 
+    PlacementPolicy policy() {
+        return policy;
+    }
+
     void read(long offset, MemorySegment destination) {
         bySegment(offset, destination, false);
     }
@@ -134,23 +138,11 @@ final class VolumeIo {
     private void readMirrored(int segment, MirrorState m, long offset, MemorySegment destination) {
         Tier route = policy.routeMirroredRead(segment);
         long end = offset + destination.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = offset;
-        Tier runTier = null;
-        boolean runClean = true;
-        for (int k = (int) (offset / subpageSize); k <= last; k++) {
-            int state = m.state(k);
-            Tier t = state == MirrorState.CLEAN ? route : MirrorState.validCopy(state);
-            long kStart = Math.max(offset, (long) k * subpageSize);
-            if (runTier != null && t != runTier) {
-                readRun(segment, runTier, runClean, offset, runStart, kStart, destination);
-                runStart = kStart;
-                runClean = true;
-            }
-            runTier = t;
-            runClean &= state == MirrorState.CLEAN;
+        for (long from = offset, to; from < end; from = to) {
+            Tier copy = MirrorRuns.readCopy(m, route, (int) (from / subpageSize));
+            to = MirrorRuns.readRunEnd(m, route, copy, from, end, subpageSize);
+            readRun(segment, copy, MirrorRuns.allClean(m, from, to, subpageSize), offset, from, to, destination);
         }
-        readRun(segment, runTier, runClean, offset, runStart, end, destination);
     }
 
     private void readRun(int segment, Tier tier, boolean bothValid, long base, long from, long to,
@@ -179,6 +171,14 @@ final class VolumeIo {
         if (!LevelAboveMigration.active()) {
             hotness.recordWrite(segment);
         }
+        writeCounted(segment, offset, source);
+    }
+
+    /**
+     * Writes the piece {@code [offset, offset + source.byteSize())} of {@code segment} whose heat the
+     * caller has counted already ({@link VolumeBatch} hands over the writes that must allocate).
+     */
+    void writeCounted(int segment, long offset, MemorySegment source) {
         boolean partial = offset % subpageSize != 0 || (offset + source.byteSize()) % subpageSize != 0;
         MirroredWrite route = null;
         for (;;) {
@@ -244,22 +244,11 @@ final class VolumeIo {
 
     private void writeMirrored(int segment, MirrorState m, MirroredWrite route, long offset, MemorySegment source) {
         long end = offset + source.byteSize();
-        int last = (int) ((end - 1) / subpageSize);
-        long runStart = offset;
-        MirroredWrite runTarget = null;
-        for (int k = (int) (offset / subpageSize); k <= last; k++) {
-            long kStart = Math.max(offset, (long) k * subpageSize);
-            long kEnd = Math.min(end, (long) (k + 1) * subpageSize);
-            boolean whole = kEnd - kStart == subpageSize;
-            int state = m.state(k);
-            MirroredWrite t = whole || state == MirrorState.CLEAN ? route : MirroredWrite.to(MirrorState.validCopy(state));
-            if (runTarget != null && t != runTarget) {
-                writeRun(segment, m, runTarget, offset, runStart, kStart, source);
-                runStart = kStart;
-            }
-            runTarget = t;
+        for (long from = offset, to; from < end; from = to) {
+            MirroredWrite target = MirrorRuns.writeTarget(m, route, from, end, (int) (from / subpageSize), subpageSize);
+            to = MirrorRuns.writeRunEnd(m, route, target, from, end, subpageSize);
+            writeRun(segment, m, target, offset, from, to, source);
         }
-        writeRun(segment, m, runTarget, offset, runStart, end, source);
     }
 
     private void writeRun(int segment, MirrorState m, MirroredWrite target, long base, long from, long to,
@@ -293,7 +282,7 @@ final class VolumeIo {
      * stale now. Mark them so, and write the other copy instead if every subpage allows it (it is
      * valid there, or the write covers it whole).
      */
-    private void writeOther(int segment, MirrorState m, Tier failed, long from, long to, MemorySegment part,
+    void writeOther(int segment, MirrorState m, Tier failed, long from, long to, MemorySegment part,
                             DeviceIOException error) {
         Tier other = failed.other();
         int kFrom = (int) (from / subpageSize);
@@ -324,6 +313,18 @@ final class VolumeIo {
             // hold a torn write: the "valid on capacity only" state must be durable before the ack
             retriedAwayFromPerformance.get()[0] = true;
         }
+    }
+
+    /**
+     * Whether a write of this thread fell back from the performance copy since the last call, which
+     * clears the mark: the metadata must then be committed (holding no segment lock) before that write
+     * is acknowledged. For {@link VolumeBatch}, which commits once for all of its writes.
+     */
+    boolean takeRetriedAwayFromPerformance() {
+        boolean[] flag = retriedAwayFromPerformance.get();
+        boolean was = flag[0];
+        flag[0] = false;
+        return was;
     }
 
     /** Commits the metadata (holding no segment lock) if this thread's write needs it before it is acknowledged. */
@@ -393,7 +394,7 @@ final class VolumeIo {
 
     // ---------------------------------------------------------------- device access
 
-    private void timedRead(Tier tier, int slot, long offset, MemorySegment destination) {
+    void timedRead(Tier tier, int slot, long offset, MemorySegment destination) {
         long start = System.nanoTime();
         devices[tier.ordinal()].read(layout.slotOffset(tier, slot) + offset, destination);
         record(tier, start);

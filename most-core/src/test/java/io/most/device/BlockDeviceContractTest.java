@@ -457,7 +457,7 @@ public abstract class BlockDeviceContractTest {
     }
 
     /** Whether every byte of {@code read} is zero or the byte of {@code old} at the same place. */
-    static boolean zeroOrOldByteByByte(MemorySegment read, MemorySegment old) {
+    public static boolean zeroOrOldByteByByte(MemorySegment read, MemorySegment old) {
         for (long i = 0; i < read.byteSize(); i++) {
             byte b = read.get(ValueLayout.JAVA_BYTE, i);
             if (b != 0 && b != old.get(ValueLayout.JAVA_BYTE, i)) {

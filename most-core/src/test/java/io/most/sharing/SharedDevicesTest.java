@@ -9,12 +9,14 @@ import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
 import io.most.device.EmulatedPm;
 import io.most.device.IoOp;
+import io.most.device.IoRequest;
 import io.most.device.MemoryDevice;
 import io.most.device.PmProfile;
 import io.most.device.PmProfiles;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,6 +54,10 @@ class SharedDevicesTest {
             b.device().read(4096, block);
             assertEquals(Math.round(1e12 / ssd.maxIops(IoOp.WRITE, 4096)), a.usedPicos(Resource.DEVICE));
             assertEquals(2 * Math.round(1e12 / ssd.maxIops(IoOp.READ, 4096)), b.usedPicos(Resource.DEVICE));
+            MemorySegment other = arena.allocate(4096, 4096);
+            b.device().transferAll(List.of(IoRequest.read(0, block), IoRequest.write(8192, other)));
+            assertEquals(3 * Math.round(1e12 / ssd.maxIops(IoOp.READ, 4096)) + Math.round(1e12 / ssd.maxIops(IoOp.WRITE,
+                    4096)), b.usedPicos(Resource.DEVICE), "a batch is charged as its requests one by one");
             a.device().close();
             assertTrue(flash.isOpen(), "a tenant's view must not close the shared device");
         }

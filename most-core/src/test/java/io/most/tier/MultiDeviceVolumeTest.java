@@ -183,7 +183,7 @@ class MultiDeviceVolumeTest {
                 assertEquals(SegmentClass.TIERED_PERFORMANCE, volume.segmentClassAt((long) s * SEGMENT),
                         "hot segment " + s + " on the fastest device: " + volume.tierStats());
             }
-            long warmBelow = volume.capacityOffset(warm);
+            long warmBelow = volume.slotOffset(warm, Tier.CAPACITY);
             assertTrue(warmBelow >= 0, "the next hottest stays below d0, which the hot set fills");
             assertEquals(SegmentClass.TIERED_PERFORMANCE, lower.segmentClassAt(warmBelow),
                     "the next hottest on the next device: " + lower.tierStats());
@@ -215,7 +215,7 @@ class MultiDeviceVolumeTest {
             long served = below.requests(Tier.PERFORMANCE) + below.requests(Tier.CAPACITY); // the top level's label
 
             assertTrue(volume.context().mirror(0), "the top level copies segment 0 onto the volume below");
-            int copy = (int) (volume.capacityOffset(0) / SEGMENT);
+            int copy = (int) (volume.slotOffset(0, Tier.CAPACITY) / SEGMENT);
             assertEquals(SegmentClass.TIERED_PERFORMANCE, lower.segmentClassAt((long) copy * SEGMENT), "the copy is there");
             assertEquals(served, below.requests(Tier.PERFORMANCE) + below.requests(Tier.CAPACITY), "not in its latency");
             assertEquals(0, below.heat(copy), "not in its heat");

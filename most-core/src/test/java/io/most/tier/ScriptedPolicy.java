@@ -8,8 +8,8 @@ import io.most.tier.policy.MirroredWrite;
 
 import io.most.tier.policy.Tier;
 
-/** A policy whose decisions the test sets: fixed placement and routing, no tuning, optional cleaning. */
-final class ScriptedPolicy implements PlacementPolicy {
+/** A policy whose decisions the test sets: fixed placement and routing (or a subclass's), no tuning, optional cleaning. */
+class ScriptedPolicy implements PlacementPolicy {
     volatile Tier place = Tier.PERFORMANCE;
     volatile Tier read = Tier.PERFORMANCE;
     volatile MirroredWrite write = MirroredWrite.PERFORMANCE;

@@ -1,12 +1,14 @@
 package io.most.it;
 
 import io.most.device.AbstractBlockDevice;
+import io.most.device.BatchIOException;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfiles;
 import io.most.device.DirectFileDevice;
 import io.most.device.EmulatedDevice;
 import io.most.device.FaultyDevice;
 import io.most.device.IoOp;
+import io.most.device.IoRequest;
 import io.most.tier.policy.MostPolicy;
 import io.most.tier.TierConfig;
 import io.most.tier.TierStats;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -46,8 +49,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Arguments: {@code <PLAIN|fault kind|RECOVER> <device files, comma-separated, fastest first> <blocks>
  * <seed> <run id>}. Writer threads
  * own disjoint sets of blocks ({@code block % WRITERS}), so each block's generations grow by one in
- * one thread; reader threads check what they read against the generations issued and completed.
- * Protocol, one line each (several lines of one thread may come in one write):
+ * one thread, and write rounds of up to {@link #MAX_ROUND} blocks between forces, half of the rounds as
+ * one {@link TieredVolume#transferAll} batch (the volume's batch path, both devices in flight together,
+ * io_uring below when the kernel allows it); reader threads check what they read against the
+ * generations issued and completed. Protocol, one line each (several lines of one thread may come in one write):
  * <ul>
  *   <li>{@code READY} once the volume is open;</li>
  *   <li>{@code WRITE <block> <generation>} before that write is issued;</li>
@@ -75,6 +80,8 @@ public final class TieredVolumeWriterMain {
     /** The first blocks take most of the traffic: 8 segments. */
     static final int HOT_BLOCKS = 128;
     static final int WRITERS = 3;
+    /** Writes per round between forces; half of the rounds go as one batch ({@link TieredVolume#transferAll}). */
+    static final int MAX_ROUND = 8;
     static final int READERS = 3;
     private static final long MAX_RUN_NANOS = 60_000_000_000L;
     /** Per-block fault marks: a reported fault is armed on its write; the block is never written again. */
@@ -261,40 +268,32 @@ public final class TieredVolumeWriterMain {
                               AtomicLongArray issued, AtomicLongArray completed,
                               AtomicIntegerArray suspect, ForkedJvm.LineWriter out) {
         LinkedHashSet<Integer> pending = new LinkedHashSet<>();
-        try (Arena arena = Arena.ofConfined()) {
+        // shared, not confined: a batch's buffers may then go to the helper thread of the capacity device
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment buffer = volume.allocate(arena, CheckedBlock.SIZE);
+            MemorySegment[] batchBuffers = new MemorySegment[MAX_ROUND];
+            for (int i = 0; i < MAX_ROUND; i++) {
+                batchBuffers[i] = volume.allocate(arena, CheckedBlock.SIZE);
+            }
             while (true) {
-                int batch = 1 + random.nextInt(8);
-                for (int i = 0; i < batch; i++) {
-                    int block = pick(random, blocks, id, WRITERS);
-                    if (suspect.get(block) == GONE) {
-                        continue;
-                    }
-                    long g = issued.get(block) + 1;
-                    out.println("WRITE " + block + " " + g);
-                    issued.set(block, g);
-                    CheckedBlock.fill(buffer, run, block, g);
-                    try {
-                        volume.write((long) block * CheckedBlock.SIZE, buffer);
-                    } catch (RuntimeException e) {
-                        suspect.set(block, GONE);
-                        pending.remove(block);
-                        out.println("WFAIL " + block + " " + g + " " + oneLine(e));
-                        continue;
-                    }
-                    // a reported fault the volume absorbed (retried on the other copy) leaves the block as good as any
-                    if (suspect.compareAndSet(block, IN_DOUBT, 0)) {
-                        out.println("WDONE " + block + " " + g);
-                    }
-                    completed.set(block, g);
-                    pending.add(block);
-                    if (random.nextInt(4) == 0 && suspect.get(block) == 0) { // read your own write: exactly this generation
-                        volume.read((long) block * CheckedBlock.SIZE, buffer);
-                        CheckedBlock.Content c = CheckedBlock.inspect(buffer, run, block);
-                        if (c.state() != CheckedBlock.State.VALID || c.generation() != g) {
-                            out.println("BAD block " + block + " read back as " + c + " right after writing generation "
-                                    + g);
+                int round = 1 + random.nextInt(MAX_ROUND);
+                if (random.nextBoolean()) {
+                    writeBatch(volume, id, random, blocks, run, round, batchBuffers, buffer, issued, completed, suspect,
+                            pending, out);
+                } else {
+                    for (int i = 0; i < round; i++) {
+                        int block = pick(random, blocks, id, WRITERS);
+                        if (suspect.get(block) == GONE) {
+                            continue;
                         }
+                        long g = issue(block, run, issued, buffer, out);
+                        try {
+                            volume.write((long) block * CheckedBlock.SIZE, buffer);
+                        } catch (RuntimeException e) {
+                            failed(block, g, e, suspect, pending, out);
+                            continue;
+                        }
+                        written(volume, block, g, run, random, buffer, completed, suspect, pending, out);
                     }
                 }
                 try {
@@ -314,6 +313,85 @@ public final class TieredVolumeWriterMain {
                 if (!durable.isEmpty()) {
                     out.println(durable.toString());
                 }
+            }
+        }
+    }
+
+    /**
+     * One round's writes of distinct blocks as one {@link TieredVolume#transferAll} batch (all in flight
+     * together on the devices); each write's outcome is reported as for a single write.
+     */
+    private static void writeBatch(TieredVolume volume, int id, SplittableRandom random, int blocks, long run,
+                                   int round, MemorySegment[] buffers, MemorySegment check, AtomicLongArray issued,
+                                   AtomicLongArray completed, AtomicIntegerArray suspect, LinkedHashSet<Integer> pending,
+                                   ForkedJvm.LineWriter out) {
+        List<IoRequest> requests = new ArrayList<>();
+        List<Integer> blocksOf = new ArrayList<>();
+        List<Long> generations = new ArrayList<>();
+        for (int i = 0; i < round; i++) {
+            int block = pick(random, blocks, id, WRITERS);
+            if (suspect.get(block) == GONE || blocksOf.contains(block)) {
+                continue; // one write per block and batch: two of one batch would race each other
+            }
+            MemorySegment buffer = buffers[requests.size()];
+            generations.add(issue(block, run, issued, buffer, out));
+            blocksOf.add(block);
+            requests.add(IoRequest.write((long) block * CheckedBlock.SIZE, buffer));
+        }
+        if (requests.isEmpty()) {
+            return;
+        }
+        Map<Integer, RuntimeException> failures = Map.of();
+        RuntimeException all = null;
+        try {
+            volume.transferAll(requests);
+        } catch (BatchIOException e) {
+            failures = e.failures();
+        } catch (RuntimeException e) {
+            all = e;
+        }
+        for (int i = 0; i < requests.size(); i++) {
+            int block = blocksOf.get(i);
+            RuntimeException e = all != null ? all : failures.get(i);
+            if (e != null) {
+                failed(block, generations.get(i), e, suspect, pending, out);
+            } else {
+                written(volume, block, generations.get(i), run, random, check, completed, suspect, pending, out);
+            }
+        }
+    }
+
+    /** Announces and fills the next generation of {@code block} into {@code buffer}; returns the generation. */
+    private static long issue(int block, long run, AtomicLongArray issued, MemorySegment buffer, ForkedJvm.LineWriter out) {
+        long g = issued.get(block) + 1;
+        out.println("WRITE " + block + " " + g);
+        issued.set(block, g);
+        CheckedBlock.fill(buffer, run, block, g);
+        return g;
+    }
+
+    private static void failed(int block, long g, RuntimeException e, AtomicIntegerArray suspect,
+                               LinkedHashSet<Integer> pending, ForkedJvm.LineWriter out) {
+        suspect.set(block, GONE);
+        pending.remove(block);
+        out.println("WFAIL " + block + " " + g + " " + oneLine(e));
+    }
+
+    /** A write of generation {@code g} completed: pending until the next force; sometimes read back at once. */
+    private static void written(TieredVolume volume, int block, long g, long run, SplittableRandom random,
+                                MemorySegment buffer, AtomicLongArray completed, AtomicIntegerArray suspect,
+                                LinkedHashSet<Integer> pending, ForkedJvm.LineWriter out) {
+        // a reported fault the volume absorbed (retried on the other copy) leaves the block as good as any
+        if (suspect.compareAndSet(block, IN_DOUBT, 0)) {
+            out.println("WDONE " + block + " " + g);
+        }
+        completed.set(block, g);
+        pending.add(block);
+        if (random.nextInt(4) == 0 && suspect.get(block) == 0) { // read your own write: exactly this generation
+            volume.read((long) block * CheckedBlock.SIZE, buffer);
+            CheckedBlock.Content c = CheckedBlock.inspect(buffer, run, block);
+            if (c.state() != CheckedBlock.State.VALID || c.generation() != g) {
+                out.println("BAD block " + block + " read back as " + c + " right after writing generation " + g);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.most.tier.policy;
 
 import io.most.errors.ConfigurationException;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -289,18 +290,34 @@ public final class MostPolicy implements PlacementPolicy {
         }
     }
 
-    /** Mirrors the hottest tiered segments of the performance device; false if the class is at its maximum. */
+    /**
+     * Mirrors the hottest tiered segments of the performance device that have heat, as many as the
+     * mirrored class has room for, together ({@link PolicyContext#mirrorAll}); false if the class is at
+     * its maximum.
+     */
     private boolean enlargeMirroredClass(PolicyContext context) {
-        for (int segment : context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES)) {
-            if (!roomForMirror(context, Tier.CAPACITY)) {
-                return false;
+        int[] hottest = context.hottest(SegmentClass.TIERED_PERFORMANCE, PlacementMoves.CANDIDATES);
+        int n = 0;
+        for (int room = roomForMirrors(context, Tier.CAPACITY); n < Math.min(room, hottest.length)
+                && context.heat(hottest[n]) > 0; n++) {
+            // the hottest first, while there is room and heat
+        }
+        boolean[] mirrored = context.mirrorAll(Arrays.copyOf(hottest, n));
+        for (int i = 0; i < n; i++) {
+            if (mirrored[i]) {
+                moves.hysteresis().moved(hottest[i]); // not swapped out again before its heat has settled
             }
-            if (context.heat(segment) == 0 || !context.mirror(segment)) {
-                break;
-            }
-            moves.hysteresis().moved(segment); // not swapped out again before its heat has settled
         }
         return roomForMirror(context, Tier.CAPACITY);
+    }
+
+    /** How many more segments the mirrored class may take whose new copies go to {@code copyTo}: {@link #roomForMirror} for each in turn. */
+    private int roomForMirrors(PolicyContext context, Tier copyTo) {
+        int total = context.slots(Tier.PERFORMANCE) + context.slots(Tier.CAPACITY);
+        int free = context.freeSlots(Tier.PERFORMANCE) + context.freeSlots(Tier.CAPACITY);
+        long byFraction = (long) (settings.maxMirroredFraction() * total) - context.mirroredSegments();
+        long room = Math.min(byFraction, Math.min(free - reserve(total), context.freeSlots(copyTo)));
+        return (int) Math.max(0, room);
     }
 
     /** Whether the mirrored class may take one more segment whose new copy goes to {@code copyTo}. */

@@ -132,21 +132,19 @@ final class PlacementMoves {
 
     /**
      * Moves {@code segments} to the capacity device in order, skipping those within their minimum
-     * residency; stops when one cannot move (budget spent, no room).
+     * residency, all together ({@link PolicyContext#moveAll}); stops when the budget or the room is spent.
      *
      * @return how many were demoted
      */
     int demote(PolicyContext context, int[] segments) {
+        int[] settled = Arrays.stream(segments).filter(hysteresis::settled).toArray();
+        boolean[] moved = context.moveAll(settled, Tier.CAPACITY);
         int demoted = 0;
-        for (int segment : segments) {
-            if (!hysteresis.settled(segment)) {
-                continue;
+        for (int i = 0; i < settled.length; i++) {
+            if (moved[i]) {
+                hysteresis.moved(settled[i]);
+                demoted++;
             }
-            if (!context.move(segment, Tier.CAPACITY)) {
-                break;
-            }
-            hysteresis.moved(segment);
-            demoted++;
         }
         return demoted;
     }

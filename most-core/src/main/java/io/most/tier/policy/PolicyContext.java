@@ -114,4 +114,34 @@ public interface PolicyContext {
 
     /** Moves tiered {@code segment} to device {@code to}. */
     boolean move(int segment, Tier to);
+
+    /**
+     * Mirrors each of {@code segments} as {@link #mirror} does, in order; a volume copies them together
+     * (several segments' blocks in one batch per device). The default mirrors them one at a time.
+     *
+     * @return for each segment, whether it was mirrored; once the migration budget or the free slots ran
+     *         out, the segments after it were not tried
+     */
+    default boolean[] mirrorAll(int[] segments) {
+        boolean[] done = new boolean[segments.length];
+        for (int i = 0; i < segments.length && (done[i] = mirror(segments[i])); i++) {
+            // each one in turn until one cannot
+        }
+        return done;
+    }
+
+    /**
+     * Moves each of {@code segments} to {@code to} as {@link #move} does, in order; a volume copies them
+     * together (several segments' blocks in one batch per device). The default moves them one at a time.
+     *
+     * @return for each segment, whether it was moved; once the migration budget or the free slots ran
+     *         out, the segments after it were not tried
+     */
+    default boolean[] moveAll(int[] segments, Tier to) {
+        boolean[] done = new boolean[segments.length];
+        for (int i = 0; i < segments.length && (done[i] = move(segments[i], to)); i++) {
+            // each one in turn until one cannot
+        }
+        return done;
+    }
 }
