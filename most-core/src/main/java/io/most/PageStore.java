@@ -164,7 +164,8 @@ public interface PageStore extends AutoCloseable {
      * Starts a latch-free read of a buffered page, as {@link java.util.concurrent.locks.StampedLock#tryOptimisticRead()}
      * does for a lock: returns a nonzero stamp if the page is in DRAM or PM and no writer holds it,
      * else 0 (not buffered, not allocated, or being written: use {@link #read(long)}, which loads,
-     * waits or throws). Takes no latch, allocates nothing, and counts a buffer hit ({@link #validate}
+     * waits or throws; also for a page in PM while non-hierarchical caching sends a share of PM's
+     * reads to the block device, {@link PageStoreConfig#nonHierarchicalCaching()}). Takes no latch, allocates nothing, and counts a buffer hit ({@link #validate}
      * takes it back if the stamp fails, so a retried read counts once).
      *
      * <pre>{@code

@@ -43,6 +43,11 @@ abstract class PageAccess {
     // the pools' hit counters (FramePool.hits), for the paths that count outside the pools
     private final StripedCounter dramHits;
     private final StripedCounter pmHits;
+    /**
+     * Non-hierarchical caching's decision points: while it offloads, reads of PM pages take the latched
+     * slow path, which draws the offload once per read ({@link PageLoader}).
+     */
+    final LoadAdmission admission;
     /** The migration policy in force: the PM read hit draws its Dr. */
     volatile MigrationPolicy policy;
     /** Set as the store closes, before it unmaps every page: the paths that find nothing mapped check it. */
@@ -53,7 +58,7 @@ abstract class PageAccess {
      * @param pm          null without PM, as is {@code pmMapping}
      */
     PageAccess(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, PmCost pmCost,
-               BufferCounters counters, MigrationPolicy policy) {
+               BufferCounters counters, LoadAdmission admission, MigrationPolicy policy) {
         this.pageSize = dram.frameSize;
         this.payloadBytes = pageSize - PageHeader.SIZE;
         this.dram = dram;
@@ -64,6 +69,7 @@ abstract class PageAccess {
         this.counters = counters;
         this.dramHits = counters.dramHits;
         this.pmHits = counters.pmHits;
+        this.admission = admission;
         this.policy = policy;
     }
 
@@ -174,7 +180,9 @@ abstract class PageAccess {
             return 0;
         }
         int m = pmMapping[i];
-        if (!FrameRecords.isMapped(m) || draw(policy.dr()) || !pm.latchHolding(m, pageId, false)) { // counts the hit
+        // while load admission offloads, the slow path draws where the read goes (once per read)
+        if (!FrameRecords.isMapped(m) || admission.offloading() || draw(policy.dr())
+                || !pm.latchHolding(m, pageId, false)) { // counts the hit
             return 0;
         }
         if (pmMapping[i] != m || dramMapping[i] >= 0) { // moved (to DRAM, or elsewhere in PM) meanwhile
@@ -243,6 +251,9 @@ abstract class PageAccess {
         if (!FrameRecords.isMapped(m)) {
             checkOpen(); // a closed store has no page mapped: its PM hits need no check either
             return 0;
+        }
+        if (admission.offloading()) {
+            return 0; // the latched read draws whether PM or the block device serves it: a stamp cannot
         }
         long word = pm.optimisticHit(m, pageId); // counts the hit
         if (!LatchWord.isReadable(word)) {
