@@ -18,7 +18,9 @@ import io.most.device.EmulatedPm;
 import io.most.device.MemoryDevice;
 import io.most.device.PmProfile;
 import io.most.device.PmProfiles;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.most.errors.ConfigurationException;
+import io.most.metrics.PageStoreMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -141,6 +143,11 @@ class NonHierarchicalCachingTest {
             assertEquals(DIRTY, store.pmDirtyFrames(), "the dirty pages stayed dirty in PM");
             assertEquals(cleanInPmOnly, store.stats().readsOffloaded() - offloadedBefore,
                     "no read of a dirty page was offloaded");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new PageStoreMetrics(store, "nhc").bindTo(registry);
+            assertEquals(store.stats().readsOffloaded(), registry.get("most.buffer.nhc.reads.offloaded")
+                    .functionCounter().count());
+            assertEquals(1.0, registry.get("most.buffer.nhc.offload.ratio").gauge().value());
         }
     }
 
