@@ -22,8 +22,7 @@ package io.most.buffer;
  *
  * <p><b>Why latency decides each step, not a three-point probe.</b> The paper measures its target
  * metric at {@code la - step}, {@code la} and {@code la + step}, one interval each, and moves to the
- * best. Here the two devices' latencies are measured directly every interval (PM's from its model,
- * the block tier's from its statistics), and their difference says which way the throughput gradient
+ * best. Here the two devices' latencies are measured directly every interval ({@link NhcProbe}), and their difference says which way the throughput gradient
  * points with no probing: while PM answers slower than the block tier, moving a read from PM to the
  * block tier shortens it. One interval per step instead of three, and no interval spent on a point
  * known to be worse, which the paper's noisy 5 ms probes cannot avoid.

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Runs non-hierarchical caching online: samples PM's latency every {@link #SAMPLE_NANOS}, and at the
+ * Runs non-hierarchical caching online: samples the tiers' latencies every {@link #SAMPLE_NANOS}, and at the
  * end of each interval hands the interval's measurements ({@link NhcProbe}) to the scheduler
  * ({@link NhcController}) and its decision to the paths that read it ({@link LoadAdmission}).
  *
  * <p>The paper measures every 5 ms; this defaults to 50 ms (PageStoreConfig), because a thread's sleep
  * here is only accurate to a few percent at a millisecond (DESIGN.md) and an interval must hold enough
  * block-tier reads, at the emulation's tenfold latencies, for its mean to say something. One sample a
- * millisecond is one short lock of the PM model: nothing next to the accesses it measures.
+ * millisecond is one short lock of each model: nothing next to the accesses it measures.
  */
 final class NhcTuner extends BackgroundTask {
     /** How often PM's latency is sampled within an interval. */
@@ -33,10 +33,11 @@ final class NhcTuner extends BackgroundTask {
     void runLoop() {
         long next = System.nanoTime() + intervalNanos;
         while (running()) {
-            probe.samplePm();
+            probe.sample();
             long now = System.nanoTime();
             if (now - next >= 0) {
                 controller.observe(probe.pmLatencyNanos(), probe.blockLatencyNanos(), probe.hitRate());
+                probe.nextInterval();
                 admission.set(controller.offloadRatio(), controller.admitsData());
                 next = now + intervalNanos;
             }

@@ -145,7 +145,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         this.tuner = config.adaptive()
                 ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
         this.nhcTuner = config.nonHierarchicalCaching() ? new NhcTuner(new NhcProbe(config.pmModel(), pageSize,
-                ssd.device().stats(), counters), admission, config.nhcInterval()) : null;
+                ssd.device(), counters), admission, config.nhcInterval()) : null;
     }
 
     private static java.util.function.Function<FramePool, Replacement> replacement(io.most.EvictionPolicy policy) {

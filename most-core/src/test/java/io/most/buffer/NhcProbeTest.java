@@ -3,28 +3,52 @@ package io.most.buffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.most.device.DeviceProfile;
+import io.most.device.DeviceProfiles;
 import io.most.device.DeviceStats;
+import io.most.device.EmulatedDevice;
 import io.most.device.EmulatedPm;
 import io.most.device.IoOp;
+import io.most.device.MemoryDevice;
 import io.most.device.PmProfiles;
 import org.junit.jupiter.api.Test;
 
-/** What non-hierarchical caching measures per interval: the block tier's read latency and the buffer's hit rate. */
+/** What non-hierarchical caching measures per interval: the tiers' read latencies and the buffer's hit rate. */
 class NhcProbeTest {
-    private final DeviceStats block = new DeviceStats();
+    private static final int PAGE = 16384;
+    private final MemoryDevice real = new MemoryDevice(1 << 20);
     private final BufferCounters counters = new BufferCounters();
-    private final NhcProbe probe = new NhcProbe(new EmulatedPm(PmProfiles.get("none")), 16384, block, counters);
+    private final NhcProbe probe = new NhcProbe(new EmulatedPm(PmProfiles.get("none")), PAGE, real, counters);
 
     @Test
-    void blockLatencyIsTheIntervalsMeanAndTheLastOneWhenNothingWasRead() {
+    void aBlockDeviceWithoutAModelIsMeasuredAsObservedUntilItsMeanIsStale() {
+        DeviceStats block = real.stats();
         assertTrue(Double.isNaN(probe.blockLatencyNanos()), "nothing measured yet");
         block.latency(IoOp.READ).record(1_000);
         block.latency(IoOp.READ).record(3_000);
         assertEquals(2_000, probe.blockLatencyNanos());
-        assertEquals(2_000, probe.blockLatencyNanos(), "an idle interval keeps the last mean");
+        for (int idle = 0; idle < NhcProbe.STALE_INTERVALS; idle++) {
+            assertEquals(2_000, probe.blockLatencyNanos(), "an idle interval keeps the last mean");
+        }
+        assertTrue(Double.isNaN(probe.blockLatencyNanos()), "too old to decide on");
         block.latency(IoOp.READ).record(10_000);
         block.latency(IoOp.WRITE).record(99_000);
         assertEquals(10_000, probe.blockLatencyNanos(), "this interval's reads only");
+    }
+
+    @Test
+    void anEmulatedBlockDeviceIsMeasuredByItsModelLikePm() {
+        DeviceProfile nvme = DeviceProfiles.get("nvme-pcie3");
+        NhcProbe modelled = new NhcProbe(new EmulatedPm(PmProfiles.get("none")), PAGE,
+                new EmulatedDevice(new MemoryDevice(1 << 20), nvme), counters);
+        assertTrue(Double.isNaN(modelled.blockLatencyNanos()), "no sample yet");
+        modelled.sample();
+        modelled.sample();
+        double idle = nvme.serviceNanos(IoOp.READ, PAGE);
+        assertTrue(modelled.blockLatencyNanos() >= idle && modelled.blockLatencyNanos() < 1.1 * idle,
+                "an idle device answers its service time: " + modelled.blockLatencyNanos() + " vs " + idle);
+        modelled.nextInterval();
+        assertTrue(Double.isNaN(modelled.blockLatencyNanos()), "each interval starts over");
     }
 
     @Test
@@ -44,9 +68,10 @@ class NhcProbeTest {
     @Test
     void pmLatencyIsTheMeanOfTheIntervalsSamples() {
         assertTrue(Double.isNaN(probe.pmLatencyNanos()));
-        probe.samplePm();
-        probe.samplePm();
+        probe.sample();
+        probe.sample();
         assertEquals(0, probe.pmLatencyNanos(), "a free PM model answers 0");
+        probe.nextInterval();
         assertTrue(Double.isNaN(probe.pmLatencyNanos()), "each interval starts over");
     }
 }
