@@ -10,7 +10,9 @@ package io.most.buffer;
  *   <li><b>State 1, classic caching</b> ({@link State#CLASSIC}): offload ratio 0, data admission on,
  *       until the hit rate is stable (changed by less than {@link #STABLE} since the previous interval)
  *       <em>and</em> PM is the bottleneck (its latency above the block tier's by more than
- *       {@link #THETA}). Then state 2 starts at one step, with data admission off.</li>
+ *       {@link #THETA}) in {@link #BOTTLENECK_INTERVALS} intervals in a row: a saturated PM stays
+ *       saturated, while a burst (a batch of PM writes) fills its queue for one interval. Then state 2
+ *       starts at one step, with data admission off.</li>
  *   <li><b>State 2, offloading</b> ({@link State#OFFLOADING}): the ratio moves one {@link #STEP} (2%) a
  *       interval toward the point where PM and the block tier serve reads equally fast: up while PM's
  *       latency is the higher by more than {@link #THETA}, down while the block tier's is, held
@@ -44,6 +46,8 @@ final class NhcController {
     static final double DROP = 0.1;
     /** Relative latency difference under which PM and the block tier count as balanced (MOST's theta). */
     static final double THETA = 0.05;
+    /** Consecutive intervals PM must be the bottleneck in before state 2 begins. */
+    static final int BOTTLENECK_INTERVALS = 2;
 
     /** The scheduler's two states. */
     enum State {
@@ -57,6 +61,7 @@ final class NhcController {
     private int steps;
     private double lastHitRate = Double.NaN;
     private double startHitRate;
+    private int bottleneckIntervals;
 
     /**
      * Takes one interval's measurements and decides the next interval's ratio and data admission.
@@ -70,7 +75,8 @@ final class NhcController {
         if (state == State.CLASSIC) {
             boolean stable = hitRate > 0 && Math.abs(hitRate - lastHitRate) < STABLE; // false if either is NaN
             lastHitRate = hitRate;
-            if (stable && slower(pmLatencyNanos, blockLatencyNanos)) {
+            bottleneckIntervals = slower(pmLatencyNanos, blockLatencyNanos) ? bottleneckIntervals + 1 : 0;
+            if (stable && bottleneckIntervals >= BOTTLENECK_INTERVALS) {
                 state = State.OFFLOADING;
                 startHitRate = hitRate;
                 steps = 1;
@@ -100,6 +106,7 @@ final class NhcController {
         state = State.CLASSIC;
         steps = 0;
         lastHitRate = Double.NaN;
+        bottleneckIntervals = 0;
     }
 
     /** The share of reads of clean PM-resident pages to send to the block tier, a multiple of {@link #STEP}. */

@@ -109,6 +109,19 @@ class NhcControllerTest {
     }
 
     @Test
+    void oneIntervalOfAQueuedPmIsABurstNotASaturation() {
+        NhcController c = new NhcController();
+        for (int interval = 0; interval < 100; interval++) {
+            boolean burst = interval % 3 == 0; // PM's queue fills for one interval now and then
+            c.observe(burst ? 3_000_000 : 12_000, 820_000, HIT_RATE);
+            assertEquals(0, c.offloadRatio(), "interval " + interval);
+        }
+        c.observe(3_000_000, 820_000, HIT_RATE);
+        c.observe(3_000_000, 820_000, HIT_RATE);
+        assertEquals(NhcController.State.OFFLOADING, c.state(), "two intervals in a row: saturated");
+    }
+
+    @Test
     void unknownMeasurementsChangeNothing() {
         NhcController c = new NhcController();
         for (int interval = 0; interval < 10; interval++) {
