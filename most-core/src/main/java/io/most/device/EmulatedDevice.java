@@ -119,8 +119,8 @@ public final class EmulatedDevice extends AbstractBlockDevice {
     public long readLatencyNanos(long bytes) {
         long service = profile.serviceNanos(IoOp.READ, bytes);
         long transfer = bytes * 1_000_000_000L / profile.bandwidth(IoOp.READ);
-        long now = System.nanoTime();
         synchronized (channelFreeAt) {
+            long now = System.nanoTime(); // under the lock, as EmulatedPm.readLatencyNanos reads its clock
             service += (long) (service * profile.writeInterference() * writeShare);
             long start = Math.max(now, channelFreeAt[Channels.earliestFree(channelFreeAt)]);
             return Math.max(start + service, Math.max(busFreeAt, start) + transfer) - now;

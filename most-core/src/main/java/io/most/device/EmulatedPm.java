@@ -226,8 +226,10 @@ public final class EmulatedPm {
         boolean small = granules < serviceNanos[i].length;
         long service = (small ? serviceNanos[i][(int) granules] : profile.serviceNanos(IoOp.READ, granules)) * 1000;
         long media = small ? mediaPicos[i][(int) granules] : profile.mediaPicos(IoOp.READ, granules);
-        long nowPicos = (clock.getAsLong() - epochNanos) * 1000;
         synchronized (lock) {
+            // the clock is read under the lock: read before it, a caller preempted or kept waiting for the
+            // lock meanwhile would measure the queue from a past instant and see it longer by the delay
+            long nowPicos = (clock.getAsLong() - epochNanos) * 1000;
             if (profile.writeInterference() > 0) {
                 service += (long) (service * profile.writeInterference() * writeShare(nowPicos));
             }
