@@ -57,6 +57,13 @@ import java.util.Objects;
  *                        null: its PM loads and stores go through {@link Tenant#pm()} (the set's shared
  *                        PM model, throttled and charged to it) and its block device is one of the
  *                        tenant's {@linkplain Tenant#space spaces}
+ * @param nonHierarchicalCaching whether the PM tier caches non-hierarchically (Orthus, FAST '21; default
+ *                        false): while PM is the bottleneck (the PM model's latency above the block
+ *                        tier's, measured online), a share of the reads of clean PM pages is served
+ *                        from the block device and read misses stop being installed in PM, the share
+ *                        tuned in 2% steps, back to classic caching when the hit rate drops. Needs a PM
+ *                        tier with a {@code pmModel}; not with {@code adaptive}
+ * @param nhcInterval     how often non-hierarchical caching measures and steps (default 50 ms)
  */
 public record PageStoreConfig(
         int pageSize,
@@ -76,7 +83,9 @@ public record PageStoreConfig(
         boolean acceptDataLoss,
         PmKind pmKind,
         int farMemoryNode,
-        Tenant tenant) {
+        Tenant tenant,
+        boolean nonHierarchicalCaching,
+        Duration nhcInterval) {
 
     /** The smallest DRAM pool accepted, in pages: fewer cannot serve concurrent callers. */
     public static final int MIN_DRAM_FRAMES = 16;
@@ -119,6 +128,8 @@ public record PageStoreConfig(
         private EvictionPolicy pmEvictionPolicy = EvictionPolicy.S3_FIFO;
         private boolean acceptDataLoss;
         private Tenant tenant;
+        private boolean nonHierarchicalCaching;
+        private Duration nhcInterval = Duration.ofMillis(50);
 
         private Builder() {
         }
@@ -302,6 +313,28 @@ public record PageStoreConfig(
             return this;
         }
 
+        /**
+         * Turns non-hierarchical caching of the PM tier on or off (default off). On, while PM is
+         * measured slower than the block tier and the hit rate is stable, a share of the reads of
+         * pages PM holds clean goes to their copy on the block device, and read misses are no longer
+         * installed in PM; the share moves in 2% steps toward equal latencies, and the store returns to
+         * classic caching when the hit rate drops or the share comes back to 0. Under a load PM keeps
+         * up with, it stays classic caching: nothing is offloaded. Off by default because it overrides
+         * the migration policy's PM admissions (Nr, HyMEM's queue) while it offloads, which changes
+         * what a configured Spitfire policy means. Needs a PM tier with a PM model (its latency is the
+         * signal), and excludes {@link #adaptive}, which tunes the same admissions.
+         */
+        public Builder nonHierarchicalCaching(boolean on) {
+            this.nonHierarchicalCaching = on;
+            return this;
+        }
+
+        /** How often non-hierarchical caching measures both tiers and moves the share by one step (default 50 ms). */
+        public Builder nhcInterval(Duration interval) {
+            this.nhcInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
         /** Validates and builds. */
         public PageStoreConfig build() {
             if (pageSize < 4096 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
@@ -358,9 +391,11 @@ public record PageStoreConfig(
             if (!(writeCostWeight >= 0)) {
                 throw new ConfigurationException("write cost weight must be >= 0, got " + writeCostWeight);
             }
+            checkNonHierarchicalCaching(hasPm, model);
             return new PageStoreConfig(pageSize, dramBytes, pmPath, pmBytes, model, blockDevice, policy,
                     adaptive, tuningEpoch, writeCostWeight, walHook, dirtyRatio, evictionPolicy, pmEvictionPolicy,
-                    acceptDataLoss, pmKind, farMemoryNode, tenant);
+                    acceptDataLoss, pmKind, farMemoryNode, tenant,
+                    nonHierarchicalCaching, nhcInterval);
         }
 
         /** A tenant's PM tier pays through its set's PM model, whatever the builder was told. */
@@ -372,6 +407,30 @@ public record PageStoreConfig(
                         + " (a tenant's PM accesses go through its set's device)");
             }
             return hasPm ? shared : null;
+        }
+
+        private void checkNonHierarchicalCaching(boolean hasPm, EmulatedPm model) {
+            if (nhcInterval.isNegative() || nhcInterval.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new ConfigurationException("non-hierarchical caching interval must be at least 1 ms (it samples"
+                        + " PM every millisecond), got " + nhcInterval);
+            }
+            if (!nonHierarchicalCaching) {
+                return;
+            }
+            if (!hasPm) {
+                throw new ConfigurationException("non-hierarchical caching sends load around the PM tier, and there is"
+                        + " none: add one with pm(path, bytes), or turn nonHierarchicalCaching off");
+            }
+            if (model == null || model.profile().isFree()) {
+                throw new ConfigurationException("non-hierarchical caching needs a PM model to tell when PM is the"
+                        + " bottleneck (its queue is the signal): set pmProfile(...) or pmModel(...), or turn"
+                        + " nonHierarchicalCaching off");
+            }
+            if (adaptive) {
+                throw new ConfigurationException("non-hierarchical caching and the adaptive tuner both decide which"
+                        + " pages enter PM and would fight over it: use one of adaptive(epoch) and"
+                        + " nonHierarchicalCaching(true)");
+            }
         }
     }
 }

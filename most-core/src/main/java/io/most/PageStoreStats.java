@@ -43,6 +43,15 @@ import java.util.Map;
  *                           subset of {@code pmLineUpdates})
  * @param pmBytesPersisted   bytes of PM made durable by page writes: changed lines with their redo
  *                           records or descriptors and headers, or whole pages
+ * @param readsOffloaded     reads of pages PM held clean that non-hierarchical caching served from the
+ *                           block device instead (a subset of {@code misses} and {@code ssdReads}); 0
+ *                           with it off ({@link PageStoreConfig#nonHierarchicalCaching()})
+ * @param admissionsSkipped  pages the migration policy would have installed in PM (a read miss, a clean
+ *                           DRAM eviction) that non-hierarchical caching kept out while PM was the
+ *                           bottleneck
+ * @param offloadRatio       gauge: the share of reads of clean PM pages sent to the block device now
+ * @param pmDataAdmission    gauge: whether pages are admitted into PM now (classic caching), false while
+ *                           non-hierarchical caching offloads
  */
 public record PageStoreStats(
         long dramHits,
@@ -68,7 +77,11 @@ public record PageStoreStats(
         long pmWholePageWriteBacks,
         long pmInstalls,
         long pmDeltaWrites,
-        long pmBytesPersisted) {
+        long pmBytesPersisted,
+        long readsOffloaded,
+        long admissionsSkipped,
+        double offloadRatio,
+        boolean pmDataAdmission) {
 
     /** Pages moved along {@code path}. */
     public long migrations(MigrationPath path) {

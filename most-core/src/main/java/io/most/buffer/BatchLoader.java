@@ -171,7 +171,7 @@ final class BatchLoader {
             allocator.checkAllocated(pageId);
             allocator.checkNotLost(pageId);
             // the tier a read miss loads into, as the policy draws it (Nr)
-            boolean toPm = pm != null && PageAccess.draw(hits.policy.nr());
+            boolean toPm = pm != null && hits.admission.admits(PageAccess.draw(hits.policy.nr()));
             FramePool pool = toPm ? pm : dram;
             int f = toPm ? evictor.allocatePmFrame(pageId) : evictor.allocateDramFrame();
             int k = batch.n++;

@@ -40,6 +40,13 @@ final class BufferCounters {
     final LongAdder ssdReads = new LongAdder();
     final LongAdder ssdWrites = new LongAdder();
     final LongAdder optimisticRetries = new LongAdder();
+    /**
+     * Reads of clean PM pages that load admission served from the block device ({@link OffloadedRead}),
+     * a subset of {@link #misses} and {@link #ssdReads}: they read the block device.
+     */
+    final LongAdder readsOffloaded = new LongAdder();
+    /** Pages classic caching would have installed in PM that data admission kept out ({@link LoadAdmission}). */
+    final LongAdder admissionsSkipped = new LongAdder();
     private final Map<MigrationPath, LongAdder> migrations = new EnumMap<>(MigrationPath.class);
 
     /** Counters of their own for everything. */

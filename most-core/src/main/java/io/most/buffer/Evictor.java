@@ -39,13 +39,16 @@ final class Evictor {
     private final BufferCounters counters;
     private final WriteSequence writeSeq;
     private final Supplier<MigrationPolicy> policy;
+    /** Data admission: a clean page evicted from DRAM is admitted into PM only while it is on. */
+    private final LoadAdmission admission;
     /** Where the PM cleaner's scan resumes; only the cleaner thread moves it. */
     private int cleanerHand;
 
     /** {@code pm}, {@code pmArea}, {@code pmFrameOf} and {@code admissionQueue} are null without PM. */
     Evictor(WalHook walHook, BlockStore ssd, FramePool dram, FramePool pm, PmArea pmArea, PmCost pmCost,
             PageTable dramFrameOf, PageTable pmFrameOf, PageLocks locks, AdmissionQueue admissionQueue,
-            BufferCounters counters, WriteSequence writeSeq, Supplier<MigrationPolicy> policy) {
+            BufferCounters counters, WriteSequence writeSeq, Supplier<MigrationPolicy> policy,
+            LoadAdmission admission) {
         this.walHook = walHook;
         this.ssd = ssd;
         this.allocations = ssd.allocations();
@@ -60,6 +63,7 @@ final class Evictor {
         this.counters = counters;
         this.writeSeq = writeSeq;
         this.policy = policy;
+        this.admission = admission;
     }
 
     /** A DRAM frame for a new page, exclusively latched: free, or evicted by the replacement policy. */
@@ -498,7 +502,7 @@ final class Evictor {
     private void admitClean(long pageId, int f) {
         assert locks.of(pageId).isHeldByCurrentThread() : "admission of page " + pageId + " without its page lock";
         if (pm == null || !policy.get().nvmAdmissionQueue() || pmFrameOf.get((int) pageId) >= 0
-                || !admissionQueue.admit(pageId)) {
+                || !admission.admits(admissionQueue.admit(pageId))) {
             return;
         }
         MemorySegment image = dram.frame(f);

@@ -94,6 +94,9 @@ final class FrameCursor implements io.most.PageCursor {
             store.checkOpen(); // a closed store has no page mapped: its hits need no check
             return onNoPage();
         }
+        if (store.admission.offloading()) {
+            return onNoPage(); // read(pageId) draws whether PM or the block device serves it
+        }
         long s = FrameRecords.optimisticHit(pmRecords, m, pageId); // counts the hit
         if (!LatchWord.isReadable(s)) {
             return onNoPage();

@@ -275,6 +275,14 @@ final class FramePool {
     }
 
     /**
+     * The frame's latch word again, ordered after the caller's reads ({@link LatchWord#wordAfterReads}):
+     * {@link OffloadedRead} compares it with the word it saw before reading the page's block copy.
+     */
+    long latchWordAfterReads(int f) {
+        return FrameRecords.latchWordAfterReads(meta, FrameRecords.record(f)); // the array loaded before the fence
+    }
+
+    /**
      * The pool's metadata array (hit counter, then one record a frame), for {@link FrameCursor}, which
      * keeps it in a field of its own so that its hits load no pool; only {@link FrameRecords} reads or
      * writes it.

@@ -38,6 +38,11 @@ abstract class PageAccess {
     // the pools' hit counters (FramePool.hits), for the paths that count outside the pools
     private final StripedCounter dramHits;
     private final StripedCounter pmHits;
+    /**
+     * Non-hierarchical caching's decision points: while it offloads, reads of PM pages take the latched
+     * slow path, which draws the offload once per read ({@link PageLoader}).
+     */
+    final LoadAdmission admission;
     /** The migration policy in force: the PM read hit draws its Dr. */
     volatile MigrationPolicy policy;
     /** Set as the store closes, before it unmaps every page: the paths that find nothing mapped check it. */
@@ -48,7 +53,7 @@ abstract class PageAccess {
      * @param pm          null without PM, as is {@code pmMapping}
      */
     PageAccess(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, PmCost pmCost,
-               BufferCounters counters, MigrationPolicy policy) {
+               BufferCounters counters, LoadAdmission admission, MigrationPolicy policy) {
         this.pageSize = dram.frameSize;
         this.payloadBytes = pageSize - PageHeader.SIZE;
         this.dram = dram;
@@ -59,6 +64,7 @@ abstract class PageAccess {
         this.counters = counters;
         this.dramHits = counters.dramHits;
         this.pmHits = counters.pmHits;
+        this.admission = admission;
         this.policy = policy;
     }
 
@@ -161,7 +167,9 @@ abstract class PageAccess {
             return 0;
         }
         int m = pmMapping[i];
-        if (!FrameRecords.isMapped(m) || draw(policy.dr()) || !pm.latchHolding(m, pageId, false)) { // counts the hit
+        // while load admission offloads, the slow path draws where the read goes (once per read)
+        if (!FrameRecords.isMapped(m) || admission.offloading() || draw(policy.dr())
+                || !pm.latchHolding(m, pageId, false)) { // counts the hit
             return 0;
         }
         if (pmMapping[i] != m || dramMapping[i] >= 0) { // moved (to DRAM, or elsewhere in PM) meanwhile

@@ -30,6 +30,8 @@ final class PageLoader {
     private final Evictor evictor;
     private final BufferCounters counters;
     private final int pageSize;
+    /** Reads of clean PM pages that load admission sends to the block device; null without PM. */
+    private final OffloadedRead offloaded;
 
     /** {@code pm}, {@code pmFrameOf} and {@code pmArea} are null without PM. */
     PageLoader(PageAccess hits, PageAllocator allocator, BlockStore ssd, FramePool dram, PageTable dramFrameOf,
@@ -48,6 +50,8 @@ final class PageLoader {
         this.evictor = evictor;
         this.counters = counters;
         this.pageSize = dram.frameSize;
+        this.offloaded = pm == null ? null
+                : new OffloadedRead(this, ssd, dram, dramFrameOf, pm, pmFrameOf, locks, evictor, counters);
     }
 
     /**
@@ -71,6 +75,13 @@ final class PageLoader {
                 continue;
             }
             int m = pm == null ? -1 : pmFrameOf.get(i);
+            if (m >= 0 && !exclusive && hits.admission.drawOffload()) {
+                long pinned = offloaded.pin(pageId, m);
+                if (pinned >= 0) {
+                    return PinnedFrame.slow(pinned);
+                }
+                // not offloaded (dirty, a writer in the way, moved): PM serves it as below
+            }
             if (m >= 0 && !PageAccess.draw(exclusive ? hits.policy.dw() : hits.policy.dr())) {
                 long pinned = pinInPm(pageId, m, exclusive);
                 if (pinned >= 0) {
@@ -161,7 +172,9 @@ final class PageLoader {
                 return installed(dram, f, exclusive);
             }
             counters.misses.increment();
-            boolean toPm = pm != null && (exclusive ? !PageAccess.draw(hits.policy.dw()) : PageAccess.draw(hits.policy.nr()));
+            // a write miss follows the write-allocation policy (Dw); a read miss is data admission's (Nr)
+            boolean toPm = pm != null && (exclusive ? !PageAccess.draw(hits.policy.dw())
+                    : hits.admission.admits(PageAccess.draw(hits.policy.nr())));
             if (!toPm) {
                 int f = evictor.allocateDramFrame();
                 readFromSsd(pageId, dram, f);
@@ -199,7 +212,7 @@ final class PageLoader {
     }
 
     /** Hands out a frame this thread holds exclusively and has just filled. */
-    private long installed(FramePool pool, int f, boolean exclusive) {
+    long installed(FramePool pool, int f, boolean exclusive) {
         pool.touch(f);
         if (!exclusive) {
             pool.downgrade(f);

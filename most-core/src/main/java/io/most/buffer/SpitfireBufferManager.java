@@ -70,6 +70,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
     private final long discardedPmFrames;
     private final BackgroundCleaner cleaner;
     private final AnnealingTuner tuner;
+    /** Non-hierarchical caching's tuner, null when it is off ({@link PageStoreConfig#nonHierarchicalCaching}). */
+    private final NhcTuner nhcTuner;
     /**
      * A flush's passes over far memory's dirty pages, and its brief waits for pages latched by writers,
      * before it leaves the rest to the next flush: bounded, as writers may keep dirtying pages.
@@ -113,8 +115,9 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         }
         BufferCounters counters = new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits());
         PmCost pmCost = PmCost.of(config.pmModel(), config.tenant());
+        LoadAdmission admission = new LoadAdmission(counters);
         super(dram, dramFrameOf.entries(), pm, pmFrameOf == null ? null : pmFrameOf.entries(), pmCost, counters,
-                config.policy());
+                admission, config.policy());
         this.ssd = ssd;
         this.allocations = ssd.allocations();
         this.dramArena = dramArena;
@@ -127,7 +130,7 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         AdmissionQueue admissionQueue = pm == null ? null : new AdmissionQueue(pm.frames / 2);
         WriteSequence writeSeq = new WriteSequence(ssd, recovered == null ? 0 : recovered.maxSeq());
         this.evictor = new Evictor(config.walHook(), ssd, dram, pm, pmArea, pmCost, dramFrameOf, pmFrameOf, pageLocks,
-                admissionQueue, counters, writeSeq, this::policy);
+                admissionQueue, counters, writeSeq, this::policy, admission);
         this.pmWriteCommit = pm == null ? null : new PmWriteCommit(config.walHook(), pm, pmArea, pmCost, pmFrameOf,
                 pageLocks, evictor, writeSeq, counters, pageSize);
         this.allocator = new PageAllocator(ssd, dram, dramFrameOf, pm, pmFrameOf, pmArea, pageLocks, evictor, lostPages);
@@ -138,6 +141,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         this.cleaner = config.dirtyRatio() < 1 ? new BackgroundCleaner(this, config.dirtyRatio()) : null;
         this.tuner = config.adaptive()
                 ? new AnnealingTuner(this, config.tuningEpoch(), config.writeCostWeight()) : null;
+        this.nhcTuner = config.nonHierarchicalCaching() ? new NhcTuner(new NhcProbe(config.pmModel(), pageSize,
+                ssd.device(), counters), admission, config.nhcInterval()) : null;
     }
 
     private static java.util.function.Function<FramePool, Replacement> replacement(io.most.EvictionPolicy policy) {
@@ -225,6 +230,9 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
         }
         if (tuner != null) {
             tuner.start();
+        }
+        if (nhcTuner != null) {
+            nhcTuner.start();
         }
     }
 
@@ -367,6 +375,9 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
             if (tuner != null) {
                 tuner.stop();
             }
+            if (nhcTuner != null) {
+                nhcTuner.stop();
+            }
             if (cleaner != null) {
                 cleaner.stop();
             }
@@ -419,7 +430,8 @@ public final class SpitfireBufferManager extends PageAccess implements PageStore
                 recoveredPmPages, discardedPmFrames, counters.pmLineUpdates.sum(), counters.pmWriteBacksForeground.sum(),
                 counters.pmWriteBacksBackground.sum(), counters.pmWholePageWrites.sum(),
                 counters.pmWholePageWriteBacks.sum(), counters.pmInstalls.sum(),
-                counters.pmDeltaWrites.sum(), counters.pmBytesPersisted.sum());
+                counters.pmDeltaWrites.sum(), counters.pmBytesPersisted.sum(), counters.readsOffloaded.sum(),
+                counters.admissionsSkipped.sum(), admission.offloadRatio(), admission.admitsData());
     }
 
     BufferCounters counters() {

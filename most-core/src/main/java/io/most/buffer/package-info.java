@@ -21,6 +21,11 @@
  *       page header and its checks), {@code WriteSequence}.</li>
  *   <li>{@code PmRedoLog} (in-place PM updates that persist only their changed lines, through redo
  *       records in the PM superblock page) and {@code DirtyLines} (which 64-byte lines changed).</li>
+ *   <li>Non-hierarchical caching of PM (Orthus, FAST '21; {@code PageStoreConfig.nonHierarchicalCaching}):
+ *       {@code LoadAdmission} (the share of reads of clean PM pages sent to the block device, and whether
+ *       misses may enter PM), {@code OffloadedRead} (such a read, into a DRAM frame, never of a dirty
+ *       page), {@code NhcController} (Algorithm 1's two states, 2% steps), {@code NhcProbe} (PM's and the
+ *       block tier's latency and the hit rate, per interval) and {@code NhcTuner} (its thread).</li>
  *   <li>{@code AdmissionQueue} (HyMEM, for clean and dirty DRAM evictions), {@code BackgroundCleaner}
  *       (bounds dirty pages in DRAM and in PM), {@code DoubleWriteArea} (batched by PM eviction and
  *       cleaning), {@code AnnealingTuner}, counters.</li>

@@ -107,6 +107,26 @@ public final class EmulatedDevice extends AbstractBlockDevice {
         backing.close();
     }
 
+    /**
+     * The latency a read of {@code bytes} arriving now would see, in nanoseconds, without scheduling
+     * it: the model's service time (grown by recent write interference, as a read's is), after the
+     * wait for the first free channel, or for the bandwidth behind the requests already scheduled if
+     * that is longer. Latency spikes, being random, are left out. The model's answer, not the
+     * caller-observed latency of {@link #stats()}: a caller comparing it with another model's (the
+     * buffer manager's non-hierarchical caching compares it with its PM model's) compares the two
+     * devices, not how late this machine's threads wake.
+     */
+    public long readLatencyNanos(long bytes) {
+        long service = profile.serviceNanos(IoOp.READ, bytes);
+        long transfer = bytes * 1_000_000_000L / profile.bandwidth(IoOp.READ);
+        synchronized (channelFreeAt) {
+            long now = System.nanoTime(); // under the lock, as EmulatedPm.readLatencyNanos reads its clock
+            service += (long) (service * profile.writeInterference() * writeShare);
+            long start = Math.max(now, channelFreeAt[Channels.earliestFree(channelFreeAt)]);
+            return Math.max(start + service, Math.max(busFreeAt, start) + transfer) - now;
+        }
+    }
+
     /** Reserves a channel and bandwidth for one operation; returns its completion instant. */
     private long schedule(IoOp op, long bytes) {
         long service = profile.serviceNanos(op, bytes);

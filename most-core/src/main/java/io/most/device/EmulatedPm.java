@@ -206,6 +206,39 @@ public final class EmulatedPm {
         }
     }
 
+    /**
+     * The latency a read of {@code bytes} arriving now would see, in nanoseconds, without scheduling
+     * it: its service time (grown by recent write interference, as {@link #reserve} grows it), after
+     * the wait for the first free channel, or the wait for the media behind the accesses already
+     * reserved if that is longer. 0 for a free profile. This is the PM side of the comparison by
+     * which the buffer manager's non-hierarchical caching tells that PM, not the block tier, is the
+     * bottleneck: sampled often, it averages to the latency arriving reads see.
+     */
+    public long readLatencyNanos(long bytes) {
+        if (free) {
+            return 0;
+        }
+        long granules = profile.granules(0, bytes);
+        if (granules == 0) {
+            return 0;
+        }
+        int i = index(IoOp.READ);
+        boolean small = granules < serviceNanos[i].length;
+        long service = (small ? serviceNanos[i][(int) granules] : profile.serviceNanos(IoOp.READ, granules)) * 1000;
+        long media = small ? mediaPicos[i][(int) granules] : profile.mediaPicos(IoOp.READ, granules);
+        synchronized (lock) {
+            // the clock is read under the lock: read before it, a caller preempted or kept waiting for the
+            // lock meanwhile would measure the queue from a past instant and see it longer by the delay
+            long nowPicos = (clock.getAsLong() - epochNanos) * 1000;
+            if (profile.writeInterference() > 0) {
+                service += (long) (service * profile.writeInterference() * writeShare(nowPicos));
+            }
+            long start = Math.max(nowPicos, channelFreeAtPicos[Channels.earliestFree(channelFreeAtPicos)]);
+            long done = Math.max(start + service, Math.max(mediaFreeAtPicos, start) + media);
+            return (done - nowPicos + 999) / 1000;
+        }
+    }
+
     /** Cost units (picoseconds of the device) charged by every access so far, by every user. */
     public long consumedPicos() {
         synchronized (lock) {

@@ -21,6 +21,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code most.buffer.dirty.pages}, {@code most.buffer.frames.used} (tag {@code tier}),
  *       {@code most.buffer.inclusivity} – gauges</li>
  *   <li>{@code most.buffer.policy} – the migration policy in force, tag {@code param} = dr | dw | nr | nw</li>
+ *   <li>{@code most.buffer.nhc.reads.offloaded}, {@code most.buffer.nhc.admissions.skipped} – what
+ *       non-hierarchical caching sent around PM; {@code most.buffer.nhc.offload.ratio} – its share now (gauge)</li>
  * </ul>
  * A scrape takes one snapshot (cached for 100 ms, since computing inclusivity walks the DRAM pool).
  * The meters observe the store (weakly, as Micrometer does) and keep this binder, so a binder that
@@ -62,6 +64,9 @@ public final class PageStoreMetrics implements MeterBinder {
         counter(registry, "most.buffer.pm.whole.page.writes", tags.and("source", "dram"), s -> s.pmWholePageWriteBacks());
         counter(registry, "most.buffer.pm.installs", tags, s -> s.pmInstalls());
         counter(registry, "most.buffer.pm.delta.writes", tags, s -> s.pmDeltaWrites());
+        counter(registry, "most.buffer.nhc.reads.offloaded", tags, s -> s.readsOffloaded());
+        counter(registry, "most.buffer.nhc.admissions.skipped", tags, s -> s.admissionsSkipped());
+        gauge(registry, "most.buffer.nhc.offload.ratio", tags, PageStoreStats::offloadRatio);
         counter(registry, "most.buffer.pm.bytes.persisted", tags, s -> s.pmBytesPersisted());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "foreground"), s -> s.pmWriteBacksForeground());
         counter(registry, "most.buffer.pm.writebacks", tags.and("path", "background"), s -> s.pmWriteBacksBackground());

@@ -26,6 +26,7 @@ final class BufferParts implements AutoCloseable {
     final PageTable pmFrameOf;
     final PageLocks locks = new PageLocks();
     final BufferCounters counters;
+    final LoadAdmission admission;
     final Evictor evictor;
     final PmWriteCommit pmWriteCommit;
     final Map<Long, String> lostPages = new ConcurrentHashMap<>();
@@ -37,7 +38,8 @@ final class BufferParts implements AutoCloseable {
     final class Access extends PageAccess {
         Access(MigrationPolicy policy) {
             super(BufferParts.this.dram, dramFrameOf.entries(), BufferParts.this.pm,
-                    pmFrameOf == null ? null : pmFrameOf.entries(), PmCost.NONE, BufferParts.this.counters, policy);
+                    pmFrameOf == null ? null : pmFrameOf.entries(), PmCost.NONE, BufferParts.this.counters,
+                    BufferParts.this.admission, policy);
         }
 
         @Override
@@ -61,9 +63,10 @@ final class BufferParts implements AutoCloseable {
         dramFrameOf = new PageTable(pages);
         pmFrameOf = pm == null ? null : new PageTable(pages);
         counters = new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits());
+        admission = new LoadAdmission(counters);
         WriteSequence writeSeq = new WriteSequence(ssd, 0);
         evictor = new Evictor(WalHook.NONE, ssd, dram, pm, pmArea, PmCost.NONE, dramFrameOf, pmFrameOf, locks,
-                pm == null ? null : new AdmissionQueue(pmFrames / 2), counters, writeSeq, this::policy);
+                pm == null ? null : new AdmissionQueue(pmFrames / 2), counters, writeSeq, this::policy, admission);
         pmWriteCommit = pm == null ? null : new PmWriteCommit(WalHook.NONE, pm, pmArea, PmCost.NONE, pmFrameOf, locks,
                 evictor, writeSeq, counters, PAGE);
         allocator = new PageAllocator(ssd, dram, dramFrameOf, pm, pmFrameOf, pmArea, locks, evictor, lostPages);

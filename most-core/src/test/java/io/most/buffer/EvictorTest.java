@@ -53,8 +53,10 @@ class EvictorTest {
             dramFrameOf.set(i, -1);
             pmFrameOf.set(i, -1);
         }
+        BufferCounters counters = new BufferCounters();
         evictor = new Evictor(walFlushes::add, ssd, dram, pm, pmArea, PmCost.NONE, dramFrameOf, pmFrameOf, new PageLocks(),
-                new AdmissionQueue(PM_FRAMES / 2), new BufferCounters(), new WriteSequence(ssd, 0), () -> policy);
+                new AdmissionQueue(PM_FRAMES / 2), counters, new WriteSequence(ssd, 0), () -> policy,
+                new LoadAdmission(counters));
     }
 
     @AfterEach

@@ -41,8 +41,13 @@ class PageAccessTest {
     /** The read protocol over the given pools, whose slow path throws what it was asked. */
     static final class Access extends PageAccess {
         Access(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, MigrationPolicy policy) {
-            super(dram, dramMapping, pm, pmMapping, PmCost.NONE,
-                    new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits()), policy);
+            this(dram, dramMapping, pm, pmMapping, policy,
+                    new BufferCounters(dram.hits(), pm == null ? new StripedCounter() : pm.hits()));
+        }
+
+        private Access(FramePool dram, int[] dramMapping, FramePool pm, int[] pmMapping, MigrationPolicy policy,
+                       BufferCounters counters) {
+            super(dram, dramMapping, pm, pmMapping, PmCost.NONE, counters, new LoadAdmission(counters), policy);
         }
 
         @Override

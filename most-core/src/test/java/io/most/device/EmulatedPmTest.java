@@ -246,6 +246,20 @@ class EmulatedPmTest {
     }
 
     @Test
+    void readLatencyIsWhatTheNextReadWouldSee() {
+        EmulatedPm pm = device(optane);
+        assertEquals(optane.serviceNanos(IoOp.READ, 16), pm.readLatencyNanos(4096), 1, "idle: the service time");
+        for (int i = 0; i < 200; i++) {
+            pm.reserve(IoOp.READ, 0, 4096);
+        }
+        long predicted = pm.readLatencyNanos(4096);
+        assertTrue(predicted > 5 * optane.serviceNanos(IoOp.READ, 16), "the queue shows: " + predicted);
+        assertEquals(pm.reserve(IoOp.READ, 0, 4096) - clock.get(), predicted, "the prediction is the next read's");
+        assertEquals(0, device(PmProfiles.get("none")).readLatencyNanos(4096));
+        assertEquals(0, pm.readLatencyNanos(0));
+    }
+
+    @Test
     void freeProfileNeverQueues() {
         EmulatedPm none = device(PmProfiles.get("none"));
         for (int i = 0; i < 1000; i++) {

@@ -38,6 +38,7 @@ public final class PageTarget implements AutoCloseable {
     private final String policyName;
     private final MigrationPolicy initialPolicy;
     private final Optional<Duration> tuningEpoch;
+    private final boolean nonHierarchical;
     private final PageBlockTier blockTier;
     private final Path pmFile;
     private final List<Runnable> closeHooks = new ArrayList<>();
@@ -49,11 +50,12 @@ public final class PageTarget implements AutoCloseable {
     private PmUsage pmUsage;
 
     PageTarget(PageTiers tiers, String policyName, MigrationPolicy initialPolicy, Optional<Duration> tuningEpoch,
-               PageBlockTier blockTier, Path pmFile) {
+               boolean nonHierarchical, PageBlockTier blockTier, Path pmFile) {
         this.tiers = tiers;
         this.policyName = policyName;
         this.initialPolicy = initialPolicy;
         this.tuningEpoch = tuningEpoch;
+        this.nonHierarchical = nonHierarchical;
         this.blockTier = blockTier;
         this.pmFile = pmFile;
     }
@@ -125,6 +127,7 @@ public final class PageTarget implements AutoCloseable {
             config.pmModel(tiers.pmModel());
         }
         tuningEpoch.ifPresent(config::adaptive);
+        config.nonHierarchicalCaching(nonHierarchical);
         return config;
     }
 

@@ -138,8 +138,12 @@ public final class PageTiers implements AutoCloseable {
         return s.toString();
     }
 
-    /** Where the page store for one policy runs; {@code adaptiveEpoch} turns on the tuner. */
-    public PageTarget newTarget(String policyName, MigrationPolicy policy, Optional<Duration> adaptiveEpoch) {
+    /**
+     * Where the page store for one policy runs; {@code adaptiveEpoch} turns on the tuner,
+     * {@code nonHierarchical} non-hierarchical caching of the PM tier.
+     */
+    public PageTarget newTarget(String policyName, MigrationPolicy policy, Optional<Duration> adaptiveEpoch,
+                                boolean nonHierarchical) {
         int n = ++targets;
         long capacity = PageStore.blockDeviceBytesFor(dataSize / pageSize, pageSize);
         PageBlockTier blockTier = hierarchy.tiered()
@@ -147,7 +151,7 @@ public final class PageTiers implements AutoCloseable {
                         PageHierarchy.capacityProfile(), capacity, PageHierarchy.TIER_MIGRATION_BYTES_PER_SECOND)
                 : SsdBlockTier.create(ssdProfile, capacity, memoryBacked, directory, hierarchy.cachedFile());
         Path pmFile = pmBytes > 0 ? pmDirectory.resolve("pm-" + n + ".dat") : null;
-        return new PageTarget(this, policyName, policy, adaptiveEpoch, blockTier, pmFile);
+        return new PageTarget(this, policyName, policy, adaptiveEpoch, nonHierarchical, blockTier, pmFile);
     }
 
     int pageSize() {

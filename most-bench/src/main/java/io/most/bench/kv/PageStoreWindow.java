@@ -29,6 +29,10 @@ final class PageStoreWindow {
         fields.put("ssd_reads", now.ssdReads() - base.ssdReads());
         fields.put("ssd_writes", now.ssdWrites() - base.ssdWrites());
         fields.put("pm_writes", now.pmWrites() - base.pmWrites());
+        // non-hierarchical caching (policy orthus-kv): what it sent around PM, and its share at the end
+        fields.put("reads_offloaded", now.readsOffloaded() - base.readsOffloaded());
+        fields.put("admissions_skipped", now.admissionsSkipped() - base.admissionsSkipped());
+        fields.put("offload_ratio_final", now.offloadRatio());
         fields.put("allocated_pages", now.allocatedPages());
     }
 

@@ -32,6 +32,9 @@ public final class Policies {
                 "HyMEM: eager DRAM, SSD reads bypass PM, NVM admission queue of half the PM pages"));
         page.register(SpitfirePolicy.adaptive("spitfire-adaptive", MigrationPolicy.eager(),
                 "simulated annealing from the eager policy (paper 6.4: T0 800, alpha 0.9), --epoch per candidate"));
+        page.register(SpitfirePolicy.nonHierarchical("orthus-kv", MigrationPolicy.lazy(),
+                "Orthus-KV: Spitfire's lazy policy with non-hierarchical caching of PM (reads of clean PM pages"
+                + " sent to the SSD and no PM admission while PM is the bottleneck, tuned online in 2% steps)"));
         FAMILIES.put(Layer.PAGE, new Family<>(SpitfirePolicy.FAMILY_PATTERN, SpitfirePolicy::parse));
         Registry<Policy<io.most.tier.TieredVolume>> tier = addLayer(Layer.TIER, "most");
         for (TierPolicy p : TierPolicy.all()) {

@@ -6,6 +6,7 @@ import io.most.bench.UsageException;
 import io.most.bench.hierarchy.Hierarchies;
 import io.most.bench.hierarchy.Hierarchy;
 import io.most.bench.hierarchy.OpenHierarchy;
+import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PageTarget;
 import io.most.bench.hierarchy.PageTiers;
 import java.util.Optional;
@@ -14,7 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * A Spitfire data migration policy {@code <Dr, Dw, Nr, Nw>} for the page layer (paper Table 3): a fixed
- * preset, or the simulated-annealing tuner started from one (paper section 6.4, {@code --epoch}).
+ * preset, or the simulated-annealing tuner started from one (paper section 6.4, {@code --epoch}), or a
+ * fixed preset whose PM tier caches non-hierarchically (Orthus-KV: {@code orthus-kv}, see
+ * {@link io.most.PageStoreConfig#nonHierarchicalCaching()}).
  */
 final class SpitfirePolicy implements Policy<PageTarget> {
     /** How a policy with explicit probabilities is named on the command line. */
@@ -26,17 +29,28 @@ final class SpitfirePolicy implements Policy<PageTarget> {
     private final String description;
     private final MigrationPolicy preset;
     private final boolean adaptive;
+    private final boolean nonHierarchical;
 
-    private SpitfirePolicy(String name, String description, MigrationPolicy preset, boolean adaptive) {
+    private SpitfirePolicy(String name, String description, MigrationPolicy preset, boolean adaptive,
+                           boolean nonHierarchical) {
         this.name = name;
         this.description = description;
         this.preset = preset;
         this.adaptive = adaptive;
+        this.nonHierarchical = nonHierarchical;
     }
 
     /** A fixed policy. */
     static SpitfirePolicy fixed(String name, MigrationPolicy preset, String description) {
-        return new SpitfirePolicy(name, description + " " + preset, preset, false);
+        return new SpitfirePolicy(name, description + " " + preset, preset, false, false);
+    }
+
+    /**
+     * {@code preset} with non-hierarchical caching of the PM tier on: classic caching under it until PM
+     * is the bottleneck, then reads sent around PM and no data admission, tuned online (Orthus-KV).
+     */
+    static SpitfirePolicy nonHierarchical(String name, MigrationPolicy preset, String description) {
+        return new SpitfirePolicy(name, description + " " + preset, preset, false, true);
     }
 
     /**
@@ -61,7 +75,7 @@ final class SpitfirePolicy implements Policy<PageTarget> {
 
     /** The annealing tuner starting from {@code start}. */
     static SpitfirePolicy adaptive(String name, MigrationPolicy start, String description) {
-        return new SpitfirePolicy(name, description, start, true);
+        return new SpitfirePolicy(name, description, start, true, false);
     }
 
     @Override
@@ -96,6 +110,10 @@ final class SpitfirePolicy implements Policy<PageTarget> {
                     + "' is a " + hierarchy.layer() + "-layer hierarchy; page hierarchies: "
                     + String.join(", ", Hierarchies.namesOfLayer(Layer.PAGE)));
         }
+        if (nonHierarchical && !(hierarchy instanceof PageHierarchy page && page.hasPm())) {
+            return Optional.of("policy '" + name + "' sends load around the PM tier, and '" + hierarchy.name()
+                    + "' has none: use dram-pm-ssd, pm-ssd, dram-pm-most or dram-pm-hemem");
+        }
         return Optional.empty();
     }
 
@@ -104,7 +122,7 @@ final class SpitfirePolicy implements Policy<PageTarget> {
         PageTiers tiers = hierarchy.pageTiers().orElseThrow(() -> new IllegalStateException(
                 "hierarchy '" + hierarchy.hierarchy().name() + "' has no page tiers"));
         PageTarget target = tiers.newTarget(name, preset,
-                adaptive ? Optional.of(settings.tuningEpoch()) : Optional.empty());
+                adaptive ? Optional.of(settings.tuningEpoch()) : Optional.empty(), nonHierarchical);
         return new Target<>(target, target::close);
     }
 }

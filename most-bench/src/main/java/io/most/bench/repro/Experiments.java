@@ -19,6 +19,8 @@ public final class Experiments {
         REGISTRY.register(new MostFig10());
         REGISTRY.register(new MostFig11());
         REGISTRY.register(new OrthusFig7());
+        REGISTRY.register(new OrthusKvStatic());
+        REGISTRY.register(new OrthusKvDynamic());
         REGISTRY.register(new SpitfireFig6And7());
         REGISTRY.register(new SpitfireTable2());
         REGISTRY.register(new SpitfireFig8());

@@ -233,6 +233,10 @@ public final class SpitfireWorkload implements Workload<PageTarget> {
             fields.put("pm_writebacks_foreground", now.pmWriteBacksForeground() - base.pmWriteBacksForeground());
             fields.put("pm_writebacks_background", now.pmWriteBacksBackground() - base.pmWriteBacksBackground());
             fields.put("ssd_reads_per_op", ratio(ssdReads, ops));
+            // non-hierarchical caching (policy orthus-kv): what it sent around PM, and its share at the end
+            fields.put("reads_offloaded", now.readsOffloaded() - base.readsOffloaded());
+            fields.put("admissions_skipped", now.admissionsSkipped() - base.admissionsSkipped());
+            fields.put("offload_ratio_final", now.offloadRatio());
             fields.put("migrations", migrations);
             fields.put("optimistic_retries", now.optimisticRetries() - base.optimisticRetries());
             fields.put("inclusivity", Units.round(now.inclusivity(), 4));

@@ -142,6 +142,24 @@ class SpitfireEndToEndTest {
     }
 
     @Test
+    void orthusKvRunsTheLazyPolicyWithNonHierarchicalCachingAndReportsWhatItOffloaded() {
+        Cli cli = Cli.run("run", "--workload", "spitfire-ro", "--hierarchy", "dram-pm-ssd", "--policies",
+                "orthus-kv", "--size", "4m", "--dram", "256k", "--pm", "1m", "--warmup", "0s", "--duration", "200ms",
+                "--json", "-");
+        assertEquals(0, cli.exitCode(), cli.err());
+        Map<String, Object> run = runs(cli.out()).getFirst();
+        assertEquals("orthus-kv", run.get("policy"));
+        assertEquals("<Dr=0.01, Dw=0.01, Nr=0.2, Nw=1.0>", run.get("policy_final"), "Spitfire's lazy policy");
+        for (String field : List.of("reads_offloaded", "admissions_skipped", "offload_ratio_final")) {
+            assertTrue(number(run, field) >= 0, field + " reported: " + run);
+        }
+
+        Cli noPm = Cli.run("run", "--workload", "spitfire-ro", "--hierarchy", "dram-ssd", "--policies", "orthus-kv");
+        assertEquals(2, noPm.exitCode(), noPm.err());
+        assertTrue(noPm.err().contains("sends load around the PM tier, and 'dram-ssd' has none"), noPm.err());
+    }
+
+    @Test
     void unknownPolicyForThePageLayerListsTheValidOnes() {
         Cli cli = Cli.run("run", "--workload", "spitfire-ro", "--hierarchy", "dram-pm-ssd", "--policies",
                 "spitfire-lazy,raw");
