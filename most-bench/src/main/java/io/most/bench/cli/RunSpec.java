@@ -373,7 +373,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                 + " (0, 1] (e.g. 0.25, 0.95)");
     }
 
-    private static double parseTheta(String text) {
+    static double parseTheta(String text) {
         try {
             double value = Double.parseDouble(text.trim());
             if (value >= 0 && value < 1) {
@@ -390,7 +390,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return Workloads.registry().all().stream().filter(Workload::takesTheta).map(Workload::name).toList();
     }
 
-    private static Path parseDir(String text) {
+    static Path parseDir(String text) {
         Path dir = Path.of(text);
         if (!Files.isDirectory(dir)) {
             throw new UsageException("--dir '" + text + "' is not an existing directory; create it first");
@@ -401,7 +401,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return dir;
     }
 
-    private static long parseSeed(String text) {
+    static long parseSeed(String text) {
         try {
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {
