@@ -37,6 +37,9 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
     static final double DEFAULT_STATE_RATIO = 4.5;
     static final long MIN_KEYS = 100;
     static final long MAX_KEYS = 1_000_000_000L;
+    /** Options of run that only the streams workloads take. */
+    static final String NO_RESTART = "no-restart";
+    static final List<String> STREAMS_ONLY = List.of("keys", "distribution", "partitions", "guarantee", NO_RESTART);
     /** Options of run that the streams workloads do not take. */
     private static final List<String> NOT_FOR_STREAMS = List.of("hierarchy", "policies", "intensity", "size",
             "block-size", "pm", "epoch", "queue-depth", "pm-profile", "working-set", "fields", "field-length",
@@ -94,7 +97,7 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
             throw new UsageException("--heap " + Units.formatBytes(heap) + " is too small for a Kafka Streams JVM;"
                     + " give at least 128m");
         }
-        boolean killRestart = !line.flag("no-restart");
+        boolean killRestart = !line.flag(NO_RESTART);
         Optional<Path> dir = line.value("dir").map(RunSpec::parseDir);
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);

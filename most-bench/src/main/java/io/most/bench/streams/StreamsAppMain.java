@@ -39,7 +39,6 @@ public final class StreamsAppMain {
     public static void main(String[] args) throws Exception {
         AppArgs app = AppArgs.parse(args);
         StreamsSettings s = app.settings();
-        long rssBase = ProcSelf.rssBytes().orElse(0);
         MemorySampler sampler = MemorySampler.start();
         Map<String, Object> report = new LinkedHashMap<>();
         long[] io = new long[4];
@@ -64,6 +63,8 @@ public final class StreamsAppMain {
         RestoreCounter restores = new RestoreCounter();
         streams.setGlobalStateRestoreListener(restores);
         streams.setUncaughtExceptionHandler(e -> fail(e));
+        // the JVM with Kafka Streams' classes and clients created, before any task or store exists
+        long rssBase = ProcSelf.rssBytes().orElse(0);
         streams.start();
         if (app.restart()) {
             if (!timer.awaitFirst(WAIT_MILLIS)) {

@@ -66,6 +66,8 @@ class StreamsRunTest {
                 List.of("'hot'", "zipfian, uniform"));
         Cli.assertUsageError("a guarantee", List.of("run", "--workload", "streams-count", "--guarantee", "exactly_once"),
                 List.of("--guarantee", "exactly_once_v2, at_least_once"));
+        Cli.assertUsageError("a streams option elsewhere", List.of("run", "--workload", "ycsb-a", "--hierarchy",
+                "dram-file", "--keys", "1000"), List.of("--keys", "Kafka Streams workloads", "'ycsb-a'"));
         Cli.assertUsageError("an in-memory state larger than the machine", List.of("run", "--workload",
                 "streams-aggregate", "--engines", "in-memory", "--keys", "1000000000"), List.of("in-memory", "does not fit"));
     }
