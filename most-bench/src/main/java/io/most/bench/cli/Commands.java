@@ -291,9 +291,9 @@ final class Commands {
         s.append("cache engines (cache-zipf; each gets --dram, and --pm where the hierarchy has PM):\n");
         list(s, CacheEngines.registry().all());
         s.append("Kafka Streams workloads (run --workload a,b --engines ...; no --hierarchy):\n");
-        list(s, Arrays.stream(StreamsWorkload.values()).map(w -> named(w.id(), w.description())).toList());
+        list(s, Arrays.stream(StreamsWorkload.values()).map(w -> new Entry(w.id(), w.description())).toList());
         s.append("Kafka Streams engines (streams workloads; MOST and bounded RocksDB get --dram):\n");
-        list(s, Arrays.stream(StreamsEngine.values()).map(e -> named(e.id(), e.description())).toList());
+        list(s, Arrays.stream(StreamsEngine.values()).map(e -> new Entry(e.id(), e.description())).toList());
         s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");
@@ -317,18 +317,8 @@ final class Commands {
         return s.toString();
     }
 
-    private static Named named(String name, String description) {
-        return new Named() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String description() {
-                return description;
-            }
-        };
+    /** A name and its line of help, for the lists whose entries are not {@link Named} themselves. */
+    private record Entry(String name, String description) implements Named {
     }
 
     private static void list(StringBuilder s, Collection<? extends Named> entries) {

@@ -30,7 +30,7 @@ final class AppProcess implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts the application with {@code args} and a maximum heap of {@code heapBytes}. */
+    /** Starts the application with {@code args}, its heap the settings' {@code heapBytes}. */
     static AppProcess start(AppArgs args, PrintStream err) {
         List<String> command = JVM.command(args.toArgs(), OptionalLong.of(args.settings().heapBytes()));
         try {
