@@ -22,6 +22,11 @@ record InputRecords(long keys, long measured, long tail, KeyDistribution distrib
     static final byte MEASURED = 1;
     static final byte TAIL = 2;
     static final int VALUE_BYTES = 16;
+    /**
+     * Records written when the killed instance restarts: the tail may be processed and committed before
+     * the kill lands (small inputs, fast stores), and the restart is timed to its first processed record.
+     */
+    static final int RESTART_RECORDS = 1000;
     /** A prime: {@code i * STRIDE mod keys} visits every key once when {@code keys} is not a multiple of it. */
     private static final long STRIDE = 1_000_003L;
 
@@ -48,7 +53,15 @@ record InputRecords(long keys, long measured, long tail, KeyDistribution distrib
         }
     }
 
-    /** Every record of the input topic. */
+    /** The {@link #RESTART_RECORDS} records written for the restart: tail records of another random stream. */
+    void forEachRestart(Sink sink) {
+        LongSupplier chooser = distribution.chooser(keys, theta, new SplittableRandom(~seed));
+        for (long i = 0; i < RESTART_RECORDS; i++) {
+            sink.accept(key(chooser.getAsLong()), value(TAIL, total() + i));
+        }
+    }
+
+    /** Every record of the input topic before the restart. */
     long total() {
         return keys + measured + tail;
     }

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,7 +54,7 @@ public final class StreamsBench {
         broker.createTopics(s.partitions(), INPUT, OUTPUT);
         InputRecords input = s.input();
         long start = System.nanoTime();
-        produce(broker.bootstrapServers(), input);
+        produce(broker.bootstrapServers(), input::forEach);
         f.put("produce_s", Units.round((System.nanoTime() - start) / 1e9, 2));
         err.printf(Locale.ROOT, "%s: wrote %,d input records in %.1f s; starting Kafka Streams%n", label(s),
                 input.total(), (System.nanoTime() - start) / 1e9);
@@ -84,11 +83,14 @@ public final class StreamsBench {
             AppArgs restart = new AppArgs(true, broker.bootstrapServers(), stateDir, appId, INPUT, OUTPUT, s,
                     scratch.resolve("restart.json"));
             try (AppProcess app = AppProcess.start(restart, err)) {
+                // written while the JVM starts, so that there is input to process again whatever the tail's fate
+                produce(broker.bootstrapServers(), input::forEachRestart);
                 app.await("first", deadlineMillis(s.keys()));
             }
             Map<String, Object> r = readReport(restart.report());
             long first = ((Number) r.get("first_record_epoch_ms")).longValue();
             long jvmStart = ((Number) r.get("jvm_start_epoch_ms")).longValue();
+            f.put("restart_input_records", InputRecords.RESTART_RECORDS);
             f.put("restart_s", Units.round((first - killedAtMillis) / 1e3, 3));
             f.put("restart_jvm_to_first_s", Units.round((first - jvmStart) / 1e3, 3));
             f.put("restart_restored_records", r.get("restored_records"));
@@ -134,8 +136,8 @@ public final class StreamsBench {
         return f;
     }
 
-    /** Writes every input record and waits until the broker has them all. */
-    static void produce(String bootstrap, InputRecords input) {
+    /** Writes the records {@code records} hands its sink and waits until the broker has them all. */
+    static void produce(String bootstrap, java.util.function.Consumer<InputRecords.Sink> records) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
@@ -143,7 +145,7 @@ public final class StreamsBench {
         BenchException[] failure = new BenchException[1];
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new ByteArraySerializer())) {
-            input.forEach((key, value) -> producer.send(new ProducerRecord<>(INPUT, key, value), (md, e) -> {
+            records.accept((key, value) -> producer.send(new ProducerRecord<>(INPUT, key, value), (md, e) -> {
                 if (e != null && failure[0] == null) {
                     failure[0] = new BenchException("cannot write the input: " + e, e);
                 }
@@ -172,21 +174,28 @@ public final class StreamsBench {
         }
     }
 
-    /** Bytes of the regular files under {@code dir} (the stores' files after the kill). */
-    static long directoryBytes(Path dir) {
+    /**
+     * Bytes the files under {@code dir} occupy on disk ({@code du -sB1}), the stores' files after the kill:
+     * MOST's data files are sparse (their length is the configured capacity), so their length says
+     * nothing. NaN where {@code du} is missing or fails; 0 for a directory that was never created (an
+     * instance with only in-memory stores).
+     */
+    static double directoryBytes(Path dir) {
         if (!Files.isDirectory(dir)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> {
-                try {
-                    return Files.size(f);
-                } catch (IOException e) {
-                    return 0; // removed while walking (a compaction's input)
-                }
-            }).sum();
-        } catch (IOException | UncheckedIOException e) {
-            return -1;
+        try {
+            Process du = new ProcessBuilder("du", "-s", "-B1", dir.toString()).redirectErrorStream(true).start();
+            String out = new String(du.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (du.waitFor() != 0) {
+                return Double.NaN;
+            }
+            return Long.parseLong(out.split("\\s+")[0]);
+        } catch (IOException | NumberFormatException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
         }
     }
 
