@@ -12,6 +12,7 @@ import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
+import io.most.bench.streams.StreamsWorkload;
 import io.most.bench.workload.RandomBlockWorkload;
 import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
@@ -87,7 +88,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         for (String option : StreamsSpec.STREAMS_ONLY) {
             if (option.equals(StreamsSpec.NO_RESTART) ? line.flag(option) : line.value(option).isPresent()) {
                 throw new UsageException("--" + option + " is an option of the Kafka Streams workloads ("
-                        + String.join(", ", io.most.bench.streams.StreamsWorkload.ids()) + "), not of '"
+                        + String.join(", ", StreamsWorkload.ids()) + "), not of '"
                         + line.value("workload").orElse("?") + "'");
             }
         }

@@ -44,7 +44,10 @@ public final class StepRunner {
         this.methodArgs = List.copyOf(methodArgs);
     }
 
-    /** The step's runs, one per policy (engine, for the Kafka Streams workloads) in its order, each with the step's parameters as {@code step}. */
+    /**
+     * The step's runs, one per policy (engine, for the Kafka Streams workloads) in its order, each with the
+     * step's parameters as {@code step}.
+     */
     public Experiment.StepResult run(Experiment.Step step) {
         List<String> missing = step.policies().stream().filter(p -> !done.containsKey(key(step, p))).toList();
         reused += step.policies().size() - missing.size();

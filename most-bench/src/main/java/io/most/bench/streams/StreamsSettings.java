@@ -1,6 +1,7 @@
 package io.most.bench.streams;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,7 +26,7 @@ public record StreamsSettings(StreamsWorkload workload, KeyDistribution distribu
                               long measured, long budgetBytes, int threads, int partitions, String guarantee,
                               double theta, long seed, long heapBytes, boolean killRestart, Optional<Path> dir) {
     /** Processing guarantees the benchmark takes. */
-    public static final java.util.List<String> GUARANTEES = java.util.List.of("exactly_once_v2", "at_least_once");
+    public static final List<String> GUARANTEES = List.of("exactly_once_v2", "at_least_once");
 
     /** Records after the window, being processed when the instance is killed: half the window, at least 1000. */
     public long tail() {
