@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a {@code peek} right after it), {@link #end} when its updated aggregate reaches the sink's side of the
  * store (a {@code peek} after {@code toStream()}). With the record cache off and no repartition, both
  * run on the same stream thread for the same record, so the difference is that record's process
- * latency: deserialisation, the store's get and put, the changelog send (buffered), serialisation.
- * Consumer polls and commits happen between records and are not in it; they are in the throughput.
+ * latency: the store's get and put with the state's serdes and the changelog send (buffered). The
+ * input's deserialisation comes before the first mark, the output's send after the second; consumer
+ * polls and commits happen between records. They are in the throughput, not in the latency.
  *
  * <p>Each stream thread records into its own {@link Latencies} (guarded by its own lock, uncontended,
  * so that a snapshot can merge them while the threads go on with the tail).

@@ -128,7 +128,8 @@ public final class StreamsBench {
         f.put("engine_config", s.engine().describe(s.budgetBytes(), s.partitions()));
         f.put("kafka_streams", ArtifactVersion.of("kafka"));
         f.put("latency_source", "processor-side timer: System.nanoTime() in a peek after the source and in a peek"
-                + " after the store's update (toStream()), same stream thread, record cache off; measured records only");
+                + " after the store's update (toStream()), same stream thread, record cache off: the store's get and"
+                + " put and the changelog send; measured records only");
         f.put("memory_source", "VmRSS of /proc/self/status of the Kafka Streams JVM, sampled every "
                 + MemorySampler.PERIOD_MILLIS + " ms; rss_base_bytes before KafkaStreams.start()");
         f.put("disk_source", "write_bytes and read_bytes of /proc/self/io of the Kafka Streams JVM over the measured"
