@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Kafka Streams benchmark's harness at a tiny size, one engine (no timing is checked): {@code run}
- * starts the in-process broker, writes the input, runs the Streams application in a JVM of its own,
- * kills it with SIGKILL after the measured window and restarts it; the report's fields are filled from
- * records that were really processed. And the streams options' usage errors.
+ * forks a JVM that starts the in-process broker, writes the input, runs the Streams application in a JVM
+ * of its own, kills it with SIGKILL after the measured window and restarts it; the report's fields are
+ * filled from records that were really processed. And the streams options' usage errors.
  */
 class StreamsRunTest {
     private static final int KEYS = 2000;
@@ -25,9 +25,10 @@ class StreamsRunTest {
     @Test
     void aTinyCountOnMostProcessesEveryRecordAndFillsEveryField(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("streams.json");
-        Cli cli = Cli.run("run", "--workload", "streams-count", "--engines", "most", "--keys", String.valueOf(KEYS),
-                "--records", String.valueOf(RECORDS), "--dram", "1m", "--partitions", "2", "--dir", dir.toString(),
-                "--json", json.toString());
+        // forked as run forks every engine: this JVM, the forked run with the broker, its Kafka Streams JVM
+        Cli cli = Cli.runAsGiven("run", "--workload", "streams-count", "--engines", "most", "--keys",
+                String.valueOf(KEYS), "--records", String.valueOf(RECORDS), "--dram", "1m", "--partitions", "2",
+                "--dir", dir.toString(), "--fork", "1", "--repeat", "1", "--load-wait", "0s", "--json", json.toString());
         assertEquals(0, cli.exitCode(), cli.err());
         assertTrue(cli.out().contains("records/s") && cli.out().contains("streams-count zipfian"), cli.out());
         Map<String, Object> root = MiniJson.object(MiniJson.parse(Files.readString(json)));
@@ -35,6 +36,7 @@ class StreamsRunTest {
         assertEquals(1, runs.size());
         Map<String, Object> run = MiniJson.object(runs.getFirst());
         assertEquals("most", run.get("engine"));
+        assertEquals(1.0, run.get("repeat"), "one repetition, in a forked JVM");
         assertEquals("exactly_once_v2", run.get("guarantee"));
         assertEquals((double) KEYS, run.get("loaded_records"), "every key loaded once before the window");
         assertTrue((Double) run.get("measured_records") >= RECORDS, "the window's records: " + run);
