@@ -9,9 +9,12 @@ import io.most.bench.kv.CacheEngines;
 import io.most.bench.kv.KvEngines;
 import io.most.bench.policy.Policies;
 import io.most.bench.repro.Experiments;
+import io.most.bench.streams.StreamsEngine;
+import io.most.bench.streams.StreamsWorkload;
 import io.most.bench.workload.Workloads;
 import io.most.device.DeviceProfiles;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +64,8 @@ final class Commands {
             new Opt("policies", "a,b", "policies to compare, one run each (default: the layer's default, raw"
                     + " for block workloads, spitfire-lazy for page workloads)"),
             new Opt("engines", "a,b", "YCSB workloads (ycsb-a..f): key-value engines to compare, one run each on"
-                    + " the same records and requests (default most; see engines below)"),
+                    + " the same records and requests (default most; see engines below); streams workloads: state"
+                    + " stores (default all that fit)"),
             new Opt("repeat", "N", "rounds of runs, 1..100 (default 3); each round runs the policies/engines in"
                     + " a rotated order (a,b,c / b,c,a / ...); reports the median and min-max per policy/engine"),
             FORK,
@@ -69,9 +73,11 @@ final class Commands {
             new Opt("heap", "S", "each forked run's maximum heap, e.g. 512m (default: for engines on a page hierarchy,"
                     + " the DRAM budget + 256m, so that engines caching on the heap (H2, Caffeine, Ehcache's heap"
                     + " tier) keep what the budget gives them, not what a large heap lets them keep; otherwise this"
-                    + " JVM's heap)"),
+                    + " JVM's heap); streams workloads: the Kafka Streams JVM's heap (default 512m; the in-memory"
+                    + " engine gets what its state needs if more)"),
             new Opt("threads", "N", "driver threads, 1..1024 (default 1; an open loop defaults to the threads its"
-                    + " rate needs at the latency of the slowest device a request can reach, by Little's law)"),
+                    + " rate needs at the latency of the slowest device a request can reach, by Little's law);"
+                    + " streams workloads: stream threads, 1..64 (default 2)"),
             new Opt("duration", "D", "measured time per run: 500ms, 20s, 2m (default 10s)"),
             new Opt("warmup", "D", "unmeasured time before it, may be 0s (default 2s)"),
             new Opt("intensity", "X", "open loop at X times the model's max IOPS, split over the threads; latency"
@@ -81,7 +87,8 @@ final class Commands {
             new Opt("block-size", "B", "bytes per I/O, a power of two from 512 (default 4096); on page hierarchies"
                     + " the page size, 4k..64k (default 16k, Spitfire's; 4k for the YCSB workloads, RocksDB's default"
                     + " block size, so a miss reads what RocksDB's does for a 1 KiB record)"),
-            new Opt("dram", "S", "page hierarchies: DRAM buffer pool (default 64m)"),
+            new Opt("dram", "S", "page hierarchies: DRAM buffer pool (default 64m); streams workloads: the budget of"
+                    + " the instance's stores, MOST's and bounded RocksDB's (default 16m)"),
             new Opt("pm", "S", "page hierarchies: PM buffer pool (default 256m, DRAM:PM = 1:4)"),
             new Opt("epoch", "D", "adaptive policies: time per candidate policy (default 1s; the annealer needs"
                     + " about 154 epochs to cool down)"),
@@ -104,7 +111,16 @@ final class Commands {
             new Opt("working-set", "X", "tier workloads: the data set as a share (0, 1] of the tiered volume's"
                     + " capacity (the devices stay sized by --size)"),
             new Opt("records", "N", "YCSB workloads: records loaded before the run (default 250000, about 4x the"
-                    + " default 64m DRAM at 1 KB records)"),
+                    + " default 64m DRAM at 1 KB records); streams workloads: input records in the measured window,"
+                    + " after every key was loaded once (default: as many as --keys)"),
+            new Opt("keys", "N", "streams workloads: distinct keys, the state's entries, each written once before the"
+                    + " measured window (default: a state 4.5x --dram)"),
+            new Opt("distribution", "a,b", "streams workloads: how the measured records pick keys, zipfian (YCSB's"
+                    + " scrambled, --theta) or uniform; a list runs each (default zipfian)"),
+            new Opt("partitions", "N", "streams workloads: input partitions, hence tasks and state stores (default 4)"),
+            new Opt("guarantee", "G", "streams workloads: processing.guarantee, exactly_once_v2 (default; the kill -9"
+                    + " restart is measured under it) or at_least_once"),
+            Opt.flag("no-restart", "streams workloads: skip the kill -9 after the measured window and the timed restart"),
             new Opt("fields", "N", "YCSB workloads: fields per record (default 10)"),
             new Opt("field-length", "N", "YCSB workloads: bytes per field (default 100)"),
             new Opt("restart-window", "D", "cache-zipf: after the measured run, close each cache cleanly, reopen it"
@@ -274,6 +290,10 @@ final class Commands {
         list(s, KvEngines.registry().all());
         s.append("cache engines (cache-zipf; each gets --dram, and --pm where the hierarchy has PM):\n");
         list(s, CacheEngines.registry().all());
+        s.append("Kafka Streams workloads (run --workload a,b --engines ...; no --hierarchy):\n");
+        list(s, Arrays.stream(StreamsWorkload.values()).map(w -> new Entry(w.id(), w.description())).toList());
+        s.append("Kafka Streams engines (streams workloads; MOST and bounded RocksDB get --dram):\n");
+        list(s, Arrays.stream(StreamsEngine.values()).map(e -> new Entry(e.id(), e.description())).toList());
         s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");
@@ -295,6 +315,10 @@ final class Commands {
                 Exit codes: 0 ok, 1 the run failed, 2 bad command line.
                 """, DeviceProfiles.DEFAULT_SCALE));
         return s.toString();
+    }
+
+    /** A name and its line of help, for the lists whose entries are not {@link Named} themselves. */
+    private record Entry(String name, String description) implements Named {
     }
 
     private static void list(StringBuilder s, Collection<? extends Named> entries) {

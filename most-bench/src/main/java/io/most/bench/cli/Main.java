@@ -43,7 +43,9 @@ public final class Main {
             }
             Options options = new Options(parsed.subcommand());
             return switch (options.command()) {
-                case "run" -> new RunCommand(out, err).execute(RunSpec.parse(options));
+                case "run" -> StreamsSpec.isStreams(options)
+                        ? new StreamsCommand(out, err).execute(StreamsSpec.parse(options))
+                        : new RunCommand(out, err).execute(RunSpec.parse(options));
                 case "reproduce" -> new ReproduceCommand(out, err).execute(options);
                 case "demo" -> new DemoCommand(out, err).execute(options);
                 case "calibrate" -> new CalibrateCommand(out, err).execute(options);

@@ -12,6 +12,7 @@ import io.most.bench.hierarchy.PageHierarchy;
 import io.most.bench.hierarchy.PmChoice;
 import io.most.bench.policy.Policies;
 import io.most.bench.policy.Policy;
+import io.most.bench.streams.StreamsWorkload;
 import io.most.bench.workload.RandomBlockWorkload;
 import io.most.bench.workload.TierWorkload;
 import io.most.bench.workload.Workload;
@@ -84,6 +85,13 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
 
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
     public static RunSpec parse(Options line) {
+        for (String option : StreamsSpec.STREAMS_ONLY) {
+            if (option.equals(StreamsSpec.NO_RESTART) ? line.flag(option) : line.value(option).isPresent()) {
+                throw new UsageException("--" + option + " is an option of the Kafka Streams workloads ("
+                        + String.join(", ", StreamsWorkload.ids()) + "), not of '"
+                        + line.value("workload").orElse("?") + "'");
+            }
+        }
         Workload<?> workload = Workloads.registry().get(
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
         Hierarchy hierarchy = Hierarchies.resolve(
@@ -373,7 +381,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                 + " (0, 1] (e.g. 0.25, 0.95)");
     }
 
-    private static double parseTheta(String text) {
+    static double parseTheta(String text) {
         try {
             double value = Double.parseDouble(text.trim());
             if (value >= 0 && value < 1) {
@@ -390,7 +398,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return Workloads.registry().all().stream().filter(Workload::takesTheta).map(Workload::name).toList();
     }
 
-    private static Path parseDir(String text) {
+    static Path parseDir(String text) {
         Path dir = Path.of(text);
         if (!Files.isDirectory(dir)) {
             throw new UsageException("--dir '" + text + "' is not an existing directory; create it first");
@@ -401,7 +409,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return dir;
     }
 
-    private static long parseSeed(String text) {
+    static long parseSeed(String text) {
         try {
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {

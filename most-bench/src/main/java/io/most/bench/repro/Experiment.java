@@ -29,8 +29,8 @@ public interface Experiment extends Named {
      * One {@code run} invocation.
      *
      * @param params   what this step varies (e.g. {@code intensity: 1.5}), copied into each run's JSON as {@code step}
-     * @param runArgs  the arguments of {@code run} without {@code --policies}
-     * @param policies the policies, one run each
+     * @param runArgs  the arguments of {@code run} without {@code --policies} (or {@code --engines})
+     * @param policies the policies, one run each; for a Kafka Streams workload the engines
      */
     record Step(Map<String, Object> params, List<String> runArgs, List<String> policies) {
         public Step {
@@ -42,18 +42,35 @@ public interface Experiment extends Named {
         /** The whole command line of {@code run}. */
         List<String> commandLine() {
             List<String> all = new java.util.ArrayList<>(runArgs);
-            all.add("--policies");
+            all.add(itemOption());
             all.add(String.join(",", policies));
             return all;
+        }
+
+        /** Whether this step runs a Kafka Streams workload, whose items are engines. */
+        boolean streams() {
+            int at = runArgs.indexOf("--workload");
+            return at >= 0 && at + 1 < runArgs.size()
+                    && io.most.bench.streams.StreamsWorkload.find(runArgs.get(at + 1)).isPresent();
+        }
+
+        /** The option naming the step's items: {@code --engines} for the Kafka Streams workloads. */
+        String itemOption() {
+            return streams() ? "--engines" : "--policies";
         }
     }
 
     /** The runs of one step, one per policy in the step's order. */
     record StepResult(Step step, List<RunResult> runs) {
-        /** The run of {@code policy}. */
+        /** The run of {@code policy} (or engine, in a step of the Kafka Streams workloads). */
         RunResult run(String policy) {
-            return runs.stream().filter(r -> r.text("policy").equals(policy)).findFirst().orElseThrow(
+            return runs.stream().filter(r -> item(r).equals(policy)).findFirst().orElseThrow(
                     () -> new IllegalArgumentException("no run of policy '" + policy + "' in step " + step.params()));
+        }
+
+        /** What a run is the run of: its policy, or its engine where it has no policy (Kafka Streams). */
+        static String item(RunResult r) {
+            return r.fields().containsKey("policy") ? r.text("policy") : r.text("engine");
         }
 
         /** The step parameter {@code key}. */

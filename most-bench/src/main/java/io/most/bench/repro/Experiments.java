@@ -26,6 +26,7 @@ public final class Experiments {
         REGISTRY.register(new SpitfireFig8());
         REGISTRY.register(new SpitfireFig9());
         REGISTRY.register(new SpitfireFig10());
+        REGISTRY.register(new StreamsMatrix());
     }
 
     private Experiments() {

@@ -3,6 +3,8 @@ package io.most.bench.repro;
 import io.most.bench.cli.Options;
 import io.most.bench.cli.RunCommand;
 import io.most.bench.cli.RunSpec;
+import io.most.bench.cli.StreamsCommand;
+import io.most.bench.cli.StreamsSpec;
 import io.most.bench.driver.RunResult;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -42,22 +44,32 @@ public final class StepRunner {
         this.methodArgs = List.copyOf(methodArgs);
     }
 
-    /** The step's runs, one per policy in its order, each with the step's parameters as {@code step}. */
+    /**
+     * The step's runs, one per policy (engine, for the Kafka Streams workloads) in its order, each with the
+     * step's parameters as {@code step}.
+     */
     public Experiment.StepResult run(Experiment.Step step) {
         List<String> missing = step.policies().stream().filter(p -> !done.containsKey(key(step, p))).toList();
         reused += step.policies().size() - missing.size();
         if (!missing.isEmpty()) {
             List<String> args = new ArrayList<>(step.runArgs());
-            args.add("--policies");
+            args.add(step.itemOption());
             args.add(String.join(",", missing));
             err.println("reproduce: run " + String.join(" ", args));
             args.addAll(methodArgs);
-            RunSpec spec = RunSpec.parse(Options.ofRun(args));
-            List<RunResult> results = new RunCommand(out, err).measure(spec);
-            out.print(RunCommand.tableFor(spec, results));
+            Options options = Options.ofRun(args);
+            List<RunResult> results;
+            if (step.streams()) {
+                results = new StreamsCommand(out, err).measure(StreamsSpec.parse(options));
+                out.print(StreamsCommand.table(results));
+            } else {
+                RunSpec spec = RunSpec.parse(options);
+                results = new RunCommand(out, err).measure(spec);
+                out.print(RunCommand.tableFor(spec, results));
+            }
             out.flush();
             for (RunResult r : results) {
-                done.put(key(step, r.text("policy")), r);
+                done.put(key(step, Experiment.StepResult.item(r)), r);
             }
             executed += results.size();
         }

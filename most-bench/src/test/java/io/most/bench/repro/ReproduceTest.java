@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.most.bench.cli.Cli;
 import io.most.bench.cli.Options;
 import io.most.bench.cli.RunSpec;
+import io.most.bench.cli.StreamsSpec;
 import io.most.bench.report.MiniJson;
 import io.most.bench.workload.TierWorkload;
 import java.awt.image.BufferedImage;
@@ -136,6 +137,11 @@ class ReproduceTest {
                 List<Experiment.Step> steps = e.steps(quick);
                 assertFalse(steps.isEmpty(), e.name());
                 for (Experiment.Step s : steps) {
+                    if (s.streams()) {
+                        StreamsSpec spec = StreamsSpec.parse(Options.ofRun(s.commandLine()));
+                        assertEquals(s.policies(), spec.items().stream().map(i -> i.engine().id()).toList(), e.name());
+                        continue;
+                    }
                     RunSpec spec = RunSpec.parse(Options.ofRun(s.commandLine()));
                     assertEquals(s.policies(), spec.policies(), e.name());
                 }
