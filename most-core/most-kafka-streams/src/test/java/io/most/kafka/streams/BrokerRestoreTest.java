@@ -13,8 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,7 +25,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -39,9 +36,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restores every key from the changelog; a forked instance killed with SIGKILL mid-processing restarts
  * with exact counts under exactly-once, and with only the changelog's tail to restore at least once.
  */
+@ExtendWith(SharedBroker.class)
 class BrokerRestoreTest {
     private static final int KEYS = 100;
     private static final int RECORDS = 2000;
@@ -58,26 +56,12 @@ class BrokerRestoreTest {
     private static KafkaClusterTestKit cluster;
 
     @TempDir
-    static Path brokerDir;
-
-    @TempDir
     Path stateDir;
 
     @BeforeAll
-    static void startBroker() throws Exception {
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
-                .setNumBrokerNodes(1).setNumControllerNodes(1).setBaseDirectory(brokerDir).build())
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
-        try (Admin admin = cluster.admin()) {
-            admin.createTopics(List.of(new NewTopic("words", 2, (short) 1))).all().get();
-        }
+    static void createInput() throws Exception {
+        cluster = SharedBroker.cluster();
+        SharedBroker.createTopics(2, "words");
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
@@ -85,13 +69,6 @@ class BrokerRestoreTest {
                 producer.send(new ProducerRecord<>("words", "key-" + (i * 31 % KEYS), "v" + i));
             }
             producer.flush();
-        }
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (cluster != null) {
-            cluster.close();
         }
     }
 
@@ -203,9 +180,7 @@ class BrokerRestoreTest {
         String in = tag + "-in";
         String out = tag + "-out";
         String appId = "most-crash-" + tag;
-        try (Admin admin = cluster.admin()) {
-            admin.createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1))).all().get();
-        }
+        SharedBroker.createTopics(1, in, out);
         Map<String, Long> want = new HashMap<>();
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
