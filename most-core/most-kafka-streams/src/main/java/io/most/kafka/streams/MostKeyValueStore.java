@@ -384,16 +384,20 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             return;
         }
         store = null;
+        StoreMetrics m = metrics;
+        metrics = null;
         try {
-            if (metrics != null) {
-                metrics.remove(); // first: no gauge may read a closed store
-                metrics = null;
+            if (m != null) {
+                m.remove(); // first: no gauge may read a closed store
             }
-            s.close();
         } finally {
-            if (grant != null) {
-                grant.release();
-                grant = null;
+            try {
+                s.close();
+            } finally {
+                if (grant != null) {
+                    grant.release();
+                    grant = null;
+                }
             }
         }
     }
