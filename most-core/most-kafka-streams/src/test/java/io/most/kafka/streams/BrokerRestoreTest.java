@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -108,6 +109,14 @@ class BrokerRestoreTest {
             public void onRestoreEnd(TopicPartition partition, String store, long total) {
             }
         };
+    }
+
+    /**
+     * Closes leaving the group: the next instance of the application is assigned its tasks at once
+     * instead of after the closed member's session timeout (a plain close keeps the membership).
+     */
+    private static void leave(KafkaStreams streams) {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }
 
     /** Starts an instance and waits until its store holds every key's exact count. */
@@ -193,9 +202,11 @@ class BrokerRestoreTest {
             producer.flush();
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // the killed member's 2 s session (not the default 45) is all the restart waits for its partition
         Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp",
                 System.getProperty("java.class.path"), CountingAppMain.class.getName(), cluster.bootstrapServers(),
-                stateDir.toString(), in, out, appId, guarantee)).redirectErrorStream(true)
+                stateDir.toString(), in, out, appId, guarantee, "consumer.session.timeout.ms=2000",
+                "consumer.heartbeat.interval.ms=500")).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -249,9 +260,12 @@ class BrokerRestoreTest {
     @Test
     void exactCountsAndRestartsRestoreOnlyWhatTheStoreLacks() throws Exception {
         AtomicLong restored = new AtomicLong();
-        try (KafkaStreams first = streams(restored)) {
+        KafkaStreams first = streams(restored);
+        try {
             runUntilCounted(first);
             Thread.sleep(500); // a commit after the last record: the store's checkpoint holds it
+        } finally {
+            leave(first);
         }
         assertTrue(Files.exists(stateDir.resolve("most-broker-test")), "state directory");
         try (Stream<Path> files = Files.walk(stateDir)) {
@@ -259,8 +273,11 @@ class BrokerRestoreTest {
         }
 
         restored.set(0);
-        try (KafkaStreams second = streams(restored)) {
+        KafkaStreams second = streams(restored);
+        try {
             runUntilCounted(second);
+        } finally {
+            leave(second);
         }
         assertEquals(0, restored.get(), "a clean restart restores nothing: the store reopened at its offsets");
 
@@ -270,8 +287,11 @@ class BrokerRestoreTest {
             }
         }
         restored.set(0);
-        try (KafkaStreams third = streams(restored)) {
+        KafkaStreams third = streams(restored);
+        try {
             runUntilCounted(third);
+        } finally {
+            leave(third);
         }
         assertTrue(restored.get() >= KEYS, "after the state directory was deleted every key came back from the"
                 + " changelog: restored " + restored.get());
