@@ -527,7 +527,13 @@ final class BTree {
                 int c = Node.childIndex(parent, key);
                 Page child = store.write(Node.child(parent, c));
                 if (needsSplit(child.payload(), key, value)) {
-                    Page right = splitChild(node, c, child, key, value);
+                    Page right;
+                    try {
+                        right = splitChild(node, c, child, key, value);
+                    } catch (RuntimeException | Error e) {
+                        child.close(); // a full store fails the allocation: the latch must not outlive the put
+                        throw e;
+                    }
                     if (Node.covers(right.payload(), key)) {
                         child.close();
                         child = right;
@@ -561,7 +567,13 @@ final class BTree {
         byte[] sep = split.separator();
         try (StructureChange smo = smo()) {
             Page left = smo.allocate();
-            Page right = smo.allocate();
+            Page right;
+            try {
+                right = smo.allocate();
+            } catch (RuntimeException | Error e) {
+                left.close(); // a full store fails the second allocation: release the first page's latch
+                throw e;
+            }
             try {
                 if (type == Node.LEAF) {
                     Node.build(left.payload(), type, level, new byte[0], sep, right.id(), cells.subList(0, m));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.most.errors.FileInUseException;
+import io.most.errors.OutOfSpaceException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -186,6 +187,33 @@ class SingleWriterKvStoreTest {
             assertThrows(IllegalArgumentException.class, () -> store.checkpoint(new byte[store.maxMetadataSize() + 1]));
             assertEquals(0, store.size());
             assertFalse(store.range(null, null, false).hasNext());
+        }
+    }
+    /**
+     * A store whose file is full fails the put that needs a page with {@link OutOfSpaceException}, and
+     * leaves no page latched: the store still reads, checkpoints and closes (a latch left by the failed
+     * split made close wait for it forever), and reopens at its last checkpoint.
+     */
+    @Test
+    void aFullStoreFailsThePutAndStillClosesAndReopensAtItsCheckpoint() {
+        KvOptions options = KvOptions.inDirectory(dir).pageSize(4096).dramBytes(256L << 10).deviceBytes(1L << 20)
+                .maxKeySize(32).build();
+        byte[] value = new byte[200];
+        try (SingleWriterKvStore store = SingleWriterKvStore.open(options)) {
+            for (int i = 0; i < 100; i++) {
+                store.put(String.format("kept-%04d", i).getBytes(StandardCharsets.US_ASCII), value);
+            }
+            store.checkpoint(new byte[0]);
+            assertThrows(OutOfSpaceException.class, () -> {
+                for (int i = 0; i < 100_000; i++) { // 20 MB into a 1 MiB file
+                    store.put(String.format("more-%06d", i).getBytes(StandardCharsets.US_ASCII), value);
+                }
+            });
+            assertArrayEquals(value, store.get("kept-0042".getBytes(StandardCharsets.US_ASCII)));
+        }
+        try (SingleWriterKvStore store = SingleWriterKvStore.open(options)) {
+            assertEquals(100, store.size());
+            assertNull(store.get("more-000000".getBytes(StandardCharsets.US_ASCII)));
         }
     }
 }

@@ -24,6 +24,7 @@ final class MemoryBudget {
     private int slots;
     private int held;
     private int overflow;
+    private long grantedBytes;
 
     private MemoryBudget(String instance) {
         this.instance = instance;
@@ -50,9 +51,11 @@ final class MemoryBudget {
             long share = Math.max(minimum, budget / slots);
             if (held < slots) {
                 held++;
+                grantedBytes += share;
                 return new Grant(this, share, true);
             }
             overflow++;
+            grantedBytes += minimum;
             LOG.log(System.Logger.Level.WARNING, "MOST store {0} of {1}: all {2} shares of {3}={4} are held; it runs"
                     + " with {5} bytes beyond the budget. Raise {6} (and {3}) to keep every store inside it.",
                     store, instance, slots, MostStreamsConfig.DRAM, budget, minimum, MostStreamsConfig.SLOTS);
@@ -67,6 +70,7 @@ final class MemoryBudget {
             } else {
                 overflow--;
             }
+            grantedBytes -= grant.bytes();
         }
     }
 
@@ -74,6 +78,20 @@ final class MemoryBudget {
     int held() {
         synchronized (MemoryBudget.class) {
             return held;
+        }
+    }
+
+    /** The budget ({@link MostStreamsConfig#DRAM}) as last configured by a store's {@code init}. */
+    long budgetBytes() {
+        synchronized (MemoryBudget.class) {
+            return budget;
+        }
+    }
+
+    /** DRAM granted to the open stores now: their shares plus the minimums of stores beyond them. */
+    long grantedBytes() {
+        synchronized (MemoryBudget.class) {
+            return grantedBytes;
         }
     }
 

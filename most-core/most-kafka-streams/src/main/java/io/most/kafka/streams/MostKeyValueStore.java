@@ -65,6 +65,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Memory.</b> The store's DRAM comes from its application instance's {@link MemoryBudget}.
  *
+ * <p><b>Meters.</b> Bytes in DRAM, page hits and misses, bytes read from and written to the store's
+ * file, and the shared budget's use are gauges in Kafka Streams' store-level metrics (group
+ * {@code stream-state-metrics}, tag {@code most-state-id}), read through {@code KafkaStreams.metrics()};
+ * Micrometer users bind them with {@code KafkaStreamsMetrics}.
+ *
  * <p><b>Threads.</b> The stream thread that owns the task writes; interactive queries read from other
  * threads. Iterators see the store as of when they were opened, also while the owner writes.
  */
@@ -78,6 +83,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private StateStoreContext context;
     private Path directory;
     private MemoryBudget.Grant grant;
+    private StoreMetrics metrics;
     private volatile CheckpointMetadata committed = CheckpointMetadata.empty();
     private volatile Position position = Position.emptyPosition();
 
@@ -108,6 +114,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         committed = CheckpointMetadata.decode(store.metadata());
         position = committed.position().copy();
+        metrics = StoreMetrics.register(context.metrics(), context.taskId().toString(), name, store, config.pageSize(), grant);
         context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
     }
 
@@ -377,12 +384,20 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             return;
         }
         store = null;
+        StoreMetrics m = metrics;
+        metrics = null;
         try {
-            s.close();
+            if (m != null) {
+                m.remove(); // first: no gauge may read a closed store
+            }
         } finally {
-            if (grant != null) {
-                grant.release();
-                grant = null;
+            try {
+                s.close();
+            } finally {
+                if (grant != null) {
+                    grant.release();
+                    grant = null;
+                }
             }
         }
     }

@@ -13,8 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,8 +25,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -39,9 +37,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restores every key from the changelog; a forked instance killed with SIGKILL mid-processing restarts
  * with exact counts under exactly-once, and with only the changelog's tail to restore at least once.
  */
+@ExtendWith(SharedBroker.class)
 class BrokerRestoreTest {
     private static final int KEYS = 100;
     private static final int RECORDS = 2000;
@@ -58,26 +57,12 @@ class BrokerRestoreTest {
     private static KafkaClusterTestKit cluster;
 
     @TempDir
-    static Path brokerDir;
-
-    @TempDir
     Path stateDir;
 
     @BeforeAll
-    static void startBroker() throws Exception {
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
-                .setNumBrokerNodes(1).setNumControllerNodes(1).setBaseDirectory(brokerDir).build())
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
-        try (Admin admin = cluster.admin()) {
-            admin.createTopics(List.of(new NewTopic("words", 2, (short) 1))).all().get();
-        }
+    static void createInput() throws Exception {
+        cluster = SharedBroker.cluster();
+        SharedBroker.createTopics(2, "words");
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
@@ -85,13 +70,6 @@ class BrokerRestoreTest {
                 producer.send(new ProducerRecord<>("words", "key-" + (i * 31 % KEYS), "v" + i));
             }
             producer.flush();
-        }
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (cluster != null) {
-            cluster.close();
         }
     }
 
@@ -131,6 +109,14 @@ class BrokerRestoreTest {
             public void onRestoreEnd(TopicPartition partition, String store, long total) {
             }
         };
+    }
+
+    /**
+     * Closes leaving the group: the next instance of the application is assigned its tasks at once
+     * instead of after the closed member's session timeout (a plain close keeps the membership).
+     */
+    private static void leave(KafkaStreams streams) {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }
 
     /** Starts an instance and waits until its store holds every key's exact count. */
@@ -203,9 +189,7 @@ class BrokerRestoreTest {
         String in = tag + "-in";
         String out = tag + "-out";
         String appId = "most-crash-" + tag;
-        try (Admin admin = cluster.admin()) {
-            admin.createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1))).all().get();
-        }
+        SharedBroker.createTopics(1, in, out);
         Map<String, Long> want = new HashMap<>();
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -218,9 +202,11 @@ class BrokerRestoreTest {
             producer.flush();
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // the killed member's 2 s session (not the default 45) is all the restart waits for its partition
         Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp",
                 System.getProperty("java.class.path"), CountingAppMain.class.getName(), cluster.bootstrapServers(),
-                stateDir.toString(), in, out, appId, guarantee)).redirectErrorStream(true)
+                stateDir.toString(), in, out, appId, guarantee, "consumer.session.timeout.ms=2000",
+                "consumer.heartbeat.interval.ms=500")).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -274,9 +260,12 @@ class BrokerRestoreTest {
     @Test
     void exactCountsAndRestartsRestoreOnlyWhatTheStoreLacks() throws Exception {
         AtomicLong restored = new AtomicLong();
-        try (KafkaStreams first = streams(restored)) {
+        KafkaStreams first = streams(restored);
+        try {
             runUntilCounted(first);
             Thread.sleep(500); // a commit after the last record: the store's checkpoint holds it
+        } finally {
+            leave(first);
         }
         assertTrue(Files.exists(stateDir.resolve("most-broker-test")), "state directory");
         try (Stream<Path> files = Files.walk(stateDir)) {
@@ -284,8 +273,11 @@ class BrokerRestoreTest {
         }
 
         restored.set(0);
-        try (KafkaStreams second = streams(restored)) {
+        KafkaStreams second = streams(restored);
+        try {
             runUntilCounted(second);
+        } finally {
+            leave(second);
         }
         assertEquals(0, restored.get(), "a clean restart restores nothing: the store reopened at its offsets");
 
@@ -295,8 +287,11 @@ class BrokerRestoreTest {
             }
         }
         restored.set(0);
-        try (KafkaStreams third = streams(restored)) {
+        KafkaStreams third = streams(restored);
+        try {
             runUntilCounted(third);
+        } finally {
+            leave(third);
         }
         assertTrue(restored.get() >= KEYS, "after the state directory was deleted every key came back from the"
                 + " changelog: restored " + restored.get());

@@ -227,6 +227,46 @@ class MostKeyValueStoreLifecycleTest {
         }
     }
 
+    /**
+     * A store file too small for the data (a full volume, simulated with {@value MostStreamsConfig#STORE_BYTES})
+     * fails the write with an error naming the setting; the store is not damaged by it: it reopens at its
+     * last commit.
+     */
+    @Test
+    void aFullStoreFileIsAClearErrorAndTheStoreReopensAtItsLastCommit() {
+        java.util.Properties p = StoreContexts.props(stateDir, 4L << 20);
+        p.put(MostStreamsConfig.STORE_BYTES, Long.toString(1L << 20));
+        MostKeyValueStore store = new MostKeyValueStore("full");
+        store.init(new MockProcessorContext<>(p, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext(), store);
+        ProcessorStateException full;
+        try {
+            for (int i = 0; i < 100; i++) {
+                store.put(k("committed-" + i), new byte[200]);
+            }
+            store.commit(Map.of(CHANGELOG, 99L));
+            full = assertThrows(ProcessorStateException.class, () -> {
+                for (int i = 0; i < 100_000; i++) { // 20 MB into a 1 MiB file
+                    store.put(k(String.format("more-%06d", i)), new byte[200]);
+                }
+            });
+        } finally {
+            store.close();
+        }
+        assertTrue(full.getMessage().contains("is full") && full.getMessage().contains(MostStreamsConfig.STORE_BYTES),
+                full.getMessage());
+
+        MostKeyValueStore reopened = new MostKeyValueStore("full");
+        reopened.init(new MockProcessorContext<>(p, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext(), reopened);
+        try {
+            assertEquals(99L, reopened.committedOffset(CHANGELOG));
+            assertEquals(100, reopened.approximateNumEntries());
+            assertArrayEquals(new byte[200], reopened.get(k("committed-42")));
+            assertNull(reopened.get(k("more-000000")));
+        } finally {
+            reopened.close();
+        }
+    }
+
     @Test
     void badSettingsAreNamed() {
         java.util.Properties p = StoreContexts.props(stateDir, 4L << 20);
