@@ -25,6 +25,11 @@ import java.util.function.UnaryOperator;
  * <p>With a {@link SmallItemFront}, a small-item get asks the front first; the front's copies follow
  * every change of a key made here (under the key's lock, after the bucket page changed), and those of
  * the items a full bucket evicts, so that no set, delete or expiry is shadowed by an older copy.
+ *
+ * <p>Why this class is large: it is MostCache's whole surface (gets, puts, conditional writes, removes, bulk
+ * reads, key scans, expiry, flush, close), and each operation's cross-engine order (the new item first, then
+ * the other engine's copy removed, under the key's stripe) must be checked beside the others; the engines,
+ * the DRAM front, recovery and counters are their own classes.
  */
 final class HybridCache implements MostCache {
     private static final int STRIPES = 1024;

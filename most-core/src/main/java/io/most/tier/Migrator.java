@@ -35,6 +35,11 @@ import java.util.concurrent.locks.Lock;
  * valid copy under the shared lock when no write is in flight, then, under the exclusive lock and
  * only if no write started since (the {@link MirrorState} stamp), writes the other copy and marks the
  * run clean. A write that raced the read simply makes the cleaner skip the run.
+ *
+ * <p>Why this class is large: every data movement (mirror, unmirror, move, cleaning) shares one copy-tracking
+ * protocol with the write path (noteWrite, the re-copy of written subpages, the switch under the exclusive
+ * lock, the commit before a slot is freed), which must be read in one place to be checked; the batched copy
+ * itself is SegmentCopier.
  */
 final class Migrator {
     private static final long CHUNK = 1 << 20;

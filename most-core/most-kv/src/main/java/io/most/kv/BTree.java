@@ -52,6 +52,11 @@ import java.util.UUID;
  *
  * <p><b>Logging.</b> A leaf change is logged by the caller's {@link KeyChangeLogger} (under the leaf
  * latch, with the before-image); every structure change is one {@link StructureChange}.
+ *
+ * <p>Why this class is large: the writers' latch coupling (preemptive splits and merges on the way down) and
+ * the split rule proved above govern the same few methods, which must be read with that proof; the node
+ * format (Node), the optimistic reads (NodeReads), leaf prefetch (LeafPrefetch) and the structure-change log
+ * record (StructureChange) are their own classes. The range scans' chunking could move out next.
  */
 final class BTree {
     static final long RESTART = -2;

@@ -15,6 +15,10 @@ import org.springframework.util.unit.DataSize;
  * ({@code most.cache}). Values are checked by MOST itself when the beans are
  * created; a bad one stops the application with a report naming the property (see
  * {@link MostConfigurationFailureAnalyzer}).
+ *
+ * <p>Why this class is large: it is the starter's whole property tree as nested classes, which Spring Boot
+ * binds by name and whose javadoc its configuration-metadata processor turns into the IDE's property
+ * documentation; split across files it would be no shorter, only harder to read as the tree it is.
  */
 @ConfigurationProperties("most")
 public class MostProperties {
