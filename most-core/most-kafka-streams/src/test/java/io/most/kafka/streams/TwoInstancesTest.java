@@ -434,9 +434,14 @@ class TwoInstancesTest {
                         continue;
                     }
                     assertEquals(Set.of(b.host), md.standbyHosts(), "B is the standby host of " + key);
-                    StateQueryResult<Long> fromStandby = b.streams.query(StateQueryRequest.inStore(STORE)
-                            .withQuery(KeyQuery.<String, Long>withKey(key)).withPartitions(Set.of(partition)));
-                    assertEquals(want.get(key), fromStandby.getOnlyPartitionResult().getResult(), "standby's count of " + key);
+                    // a lag of 0 is against the changelog end B last fetched: A's last counts may reach the
+                    // changelog (and B) a commit later, so wait for them rather than read once
+                    StateQueryRequest<Long> standbyRead = StateQueryRequest.inStore(STORE)
+                            .withQuery(KeyQuery.<String, Long>withKey(key)).withPartitions(Set.of(partition));
+                    await("the standby's count of " + key + " to reach " + want.get(key),
+                            () -> want.get(key).equals(b.streams.query(standbyRead).getOnlyPartitionResult().getResult()));
+                    assertEquals(want.get(key), b.streams.query(standbyRead).getOnlyPartitionResult().getResult(),
+                            "standby's count of " + key);
                     QueryResult<Long> activeOnly = b.streams.query(StateQueryRequest.inStore(STORE)
                             .withQuery(KeyQuery.<String, Long>withKey(key)).withPartitions(Set.of(partition)).requireActive())
                             .getOnlyPartitionResult();
