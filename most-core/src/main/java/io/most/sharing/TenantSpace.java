@@ -61,11 +61,18 @@ final class TenantSpace extends ForwardingDevice {
         super.write(offset, source);
     }
 
-    /** Refused whole, before any request runs, if one request reaches outside the space. */
+    /**
+     * Refused whole, before any request runs, if one request reaches outside the space; the first bad
+     * request is the one named, so an unaligned one before it is left to the slice's own check.
+     */
     @Override
     public void transferAll(List<IoRequest> requests) {
+        int block = blockSize();
         for (int i = 0; i < requests.size(); i++) {
             IoRequest r = requests.get(i);
+            if (r.offset() % block != 0 || r.length() % block != 0) {
+                break;
+            }
             try {
                 checkInside(r.op(), r.offset(), r.length());
             } catch (TenantSpaceException e) {
@@ -99,8 +106,8 @@ final class TenantSpace extends ForwardingDevice {
     private void checkInside(IoOp op, long offset, long length) {
         if (length > 0 && (offset < 0 || offset > capacity - length)) {
             throw new TenantSpaceException("tenant '" + tenant + "' may not " + op.tag() + " [" + offset + ", "
-                    + (offset + length) + ") of its space '" + space + "': the space holds " + capacity
-                    + " bytes, and what lies beyond belongs to other tenants of the shared device");
+                    + (offset + length) + ") of its space '" + space + "': beyond its capacity " + capacity
+                    + " bytes lie other tenants' bytes of the shared device");
         }
     }
 
