@@ -36,7 +36,11 @@ final class HashRecordStore {
 
     boolean read(String key, byte[] into) {
         byte[] k = RecordPageLayout.keyBytes(key);
-        long bucket = BucketPlan.bucketOf(k, buckets);
+        return read(k, BucketPlan.bucketOf(k, buckets), into);
+    }
+
+    /** {@link #read(String, byte[])} of a key already encoded and hashed to its bucket. */
+    private boolean read(byte[] k, long bucket, byte[] into) {
         // most records sit in their primary page: one optimistic look, the chain only when needed
         int slot = pages.readPrimary(bucket, page -> lookupPrimary(page, k, into));
         if (slot != FOLLOW_CHAIN) {
@@ -59,14 +63,16 @@ final class HashRecordStore {
 
     /** {@link KvEngine#readAll}: the keys' primary pages are prefetched together, then read one by one. */
     int readAll(String[] keys, byte[][] into) {
+        byte[][] encoded = new byte[keys.length][];
         long[] bucketIds = new long[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            bucketIds[i] = BucketPlan.bucketOf(RecordPageLayout.keyBytes(keys[i]), buckets);
+            encoded[i] = RecordPageLayout.keyBytes(keys[i]);
+            bucketIds[i] = BucketPlan.bucketOf(encoded[i], buckets);
         }
         pages.prefetch(bucketIds);
         int found = 0;
         for (int i = 0; i < keys.length; i++) {
-            if (read(keys[i], into[i])) {
+            if (read(encoded[i], bucketIds[i], into[i])) {
                 found++;
             }
         }
