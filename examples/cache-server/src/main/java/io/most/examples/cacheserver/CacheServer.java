@@ -49,6 +49,8 @@ public final class CacheServer implements AutoCloseable {
     private static final long DRAIN_SECONDS = 10;
 
     private final MostCache cache;
+    /** The tiered volume the cache's flash is on, null when it is on files. */
+    private final ServerVolume volume;
     private final TenantCaches tenants;
     private final EventLoopGroup group;
     private final ChannelGroup clients = new DefaultChannelGroup("most-clients", GlobalEventExecutor.INSTANCE);
@@ -65,12 +67,23 @@ public final class CacheServer implements AutoCloseable {
         Users users = Users.load(security.requirePass(), security.aclFile(), commands);
         io.netty.handler.ssl.SslContext ssl = security.tls() == null ? null : TlsContexts.server(security.tls());
         checkTenantsAreUsers(settings.sharing(), users);
-        this.cache = MostCache.open(settings.cacheConfig());
+        this.volume = settings.volume() == null ? null
+                : ServerVolume.open(settings.volume(), settings.cacheConfigBuilder(), settings.dataDirectory());
+        try {
+            this.cache = MostCache.open(volume == null ? settings.cacheConfig() : volume.cacheConfig());
+        } catch (RuntimeException | Error e) {
+            closeVolume();
+            throw e;
+        }
         try {
             this.tenants = TenantCaches.open(settings.dataDirectory(), settings.sharing(), settings.dirtyRatio(),
                     settings.threads());
         } catch (RuntimeException | Error e) {
-            cache.close();
+            try {
+                cache.close();
+            } finally {
+                closeVolume();
+            }
             throw e;
         }
         this.group = new MultiThreadIoEventLoopGroup(settings.threads(), new DefaultThreadFactory("most-resp"),
@@ -87,11 +100,7 @@ public final class CacheServer implements AutoCloseable {
                     .bind(settings.bind(), security.tls().port()).syncUninterruptibly().channel();
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
-            try {
-                tenants.close();
-            } finally {
-                cache.close();
-            }
+            closeCaches();
             throw e;
         }
     }
@@ -197,14 +206,29 @@ public final class CacheServer implements AutoCloseable {
             group.shutdownGracefully(0, DRAIN_SECONDS, TimeUnit.SECONDS).syncUninterruptibly();
         } finally {
             try {
-                try {
-                    tenants.close();
-                } finally {
-                    cache.close();
-                }
+                closeCaches();
             } finally {
                 closed.countDown();
             }
+        }
+    }
+
+    /** The tenants' caches, the cache, then the volume under it (its clean checkpoint comes last). */
+    private void closeCaches() {
+        try {
+            tenants.close();
+        } finally {
+            try {
+                cache.close();
+            } finally {
+                closeVolume();
+            }
+        }
+    }
+
+    private void closeVolume() {
+        if (volume != null) {
+            volume.close();
         }
     }
 }

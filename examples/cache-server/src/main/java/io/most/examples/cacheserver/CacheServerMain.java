@@ -48,6 +48,20 @@ public final class CacheServerMain implements Callable<Integer> {
             description = "Flash for small items: bucket pages in DIR (default: ${DEFAULT-VALUE}).")
     long ssd;
 
+    @Option(names = "--performance", paramLabel = "FILE:SIZE",
+            description = "With --capacity: the cache's flash on a MOST tiered volume, this O_DIRECT file its"
+                    + " performance device (e.g. /optane/most.perf:4g).")
+    String performance;
+
+    @Option(names = "--capacity", paramLabel = "FILE:SIZE",
+            description = "With --performance: the tiered volume's capacity device (e.g. /nvme/most.cap:32g).")
+    String capacity;
+
+    @Option(names = "--placement-policy", paramLabel = "NAME",
+            description = "The tiered volume's placement policy (default: most; also striping, orthus, hemem,"
+                    + " colloid, ...).")
+    String placementPolicy;
+
     @Option(names = "--dirty-ratio", defaultValue = "0.5",
             description = "Share of the DRAM bucket pages allowed dirty before they are written back to flash, in"
                     + " (0, 1] (default: ${DEFAULT-VALUE}).")
@@ -141,6 +155,11 @@ public final class CacheServerMain implements Callable<Integer> {
         }
         b.security(security());
         b.sharing(sharing());
+        if (placementPolicy != null && performance == null && capacity == null) {
+            throw new IllegalArgumentException("--placement-policy needs a tiered volume: --performance FILE:SIZE and"
+                    + " --capacity FILE:SIZE");
+        }
+        b.volume(VolumeSettings.of(performance, capacity, placementPolicy));
         ServerSettings settings = b.build();
         CacheServer server = CacheServer.start(settings);
         // SIGTERM and Ctrl-C: the same graceful close as SHUTDOWN; the JVM exits when the hook returns, so
@@ -156,10 +175,12 @@ public final class CacheServerMain implements Callable<Integer> {
             server.close();
             stopped.run();
         }, "most-sigterm"));
-        System.out.printf(Locale.ROOT, "MOST cache server listening on %s:%d (data %s, DRAM %s, PM %s, SSD %s, regions %s)%n",
+        System.out.printf(Locale.ROOT, "MOST cache server listening on %s:%d (data %s, DRAM %s, PM %s, SSD %s, regions %s%s)%n",
                 server.address().getHostString(), server.address().getPort(), dir.toAbsolutePath(),
                 Sizes.format(dram), Sizes.format(pm), Sizes.format(ssd),
-                Sizes.format(regions));
+                Sizes.format(regions), settings.volume() == null ? "" : ", on a tiered volume of "
+                        + settings.volume().performanceFile() + " and " + settings.volume().capacityFile() + " ("
+                        + settings.volume().placementPolicy() + ")");
         System.out.flush();
         server.awaitTermination();
         stopped.run();

@@ -31,12 +31,14 @@ import java.util.Objects;
  * @param security         passwords, ACL users, protected mode and TLS
  * @param sharing          the ACL users served as tenants, each from a cache of its own on shared devices,
  *                         and the sharing policy ({@link SharingSettings#NONE} for none)
+ * @param volume           the cache's flash on a tiered volume instead of files in {@code dataDirectory},
+ *                         null for files
  */
 public record ServerSettings(String bind, int port, Path dataDirectory, long dramBytes, long pmBytes, long ssdBytes,
                              long regionBytes, int threads, int maxClients, Duration idleTimeout, int maxBulkBytes,
                              int maxArrayLength, long maxRequestBytes, int maxInlineBytes, int writeBufferLow,
                              int writeBufferHigh, double dirtyRatio,
-                             SecuritySettings security, SharingSettings sharing) {
+                             SecuritySettings security, SharingSettings sharing, VolumeSettings volume) {
 
     /** Redis's default port. */
     public static final int DEFAULT_PORT = 6379;
@@ -58,6 +60,8 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         require(maxInlineBytes >= 16, "maxInlineBytes " + maxInlineBytes + " must be at least 16");
         require(writeBufferLow >= 1 && writeBufferHigh > writeBufferLow, "write buffer water marks " + writeBufferLow
                 + ".." + writeBufferHigh + " must satisfy 1 <= low < high");
+        require(volume == null || sharing.tenants().isEmpty(), "--tenant and --performance/--capacity both place"
+                + " flash: tenants share a device of their own; use one or the other");
     }
 
     /** Settings with the defaults: 127.0.0.1:6379, the cache in {@code dataDirectory}. */
@@ -71,14 +75,18 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
      * @throws io.most.errors.ConfigurationException if the cache refuses the sizes (it says what to change)
      */
     public CacheConfig cacheConfig() {
+        return cacheConfigBuilder().build();
+    }
+
+    /** A builder of {@link #cacheConfig()}, for the cache's devices to be set on (a tiered volume's ranges). */
+    CacheConfig.Builder cacheConfigBuilder() {
         return CacheConfig.builder()
                 .directory(dataDirectory)
                 .dramBytes(dramBytes)
                 .pmBytes(pmBytes)
                 .smallItemBytes(ssdBytes)
                 .largeItemBytes(regionBytes)
-                .dirtyRatio(dirtyRatio)
-                .build();
+                .dirtyRatio(dirtyRatio);
     }
 
     private static void require(boolean ok, String message) {
@@ -107,6 +115,7 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
         private int writeBufferHigh = 1 << 20;
         private double dirtyRatio = CacheConfig.DEFAULT_DIRTY_RATIO;
         private SecuritySettings security = SecuritySettings.DEFAULT;
+        private VolumeSettings volume;
         private SharingSettings sharing = SharingSettings.NONE;
 
         private Builder(Path dataDirectory) {
@@ -203,11 +212,17 @@ public record ServerSettings(String bind, int port, Path dataDirectory, long dra
             return this;
         }
 
+        /** The cache's flash on a tiered volume (default null: files in the data directory). */
+        public Builder volume(VolumeSettings settings) {
+            this.volume = settings;
+            return this;
+        }
+
         /** Validates and builds. */
         public ServerSettings build() {
             return new ServerSettings(bind, port, dataDirectory, dramBytes, pmBytes, ssdBytes, regionBytes, threads,
                     maxClients, idleTimeout, maxBulkBytes, maxArrayLength, maxRequestBytes, maxInlineBytes,
-                    writeBufferLow, writeBufferHigh, dirtyRatio, security, sharing);
+                    writeBufferLow, writeBufferHigh, dirtyRatio, security, sharing, volume);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.most.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.most.cache.CacheConfig;
+import io.most.cache.CacheVolumeLayout;
 import io.most.cache.MostCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class MostCacheVolumeTest {
             assertThat(cacheDir.resolve(CacheConfig.SMALL_ITEM_FILE)).doesNotExist();
             assertThat(cacheDir.resolve(CacheConfig.LARGE_ITEM_FILE)).doesNotExist();
             assertThat(dir.resolve("perf.dev")).exists();
-            assertThat(dir.resolve("caches").resolve(CacheVolume.LAYOUT_FILE)).exists();
+            assertThat(dir.resolve("caches").resolve(CacheVolumeLayout.FILE)).exists();
         });
         runner("most.cache.names=squares,other").run(context -> {
             assertThat(context).hasNotFailed();
