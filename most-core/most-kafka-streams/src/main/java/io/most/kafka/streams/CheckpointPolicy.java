@@ -30,7 +30,7 @@ final class CheckpointPolicy {
         this.lastCheckpoint = now;
     }
 
-    /** Whether a commit at {@code now} ({@link System#nanoTime} scale) with {@code changedBytes} changed must checkpoint. */
+    /** Whether a commit at {@code now} ({@link System#nanoTime}) with {@code changedBytes} changed must checkpoint. */
     boolean due(long changedBytes, long now) {
         return intervalNanos == 0 || changedBytes >= bytes || now - lastCheckpoint >= intervalNanos;
     }

@@ -79,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Memory.</b> The store's DRAM comes from its application instance's {@link MemoryBudget}.
  *
  * <p><b>Meters.</b> Bytes in DRAM, page hits and misses, bytes read from and written to the store's
- * file, and the shared budget's use are gauges in Kafka Streams' store-level metrics (group
+ * file, bytes written to its rollback journal, and the shared budget's use are gauges in Kafka Streams' store-level metrics (group
  * {@code stream-state-metrics}, tag {@code most-state-id}), read through {@code KafkaStreams.metrics()};
  * Micrometer users bind them with {@code KafkaStreamsMetrics}.
  *

@@ -54,7 +54,8 @@ record MostStreamsConfig(long dramBytes, int slots, int pageSize, int maxKeySize
                 (int) positive(configs, PAGE_SIZE, 16 * 1024),
                 (int) positive(configs, MAX_KEY_SIZE, 512),
                 positive(configs, STORE_BYTES, 8L << 30),
-                number(configs, CHECKPOINT_INTERVAL_MS, 10_000, 0, "a number of milliseconds (e.g. 10000; 0 checkpoints every commit)"),
+                number(configs, CHECKPOINT_INTERVAL_MS, 10_000, 0,
+                        "a number of milliseconds (e.g. 10000; 0 checkpoints every commit)"),
                 positive(configs, CHECKPOINT_BYTES, 64L << 20));
     }
 

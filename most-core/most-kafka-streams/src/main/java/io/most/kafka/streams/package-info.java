@@ -8,7 +8,7 @@
  * {@value io.most.kafka.streams.MostStreamsConfig#DRAM}.
  *
  * <p>Each store's meters (bytes in DRAM, page hits and misses, bytes read from and written to its file,
- * the shared budget's use) are gauges in Kafka Streams' store-level metrics, tag {@code most-state-id}:
+ * bytes written to its rollback journal, the shared budget's use) are gauges in Kafka Streams' store-level metrics, tag {@code most-state-id}:
  * {@code KafkaStreams.metrics()}, JMX, metric reporters, and Micrometer through its
  * {@code KafkaStreamsMetrics} binder; this module does not depend on Micrometer.
  *
