@@ -10,10 +10,9 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -51,14 +50,15 @@ final class RollbackJournal implements WalHook, AutoCloseable {
     private long base;
     private long written;  // offset of the end of what was handed to the channel
     private long forced;   // offset up to which the channel is forced
+    private long bytesWritten; // every byte handed to the channel since open, headers included
     private boolean closed;
 
     /** A page's before-image or allocation, as read back by {@link #read}. */
     record Entry(byte type, long pageId, byte[] image) {
     }
 
-    /** What a journal held when it was opened: its LSN base, end and the entries to roll back. */
-    record Contents(long base, long end, List<Entry> entries) {
+    /** What a journal held when it was opened: its LSN base, its end and how many entries it handed over. */
+    record Contents(long base, long end, long entries) {
     }
 
     private RollbackJournal(Path path, FileChannel channel, int payloadSize, long base) {
@@ -69,52 +69,72 @@ final class RollbackJournal implements WalHook, AutoCloseable {
     }
 
     /**
-     * Reads the journal at {@code path} (absent or empty: nothing to roll back).
+     * Reads the journal at {@code path} (absent or empty: nothing to roll back), handing each entry to
+     * {@code rollBack} in journal order as it is read: one page image in memory at a time, whatever the
+     * journal's size (a store that checkpoints rarely journals up to every page it has).
      *
      * @throws CorruptJournalException if the header is damaged or was written for another payload size
      */
-    static Contents read(Path path, int payloadSize) {
+    static Contents read(Path path, int payloadSize, Consumer<Entry> rollBack) {
         if (!java.nio.file.Files.exists(path)) {
-            return new Contents(0, 0, List.of());
+            return new Contents(0, 0, 0);
         }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size == 0) {
-                return new Contents(0, 0, List.of());
+                return new Contents(0, 0, 0);
             }
-            ByteBuffer all = ByteBuffer.allocate((int) Math.min(size, Integer.MAX_VALUE)).order(ByteOrder.LITTLE_ENDIAN);
-            while (all.hasRemaining() && ch.read(all) >= 0) {
-                // read to the end
-            }
-            all.flip();
-            if (all.remaining() < HEADER || all.getLong(0) != MAGIC || crc(all, 0, 20) != all.getInt(20)) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            if (!readFully(ch, header, 0) || header.getLong(0) != MAGIC || crc(header, 0, 20) != header.getInt(20)) {
                 throw new CorruptJournalException("rollback journal " + path + " has a damaged header: the store's"
                         + " pages may be a mix of two checkpoints; delete the store directory and restore it");
             }
-            if (all.getInt(8) != payloadSize) {
-                throw new CorruptJournalException("rollback journal " + path + " was written for a " + all.getInt(8)
+            if (header.getInt(8) != payloadSize) {
+                throw new CorruptJournalException("rollback journal " + path + " was written for a " + header.getInt(8)
                         + "-byte page payload, the store has " + payloadSize);
             }
-            long base = all.getLong(12);
-            List<Entry> entries = new ArrayList<>();
-            int at = HEADER;
-            while (at + 13 + 4 <= all.limit()) {
-                byte type = all.get(at);
-                long pageId = all.getLong(at + 1);
-                int length = all.getInt(at + 9);
-                if ((type != IMAGE && type != ALLOCATED) || length < 0 || length > payloadSize
-                        || at + 13 + length + 4 > all.limit() || crc(all, at, 13 + length) != all.getInt(at + 13 + length)) {
+            long base = header.getLong(12);
+            ByteBuffer record = ByteBuffer.allocate(13 + payloadSize + 4).order(ByteOrder.LITTLE_ENDIAN);
+            long at = HEADER;
+            long entries = 0;
+            while (true) {
+                record.clear().limit(13);
+                if (!readFully(ch, record, at)) {
+                    break;
+                }
+                byte type = record.get(0);
+                long pageId = record.getLong(1);
+                int length = record.getInt(9);
+                if ((type != IMAGE && type != ALLOCATED) || length < 0 || length > payloadSize) {
                     break; // a torn or never-forced tail
                 }
+                record.limit(13 + length + 4);
+                if (!readFully(ch, record, at + 13) || crc(record, 0, 13 + length) != record.getInt(13 + length)) {
+                    break;
+                }
                 byte[] image = new byte[length];
-                all.get(at + 13, image);
-                entries.add(new Entry(type, pageId, image));
+                record.get(13, image);
+                rollBack.accept(new Entry(type, pageId, image));
+                entries++;
                 at += 13 + length + 4;
             }
             return new Contents(base, at, entries);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rollback journal " + path, e);
         }
+    }
+
+    /** Reads from {@code position} until {@code b} is full; false if the file ends first. */
+    private static boolean readFully(FileChannel ch, ByteBuffer b, long position) throws IOException {
+        long at = position;
+        while (b.hasRemaining()) {
+            int n = ch.read(b, at);
+            if (n < 0) {
+                return false;
+            }
+            at += n;
+        }
+        return true;
     }
 
     /** Starts an empty journal at {@code path} whose LSNs continue after {@code base}. */
@@ -138,6 +158,7 @@ final class RollbackJournal implements WalHook, AutoCloseable {
         channel.truncate(0);
         channel.write(h, 0);
         channel.force(false);
+        bytesWritten += HEADER;
         written = HEADER;
         forced = HEADER;
         buffer.clear();
@@ -147,6 +168,19 @@ final class RollbackJournal implements WalHook, AutoCloseable {
     /** Whether no page was journaled or allocated since the last checkpoint (so none changed). */
     synchronized boolean isEmpty() {
         return covered.isEmpty();
+    }
+
+    /** How many pages were journaled or allocated since the last checkpoint. */
+    synchronized int coveredPages() {
+        return covered.size();
+    }
+
+    /**
+     * Bytes written to the journal file since it was opened (headers included), for write-cost meters.
+     * Records still in the buffer are not counted: a checkpoint discards them unwritten.
+     */
+    synchronized long bytesWritten() {
+        return bytesWritten;
     }
 
     /** The LSN of everything journaled so far: what a page changed now is stamped with. */
@@ -195,7 +229,9 @@ final class RollbackJournal implements WalHook, AutoCloseable {
         buffer.flip();
         try {
             while (buffer.hasRemaining()) {
-                written += channel.write(buffer, written);
+                int n = channel.write(buffer, written);
+                written += n;
+                bytesWritten += n;
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write rollback journal " + path

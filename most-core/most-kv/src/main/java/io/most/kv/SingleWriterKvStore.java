@@ -117,8 +117,7 @@ public final class SingleWriterKvStore implements AutoCloseable {
             lock = StoreFileLock.acquire(journalPath, "rollback journal");
             JournalHook hook = new JournalHook();
             raw = PageStore.open(builder.walHook(hook).build());
-            RollbackJournal.Contents contents = RollbackJournal.read(journalPath, raw.payloadSize());
-            rollBack(raw, contents);
+            RollbackJournal.Contents contents = rollBack(raw, journalPath);
             journal = RollbackJournal.create(journalPath, raw.payloadSize(), contents.base() + contents.end());
             hook.journal = journal;
             int maxKey = formatOrCheck(raw, options);
@@ -148,25 +147,31 @@ public final class SingleWriterKvStore implements AutoCloseable {
         }
     }
 
-    /** Writes every journaled before-image back and frees pages allocated since the checkpoint. */
-    private static void rollBack(PageStore raw, RollbackJournal.Contents contents) {
-        if (contents.entries().isEmpty()) {
-            return;
-        }
-        for (RollbackJournal.Entry e : contents.entries()) {
+    /**
+     * Writes every journaled before-image back as the journal is read, then frees the pages allocated
+     * since the checkpoint, and makes that durable: the store is at its last checkpoint again.
+     */
+    private static RollbackJournal.Contents rollBack(PageStore raw, Path journalPath) {
+        List<Long> allocated = new ArrayList<>();
+        RollbackJournal.Contents contents = RollbackJournal.read(journalPath, raw.payloadSize(), e -> {
             if (e.type() == RollbackJournal.IMAGE) {
                 try (Page p = raw.write(e.pageId())) {
                     MemorySegment.copy(e.image(), 0, p.payload(), ValueLayout.JAVA_BYTE, 0, e.image().length);
                     p.markDirty(0);
                 }
+            } else {
+                allocated.add(e.pageId());
+            }
+        });
+        for (long pageId : allocated) {
+            if (raw.isAllocated(pageId)) {
+                raw.free(pageId);
             }
         }
-        for (RollbackJournal.Entry e : contents.entries()) {
-            if (e.type() == RollbackJournal.ALLOCATED && raw.isAllocated(e.pageId())) {
-                raw.free(e.pageId());
-            }
+        if (contents.entries() > 0) {
+            raw.checkpoint();
         }
-        raw.checkpoint();
+        return contents;
     }
 
     private static int formatOrCheck(PageStore raw, KvOptions options) {
@@ -244,6 +249,24 @@ public final class SingleWriterKvStore implements AutoCloseable {
     public byte[] get(byte[] key) {
         checkOpen();
         return tree.get(Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * How many pages changed (or were allocated) since the last {@link #checkpoint}: what the next
+     * checkpoint writes at most, what a crash rolls back, and how many before-images the journal holds.
+     */
+    public int changedPages() {
+        return journal.coveredPages();
+    }
+
+    /**
+     * Bytes written to the rollback journal file since the store was opened: the before-images (at most
+     * one per page changed per checkpoint interval; those still buffered at a checkpoint are never
+     * written) and the journal's headers. With {@link #stats()}' page writes it is everything the store
+     * writes.
+     */
+    public long journalBytesWritten() {
+        return journal.bytesWritten();
     }
 
     /** The number of entries: exact, kept by the writer and checkpointed with the data. */

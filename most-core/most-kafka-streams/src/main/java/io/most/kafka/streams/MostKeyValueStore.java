@@ -51,10 +51,23 @@ import org.slf4j.LoggerFactory;
  * A persistent {@code KeyValueStore<Bytes, byte[]>} on MOST: a {@link SingleWriterKvStore} in
  * {@code stateDir()/<name>}, keys ordered by their bytes (unsigned), as RocksDB orders them.
  *
- * <p><b>Offsets (KIP-1035).</b> The store manages its changelog offsets: {@link #commit} writes them, the
- * IQv2 position and every change since the last commit in one atomic checkpoint, so after a crash the
- * store reopens exactly at its last commit and Kafka Streams replays only the changelog after it. An
- * empty map clears the offsets. Nothing is logged per key: the changelog topic is the log.
+ * <p><b>Offsets (KIP-1035).</b> The store manages its changelog offsets. A checkpoint writes them, the
+ * IQv2 position and every change since the previous checkpoint atomically, so the offsets the store
+ * holds on disk always describe exactly the data it holds there. Nothing is logged per key: the
+ * changelog topic is the log, so a commit need not be durable: {@link #commit} checkpoints once
+ * {@value MostStreamsConfig#CHECKPOINT_INTERVAL_MS} has passed since the last checkpoint or
+ * {@value MostStreamsConfig#CHECKPOINT_BYTES} of pages have changed, and otherwise only remembers the
+ * offsets ({@link CheckpointPolicy}). A crash reopens the store at its last checkpoint, and Kafka
+ * Streams replays the changelog after that checkpoint's offsets ({@link #committedOffset}). {@link #close}
+ * checkpoints the last commit's offsets if nothing changed since it, so a clean restart replays nothing.
+ * An empty map (a store without a changelog, or one Kafka Streams found corrupted) checkpoints at once
+ * and clears the offsets.
+ *
+ * <p>Which commits carry offsets is Kafka Streams' choice (4.4): at least once, after every commit of
+ * a task that processed records; under {@code exactly_once_v2}, only when a restore ends and when the
+ * task closes cleanly, unless {@code enable.transactional.statestores} is set, when it is after every
+ * transaction commit (then a crash replays only the changelog after the last checkpoint; without it, all
+ * the changelog written since the task last restored or closed cleanly).
  *
  * <p><b>Damage.</b> A store whose files cannot be opened as a consistent checkpoint (damaged journal
  * header, torn page, files of another engine or settings) is deleted at {@link #init} with a warning
@@ -66,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Memory.</b> The store's DRAM comes from its application instance's {@link MemoryBudget}.
  *
  * <p><b>Meters.</b> Bytes in DRAM, page hits and misses, bytes read from and written to the store's
- * file, and the shared budget's use are gauges in Kafka Streams' store-level metrics (group
+ * file, bytes written to its rollback journal, and the shared budget's use are gauges in Kafka Streams' store-level metrics (group
  * {@code stream-state-metrics}, tag {@code most-state-id}), read through {@code KafkaStreams.metrics()};
  * Micrometer users bind them with {@code KafkaStreamsMetrics}.
  *
@@ -86,6 +99,14 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private StoreMetrics metrics;
     private volatile CheckpointMetadata committed = CheckpointMetadata.empty();
     private volatile Position position = Position.emptyPosition();
+    private int pageSize;
+    private CheckpointPolicy policy;
+    /** The last commit's offsets and position when it did not checkpoint; null once checkpointed. */
+    private CheckpointMetadata pending;
+    /** Changes made through this store since it opened, and their number at the pending commit. */
+    private long changes;
+    private long changesAtPending;
+    private volatile boolean damaged;
 
     /** A store named {@code name} (its directory under the task's state directory). */
     public MostKeyValueStore(String name) {
@@ -114,6 +135,10 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         committed = CheckpointMetadata.decode(store.metadata());
         position = committed.position().copy();
+        pageSize = config.pageSize();
+        policy = new CheckpointPolicy(config.checkpointIntervalMs(), config.checkpointBytes(), System.nanoTime());
+        pending = null;
+        damaged = false;
         metrics = StoreMetrics.register(context.metrics(), context.taskId().toString(), name, store, config.pageSize(), grant);
         context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
     }
@@ -199,6 +224,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             batch.add(new io.most.kv.KeyValue(r.key, r.value));
         }
         SingleWriterKvStore s = open();
+        changes++;
         guard(() -> {
             s.putAll(batch);
             return null;
@@ -211,6 +237,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public void put(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
         SingleWriterKvStore s = open();
+        changes++;
         guard(() -> value == null ? s.delete(key.get()) : s.put(key.get(), value));
         StoreQueryUtils.updatePosition(position, context);
     }
@@ -219,6 +246,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public byte[] putIfAbsent(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
         SingleWriterKvStore s = open();
+        changes++;
         byte[] current = guard(() -> value == null ? s.get(key.get()) : s.putIfAbsent(key.get(), value));
         StoreQueryUtils.updatePosition(position, context);
         return current;
@@ -232,6 +260,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             batch.add(new io.most.kv.KeyValue(e.key.get(), e.value));
         }
         SingleWriterKvStore s = open();
+        changes++;
         guard(() -> {
             s.putAll(batch);
             return null;
@@ -243,6 +272,7 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public byte[] delete(Bytes key) {
         Objects.requireNonNull(key, "key cannot be null");
         SingleWriterKvStore s = open();
+        changes++;
         byte[] before = guard(() -> s.delete(key.get()));
         StoreQueryUtils.updatePosition(position, context);
         return before;
@@ -334,7 +364,12 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return true;
     }
 
-    /** Makes every change, {@code changelogOffsets} (empty: none) and the position durable, atomically. */
+    /**
+     * Commits {@code changelogOffsets} (Kafka's {@code -4} marks an offset it does not know) and the
+     * position with the data as it is now: a checkpoint if {@link CheckpointPolicy} says it is due or
+     * the map is empty (which clears the offsets), otherwise the offsets are remembered for a later
+     * checkpoint and {@link #close}. Either way the offsets on disk describe exactly the data on disk.
+     */
     @Override
     public void commit(Map<TopicPartition, Long> changelogOffsets) {
         SingleWriterKvStore s = open();
@@ -345,25 +380,49 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                     + " changelog offsets in its " + s.maxMetadataSize() + "-byte metadata page: raise "
                     + MostStreamsConfig.PAGE_SIZE);
         }
+        long now = System.nanoTime();
+        if (!changelogOffsets.isEmpty() && !policy.due((long) s.changedPages() * pageSize, now)) {
+            pending = next;
+            changesAtPending = changes;
+            return;
+        }
+        checkpoint(s, next, blob, now);
+    }
+
+    private void checkpoint(SingleWriterKvStore s, CheckpointMetadata next, byte[] blob, long now) {
         guard(() -> {
             s.checkpoint(blob);
             return null;
         });
         committed = next;
+        pending = null;
+        policy.checkpointed(now);
     }
 
+    /**
+     * The offset of the store's last checkpoint: what it reopens at after a crash (Kafka Streams reads it
+     * when the store opens), not the last commit's if that one did not checkpoint.
+     */
     @Override
     public Long committedOffset(TopicPartition partition) {
         return committed.offsets().get(partition);
     }
 
-    /** Kafka Streams before KIP-1035 flushes instead of committing: a checkpoint keeping the offsets. */
+    /**
+     * Kafka Streams before KIP-1035 flushes instead of committing: a checkpoint of the last commit's
+     * offsets if nothing changed since it, else of the data with its offsets cleared (data newer than
+     * the offsets would be replayed over, which exactly-once cannot allow).
+     */
     @Override
     @Deprecated
     public void flush() {
-        if (store != null) {
-            commit(committed.offsets());
+        SingleWriterKvStore s = store;
+        if (s == null) {
+            return;
         }
+        CheckpointMetadata next = pending != null && changes == changesAtPending ? pending
+                : s.changedPages() == 0 ? committed : new CheckpointMetadata(Map.of(), position.copy());
+        checkpoint(s, next, next.encode(), System.nanoTime());
     }
 
     @Override
@@ -376,14 +435,29 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return store != null;
     }
 
-    /** Closes without a checkpoint: changes after the last {@link #commit} are rolled back at reopen. */
+    /**
+     * Closes the store. If nothing changed since the last commit that only remembered its offsets, they
+     * are checkpointed first (a clean close replays nothing at the next start); otherwise changes after
+     * the last checkpoint are rolled back at reopen and replayed from the changelog.
+     */
     @Override
     public synchronized void close() {
         SingleWriterKvStore s = store;
         if (s == null) {
             return;
         }
+        try {
+            if (pending != null && changes == changesAtPending && !damaged) {
+                checkpoint(s, pending, pending.encode(), System.nanoTime());
+            }
+        } finally {
+            release(s);
+        }
+    }
+
+    private void release(SingleWriterKvStore s) {
         store = null;
+        pending = null;
         StoreMetrics m = metrics;
         metrics = null;
         try {
@@ -445,11 +519,18 @@ public class MostKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private void markDamaged(Exception cause) {
+        damaged = true;
         try {
             Files.writeString(directory.resolve(DAMAGED_MARKER), String.valueOf(cause.getMessage()), StandardCharsets.UTF_8);
         } catch (IOException e) {
             cause.addSuppressed(e);
         }
+    }
+
+    /** Bytes the store wrote to its files since it opened (pages and rollback journal), for tests. */
+    long bytesWritten() {
+        SingleWriterKvStore s = open();
+        return s.stats().ssdWrites() * pageSize + s.journalBytesWritten();
     }
 
     /** The store's directory, for tests. */

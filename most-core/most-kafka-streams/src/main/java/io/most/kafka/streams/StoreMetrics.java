@@ -42,6 +42,7 @@ final class StoreMetrics {
     static final String PAGE_MISSES = "page-misses-total";
     static final String DEVICE_BYTES_READ = "device-bytes-read-total";
     static final String DEVICE_BYTES_WRITTEN = "device-bytes-written-total";
+    static final String JOURNAL_BYTES_WRITTEN = "journal-bytes-written-total";
     static final String BUDGET_BYTES = "dram-budget-bytes";
     static final String BUDGET_USED_BYTES = "dram-budget-used-bytes";
     static final String BUDGET_STORES_BEYOND_SHARES = "dram-budget-stores-beyond-shares";
@@ -87,6 +88,8 @@ final class StoreMetrics {
                 + " it opened", s -> s.ssdReads() * pageSize);
         m.stat(taskId, scope, storeName, DEVICE_BYTES_WRITTEN, "bytes of pages written to the store's data file"
                 + " since it opened (the rollback journal's before-images are not counted)", s -> s.ssdWrites() * pageSize);
+        m.add(taskId, scope, storeName, JOURNAL_BYTES_WRITTEN, "bytes written to the store's rollback journal since"
+                + " it opened: one before-image per page changed per checkpoint interval", store::journalBytesWritten);
         m.add(taskId, scope, storeName, BUDGET_BYTES, "the DRAM budget " + MostStreamsConfig.DRAM + " all MOST"
                 + " stores of this application instance share", budget::budgetBytes);
         m.add(taskId, scope, storeName, BUDGET_USED_BYTES, "DRAM granted to the open MOST stores of this"

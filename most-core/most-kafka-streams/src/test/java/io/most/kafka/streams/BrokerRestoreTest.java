@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -47,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * under exactly-once: the counts are exact; a restart with the state directory intact restores nothing
  * (the store reopened at its committed offsets); a restart after the state directory was deleted
  * restores every key from the changelog; a forked instance killed with SIGKILL mid-processing restarts
- * with exact counts under exactly-once, and with only the changelog's tail to restore at least once.
+ * with exact counts under exactly-once, and with only the changelog's tail to restore at least once and
+ * under exactly-once with transactional state stores.
  */
 @ExtendWith(SharedBroker.class)
 class BrokerRestoreTest {
@@ -150,41 +152,64 @@ class BrokerRestoreTest {
 
     /**
      * kill -9 of a forked instance in the middle of processing under exactly_once_v2, then a restart: the
-     * output's last count per key is exact (no record counted twice or lost). Kafka Streams 4.4 itself
-     * decides what is restored here: under exactly-once it marks a store's offsets unknown when the task
-     * starts and commits them only when the task closes cleanly, so after a crash it restores the whole
-     * changelog whatever the store (the restart's restored count is printed, not asserted).
+     * output's last count per key is exact (no record counted twice or lost). Kafka Streams 4.4 decides
+     * what is restored here: under exactly-once it commits a running task's stores only when the task
+     * closes cleanly ({@code StreamTask.postCommit} skips the checkpoint while {@code
+     * enable.transactional.statestores} is off), so the store reopens at the offsets of the end of its
+     * last restore (none for this new application) and the restart restores all the changelog the
+     * killed instance wrote (printed, not asserted).
      */
     @Test
     void killNineUnderExactlyOnceCountsExactly() throws Exception {
-        CrashRun run = crashAndRestart("eos", StreamsConfig.EXACTLY_ONCE_V2);
+        CrashRun run = crashAndRestart("eos", StreamsConfig.EXACTLY_ONCE_V2, Map.of());
         assertEquals(run.want(), run.last(), "the last count of every key, read committed");
         System.out.println("exactly_once_v2: the restart restored " + run.restored() + " changelog records after "
                 + run.seen() + " counts");
     }
 
     /**
-     * The same crash at least once: the store reopens at its last commit, so the restart restores only
+     * The same crash under exactly_once_v2 with {@code enable.transactional.statestores}: Kafka Streams
+     * commits the store after every transaction with the changelog offsets that transaction wrote, the
+     * store checkpoints some of those commits, reopens at its last checkpoint (data and offsets of a
+     * committed transaction) and the restart restores only the changelog after it, read committed:
+     * far less than the killed instance wrote, and the counts are exact.
+     */
+    @Test
+    void killNineUnderExactlyOnceWithTransactionalStoresRestoresOnlyTheTail() throws Exception {
+        CrashRun run = crashAndRestart("eos-txn", StreamsConfig.EXACTLY_ONCE_V2,
+                Map.of(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true"));
+        System.out.println("exactly_once_v2, transactional state stores: the restart restored " + run.restored()
+                + " changelog records after " + run.seen() + " counts");
+        assertEquals(run.want(), run.last(), "the last count of every key, read committed");
+        assertTrue(run.restored() < run.seen() / 2, "the restart restored " + run.restored() + " changelog records"
+                + " of the " + run.seen() + "+ the killed instance wrote: only the tail after the store's last checkpoint");
+    }
+
+    /**
+     * The same crash at least once: the store reopens at its last checkpoint, so the restart restores only
      * the changelog's tail after it, far less than the killed instance wrote; counts may exceed the
      * exact ones (records processed again), never fall short.
      */
     @Test
     void killNineAtLeastOnceRestoresOnlyTheTail() throws Exception {
-        CrashRun run = crashAndRestart("alos", StreamsConfig.AT_LEAST_ONCE);
+        CrashRun run = crashAndRestart("alos", StreamsConfig.AT_LEAST_ONCE, Map.of());
         System.out.println("at_least_once: the restart restored " + run.restored() + " changelog records after "
                 + run.seen() + " counts");
         for (Map.Entry<String, Long> w : run.want().entrySet()) {
             assertTrue(run.last().getOrDefault(w.getKey(), 0L) >= w.getValue(), "count of " + w.getKey());
         }
         assertTrue(run.restored() < run.seen() / 2, "the restart restored " + run.restored() + " changelog records"
-                + " of the " + run.seen() + "+ the killed instance wrote: only the tail after the store's last commit");
+                + " of the " + run.seen() + "+ the killed instance wrote: only the tail after the store's last checkpoint");
     }
 
     private record CrashRun(Map<String, Long> want, Map<String, Long> last, long seen, long restored) {
     }
 
-    /** Runs a forked instance, kills it with SIGKILL after two thirds of the input, restarts in this JVM. */
-    private CrashRun crashAndRestart(String tag, String guarantee) throws Exception {
+    /**
+     * Runs a forked instance with {@code overrides}, kills it with SIGKILL after two thirds of the input,
+     * restarts it in this JVM with the same settings.
+     */
+    private CrashRun crashAndRestart(String tag, String guarantee, Map<String, String> overrides) throws Exception {
         int records = 30_000;
         String in = tag + "-in";
         String out = tag + "-out";
@@ -203,10 +228,12 @@ class BrokerRestoreTest {
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // the killed member's 2 s session (not the default 45) is all the restart waits for its partition
-        Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp",
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp",
                 System.getProperty("java.class.path"), CountingAppMain.class.getName(), cluster.bootstrapServers(),
                 stateDir.toString(), in, out, appId, guarantee, "consumer.session.timeout.ms=2000",
-                "consumer.heartbeat.interval.ms=500")).redirectErrorStream(true)
+                "consumer.heartbeat.interval.ms=500"));
+        overrides.forEach((name, value) -> command.add(name + "=" + value));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -231,7 +258,8 @@ class BrokerRestoreTest {
                 child.waitFor();
             }
             assertTrue(seen >= records * 2 / 3, "killed after " + seen + " of " + records + " counts");
-            try (KafkaStreams restarted = CountingAppMain.app(cluster.bootstrapServers(), stateDir, in, out, appId, guarantee)) {
+            try (KafkaStreams restarted = CountingAppMain.app(cluster.bootstrapServers(), stateDir, in, out, appId, guarantee,
+                    overrides)) {
                 restarted.setGlobalStateRestoreListener(counting(restored));
                 restarted.start();
                 deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();

@@ -42,6 +42,9 @@ public final class CountingAppMain {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(MostStreamsConfig.DRAM, Long.toString(16L << 20));
         p.put(MostStreamsConfig.STORE_BYTES, Long.toString(256L << 20));
+        // a checkpoint at most every few commits: the crash tests' seconds-long runs checkpoint many times
+        // before the kill, and most commits still only remember their offsets
+        p.put(MostStreamsConfig.CHECKPOINT_INTERVAL_MS, "300");
         p.putAll(overrides);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.String())).groupByKey()

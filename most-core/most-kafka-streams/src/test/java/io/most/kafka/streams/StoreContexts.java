@@ -22,13 +22,19 @@ final class StoreContexts {
         p.put(MostStreamsConfig.STORE_BYTES, Long.toString(256L << 20));
         p.put(MostStreamsConfig.PAGE_SIZE, "4096");
         p.put(MostStreamsConfig.MAX_KEY_SIZE, "64");
+        // every commit checkpoints unless a test asks otherwise: a test's commit then is its durable point
+        p.put(MostStreamsConfig.CHECKPOINT_INTERVAL_MS, "0");
         return p;
     }
 
     /** Inits {@code store} in task 0_0 whose state directory is {@code stateDir}; returns the context. */
     static StateStoreContext init(StateStore store, Path stateDir, long dramBytes) {
-        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props(stateDir, dramBytes),
-                new TaskId(0, 0), stateDir.toFile());
+        return init(store, props(stateDir, dramBytes), stateDir);
+    }
+
+    /** Inits {@code store} in task 0_0 with the settings {@code props}. */
+    static StateStoreContext init(StateStore store, Properties props, Path stateDir) {
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile());
         StateStoreContext ssc = context.getStateStoreContext();
         store.init(ssc, store);
         return ssc;

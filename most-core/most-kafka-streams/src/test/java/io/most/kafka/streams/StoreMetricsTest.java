@@ -59,13 +59,17 @@ class StoreMetricsTest {
             assertTrue(read > 4 * share, "the test reads " + read + " bytes through a " + share + "-byte share");
 
             Map<String, Double> m = meters(context.metrics(), "metered");
-            assertEquals(9, m.size(), m.toString());
+            assertEquals(10, m.size(), m.toString());
             assertEquals(share, m.get(StoreMetrics.DRAM_SHARE_BYTES), m.toString());
             assertTrue(m.get(StoreMetrics.DRAM_BYTES) > 0 && m.get(StoreMetrics.DRAM_BYTES) <= share, m.toString());
             assertTrue(m.get(StoreMetrics.PAGE_HITS) > 0, m.toString());
             assertTrue(m.get(StoreMetrics.PAGE_MISSES) > 0, "the data is four times the DRAM: " + m);
             assertTrue(m.get(StoreMetrics.DEVICE_BYTES_READ) >= m.get(StoreMetrics.PAGE_MISSES) * 4096, m.toString());
             assertTrue(m.get(StoreMetrics.DEVICE_BYTES_WRITTEN) >= 4 * share, "evicted pages were written: " + m);
+            // a new store's pages are new since its last checkpoint: each journaled as an allocation, no image
+            double pagesWritten = m.get(StoreMetrics.DEVICE_BYTES_WRITTEN) / 4096;
+            assertTrue(m.get(StoreMetrics.JOURNAL_BYTES_WRITTEN) >= 17 * pagesWritten / 2, "the allocations of the"
+                    + " written pages: " + m);
             assertEquals(16 * share, m.get(StoreMetrics.BUDGET_BYTES), m.toString());
             assertEquals(share, m.get(StoreMetrics.BUDGET_USED_BYTES), "one store holds one share: " + m);
             assertEquals(0, m.get(StoreMetrics.BUDGET_STORES_BEYOND_SHARES), m.toString());

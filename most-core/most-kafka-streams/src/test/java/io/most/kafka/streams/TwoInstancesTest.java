@@ -193,6 +193,8 @@ class TwoInstancesTest {
         p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, Long.MAX_VALUE);
         p.put(MostStreamsConfig.DRAM, Long.toString(16L << 20));
         p.put(MostStreamsConfig.STORE_BYTES, Long.toString(64L << 20));
+        // a checkpoint at most every few commits, as in CountingAppMain
+        p.put(MostStreamsConfig.CHECKPOINT_INTERVAL_MS, "300");
         return p;
     }
 
