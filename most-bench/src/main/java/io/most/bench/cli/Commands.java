@@ -120,6 +120,8 @@ final class Commands {
             new Opt("partitions", "N", "streams workloads: input partitions, hence tasks and state stores (default 4)"),
             new Opt("guarantee", "G", "streams workloads: processing.guarantee, exactly_once_v2 (default; the kill -9"
                     + " restart is measured under it) or at_least_once"),
+            Opt.flag("transactional-stores", "streams workloads: enable.transactional.statestores=true for every engine"
+                    + " (under exactly-once a crash then replays the changelog's tail instead of wiping the stores)"),
             Opt.flag("no-restart", "streams workloads: skip the kill -9 after the measured window and the timed restart"),
             new Opt("fields", "N", "YCSB workloads: fields per record (default 10)"),
             new Opt("field-length", "N", "YCSB workloads: bytes per field (default 100)"),

@@ -86,7 +86,8 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
     /** Validates {@code line}; never touches a device, may read the file system to check paths. */
     public static RunSpec parse(Options line) {
         for (String option : StreamsSpec.STREAMS_ONLY) {
-            if (option.equals(StreamsSpec.NO_RESTART) ? line.flag(option) : line.value(option).isPresent()) {
+            if (option.equals(StreamsSpec.NO_RESTART) || option.equals(StreamsSpec.TRANSACTIONAL_STORES)
+                    ? line.flag(option) : line.value(option).isPresent()) {
                 throw new UsageException("--" + option + " is an option of the Kafka Streams workloads ("
                         + String.join(", ", StreamsWorkload.ids()) + "), not of '"
                         + line.value("workload").orElse("?") + "'");

@@ -39,7 +39,9 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
     static final long MAX_KEYS = 1_000_000_000L;
     /** Options of run that only the streams workloads take. */
     static final String NO_RESTART = "no-restart";
-    static final List<String> STREAMS_ONLY = List.of("keys", "distribution", "partitions", "guarantee", NO_RESTART);
+    static final String TRANSACTIONAL_STORES = "transactional-stores";
+    static final List<String> STREAMS_ONLY = List.of("keys", "distribution", "partitions", "guarantee", TRANSACTIONAL_STORES,
+            NO_RESTART);
     /** Options of run that the streams workloads do not take. */
     private static final List<String> NOT_FOR_STREAMS = List.of("hierarchy", "policies", "intensity", "size",
             "block-size", "pm", "epoch", "queue-depth", "pm-profile", "working-set", "fields", "field-length",
@@ -98,6 +100,7 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
                     + " give at least 128m");
         }
         boolean killRestart = !line.flag(NO_RESTART);
+        boolean transactionalStores = line.flag(TRANSACTIONAL_STORES);
         Optional<Path> dir = line.value("dir").map(RunSpec::parseDir);
         Optional<String> json = line.value("json");
         json.filter(j -> !j.equals("-")).ifPresent(RunSpec::checkJsonPath);
@@ -112,7 +115,7 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
             for (KeyDistribution d : distributions) {
                 for (StreamsEngine e : engines) {
                     StreamsSettings s = new StreamsSettings(w, d, e, keys, records, budget, threads, partitions,
-                            guarantee, theta, seed, heap, killRestart, dir);
+                            guarantee, transactionalStores, theta, seed, heap, killRestart, dir);
                     if (e == StreamsEngine.IN_MEMORY) {
                         long needed = StreamsEngine.inMemoryHeapBytes(keys, s.entryBytes());
                         if (needed > physical / 2) {

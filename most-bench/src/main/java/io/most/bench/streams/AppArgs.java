@@ -40,6 +40,7 @@ record AppArgs(boolean restart, String bootstrap, Path stateDir, String applicat
         m.put("threads", Integer.toString(settings.threads()));
         m.put("partitions", Integer.toString(settings.partitions()));
         m.put("guarantee", settings.guarantee());
+        m.put("transactional-stores", Boolean.toString(settings.transactionalStores()));
         m.put("theta", Double.toString(settings.theta()));
         m.put("seed", Long.toString(settings.seed()));
         m.put("heap", Long.toString(settings.heapBytes()));
@@ -64,6 +65,7 @@ record AppArgs(boolean restart, String bootstrap, Path stateDir, String applicat
                 StreamsEngine.find(get(m, "engine")).orElseThrow(() -> bad(m, "engine")),
                 Long.parseLong(get(m, "keys")), Long.parseLong(get(m, "measured")), Long.parseLong(get(m, "budget")),
                 Integer.parseInt(get(m, "threads")), Integer.parseInt(get(m, "partitions")), get(m, "guarantee"),
+                Boolean.parseBoolean(get(m, "transactional-stores")),
                 Double.parseDouble(get(m, "theta")), Long.parseLong(get(m, "seed")), Long.parseLong(get(m, "heap")),
                 true, java.util.Optional.empty());
         return new AppArgs(get(m, "mode").equals("restart"), get(m, "bootstrap"), Path.of(get(m, "state-dir")),

@@ -125,6 +125,7 @@ public final class StreamsAppMain {
         p.put(StreamsConfig.STATE_DIR_CONFIG, app.stateDir().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, s.threads());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, s.guarantee());
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, s.transactionalStores());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         // every record reaches the store (and the timer's second mark) at once: the record cache would
         // absorb updates of hot keys and forward them at the next commit, measuring the cache, not the store

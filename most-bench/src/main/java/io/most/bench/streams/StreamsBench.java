@@ -123,6 +123,7 @@ public final class StreamsBench {
         f.put("threads", s.threads());
         f.put("partitions", s.partitions());
         f.put("guarantee", s.guarantee());
+        f.put("transactional_stores", s.transactionalStores());
         f.put("seed", s.seed());
         f.put("streams_heap_bytes", s.heapBytes());
         f.put("engine_config", s.engine().describe(s.budgetBytes(), s.partitions()));

@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param threads       stream threads ({@code num.stream.threads})
  * @param partitions    input partitions, hence tasks and stores
  * @param guarantee     {@code processing.guarantee} ({@code exactly_once_v2} or {@code at_least_once})
+ * @param transactionalStores {@code enable.transactional.statestores} for every engine: under exactly-once,
+ *                    Kafka Streams then commits the stores after each transaction and no longer wipes them
+ *                    after a crash (false: Kafka's default, a crash under exactly-once wipes and restores)
  * @param theta         zipfian skew
  * @param seed          the input's random seed
  * @param heapBytes     the Streams JVM's maximum heap
@@ -24,6 +27,7 @@ import java.util.Optional;
  */
 public record StreamsSettings(StreamsWorkload workload, KeyDistribution distribution, StreamsEngine engine, long keys,
                               long measured, long budgetBytes, int threads, int partitions, String guarantee,
+                              boolean transactionalStores,
                               double theta, long seed, long heapBytes, boolean killRestart, Optional<Path> dir) {
     /** Processing guarantees the benchmark takes. */
     public static final List<String> GUARANTEES = List.of("exactly_once_v2", "at_least_once");
@@ -51,7 +55,7 @@ public record StreamsSettings(StreamsWorkload workload, KeyDistribution distribu
     /** These settings with the Streams JVM's heap {@code bytes}. */
     public StreamsSettings withHeap(long bytes) {
         return new StreamsSettings(workload, distribution, engine, keys, measured, budgetBytes, threads, partitions,
-                guarantee, theta, seed, bytes, killRestart, dir);
+                guarantee, transactionalStores, theta, seed, bytes, killRestart, dir);
     }
 
     /** The input records this measurement produces. */
