@@ -44,9 +44,9 @@ final class NyxFig5_6 extends NyxExperiment {
     @Override
     public String setup(boolean quick) {
         return "U: get-4k, 2 threads, unlimited; L: the pattern, 3 threads, limit " + (quick ? QUICK_LIMIT : LIMIT)
-                + " of the device (resource"
-                + " limit: cost units per 1 s epoch, checked every 10 ms; bandwidth limit: the same fraction x the 4 KiB load"
-                + " MaxIOPS x 4 KiB of value bytes per epoch). Twitter step: S1 and C1 1 thread each, C2 2 threads at"
+                + " of the device (resource limit: cost units per 1 s epoch, checked every 10 ms; bandwidth limit: the"
+                + " same fraction x the 4 KiB load MaxIOPS x 4 KiB of value bytes per epoch). Twitter step: S1 and C1 1"
+                + " thread each, C2 2 threads at"
                 + " 50 requests/s then closed loop (its write spike), limited to " + C2_LIMIT + "; C2's 67 KB values"
                 + " live in flash regions, so its cost is on the flash device, which the limit governs as well. "
                 + commonSetup(quick);

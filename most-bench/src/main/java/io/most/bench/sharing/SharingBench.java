@@ -7,7 +7,6 @@ import io.most.bench.driver.Latencies;
 import io.most.bench.driver.RunResult;
 import io.most.cache.CacheConfig;
 import io.most.cache.MostCache;
-import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceProfiles;
 import io.most.device.DeviceSlice;
@@ -112,14 +111,15 @@ public final class SharingBench {
                 loadAll(loads);
                 return new Window(s, pm, shared, loads).run();
             } finally {
+                // every throttle lifted first: a cache's close flushes through its tenant's throttles
                 if (bandwidth != null) {
                     bandwidth.close();
                 }
-                for (TenantLoad l : loads) {
-                    l.cache.close();
-                }
                 if (shared != null) {
                     shared.close();
+                }
+                for (TenantLoad l : loads) {
+                    l.cache.close();
                 }
             }
         } catch (InterruptedException e) {
@@ -213,7 +213,10 @@ public final class SharingBench {
                 long[] lastIssued = new long[loads.size()];
                 long[] lastPm = picos(Resource.PM);
                 long lastAt = start;
-                for (long next = start + s.intervalNanos(); ; next += s.intervalNanos()) {
+                // a sampler that fell behind (a collection, a busy machine) skips the samples it missed rather
+                // than taking them back to back over a few microseconds
+                long interval = s.intervalNanos();
+                for (long next = start + interval; ; next = Math.max(next + interval, System.nanoTime())) {
                     long now = System.nanoTime();
                     if (now < next) {
                         java.util.concurrent.locks.LockSupport.parkNanos(next - now);
