@@ -238,7 +238,8 @@ public final class SharingBench {
                             if (l.plan.burstNanos() >= 0 && !l.bursting && now >= measureStart + l.plan.burstNanos()) {
                                 l.bursting = true;
                                 if (l.plan.burstNanos() == burst) {
-                                    loads.forEach(o -> o.phase = TenantLoad.Phase.MEASURED);
+                                    loads.stream().filter(o -> o.phase == TenantLoad.Phase.BEFORE_BURST)
+                                            .forEach(o -> o.phase = TenantLoad.Phase.MEASURED);
                                 }
                             }
                         }
@@ -255,6 +256,7 @@ public final class SharingBench {
                         break;
                     }
                 }
+                loads.forEach(l -> l.phase = TenantLoad.Phase.DONE); // the window's counts end with its snapshot
                 Snapshot atStop = snapshot(System.nanoTime());
                 for (TenantLoad l : loads) {
                     l.stop();

@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * coordinator through {@link #phase}.
  */
 final class TenantLoad {
-    /** What the threads record into. */
-    enum Phase { WARMUP, BEFORE_BURST, MEASURED, END }
+    /** What the threads record into: nothing in the warm-up and once the window is over. */
+    enum Phase { WARMUP, BEFORE_BURST, MEASURED, END, DONE }
 
     final TenantPlan plan;
     final long keys;
@@ -136,7 +136,7 @@ final class TenantLoad {
             interval.record(latency);
             calibration.record(latency);
             Phase p = phase;
-            if (p != Phase.WARMUP) {
+            if (p != Phase.WARMUP && p != Phase.DONE) {
                 measuredOps.increment();
                 perPhase[0].record(latency);
                 if (p == Phase.BEFORE_BURST) {
