@@ -1,6 +1,5 @@
 package io.most.bench.cli;
 
-import io.most.bench.Units;
 import io.most.bench.driver.RunResult;
 import io.most.bench.fork.ForkedJvm;
 import io.most.bench.fork.LoadGate;
@@ -126,10 +125,7 @@ public final class SharingCommand {
     static String report(List<RunResult> results, RunMethod method) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", Machine.fields());
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("fork", method.fork());
-        m.put("repeat", method.repeat());
-        m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+        Map<String, Object> m = method.fields();
         m.put("statistic", "median of every numeric field; tenants and timeline from the repetition whose"
                 + " throughput is nearest the median");
         root.put("method", m);
