@@ -21,6 +21,9 @@ final class TenantLoad {
     /** What the threads record into: nothing in the warm-up and once the window is over. */
     enum Phase { WARMUP, BEFORE_BURST, MEASURED, END, DONE }
 
+    /** Threads writing a tenant's keys before the run. */
+    static final int LOADERS = 8;
+
     final TenantPlan plan;
     final long keys;
     final MostCache cache;
@@ -61,20 +64,33 @@ final class TenantLoad {
         new SplittableRandom(seed).nextBytes(value);
     }
 
-    /** Writes every key once, on the tenant's threads; returns when done. */
+    /**
+     * Writes every key once, on {@value #LOADERS} threads (loading is not measured, and each put may wait on
+     * the slowed-down devices: more writers in flight load in less time); returns when done.
+     *
+     * @throws RuntimeException the first put that failed, once every loader has stopped
+     */
     void load() throws InterruptedException {
         List<Thread> loaders = new ArrayList<>();
-        for (int t = 0; t < plan.threads(); t++) {
+        AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        for (int t = 0; t < LOADERS; t++) {
             int first = t;
             loaders.add(Thread.ofPlatform().name("nyx-load-" + plan.name() + "-" + t).start(() -> {
                 byte[] key = new byte[plan.mix().keyBytes()];
-                for (long k = first; k < keys; k += plan.threads()) {
-                    cache.put(fill(key, k), value);
+                try {
+                    for (long k = first; k < keys && failed.get() == null; k += LOADERS) {
+                        cache.put(fill(key, k), value);
+                    }
+                } catch (RuntimeException e) {
+                    failed.compareAndSet(null, e);
                 }
             }));
         }
         for (Thread t : loaders) {
             t.join();
+        }
+        if (failed.get() != null) {
+            throw failed.get();
         }
     }
 
