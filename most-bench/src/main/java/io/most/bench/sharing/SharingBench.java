@@ -67,10 +67,12 @@ public final class SharingBench {
         EmulatedPm pm = new EmulatedPm(pmProfile); // this run's own device: no earlier run's backlog
         List<CacheShape> shapes = s.tenants().stream().map(t -> CacheShape.of(t.mix(), s.keysFor(t))).toList();
         long flashBytes = 2 * MIB + shapes.stream().mapToLong(CacheShape::flashBytes).sum();
-        Path scratch = s.dir().orElse(null);
-        boolean ownScratch = scratch == null;
-        if (ownScratch) {
-            scratch = ScratchFiles.createTempDirectory("most-nyx-");
+        // a fresh directory each run, deleted after it: PM files left by an earlier run would be reopened
+        Path scratch = s.dir().map(SharingBench::freshDirectory)
+                .orElseGet(() -> ScratchFiles.createPmDirectory("most-nyx-"));
+        if (!ScratchFiles.onShm(scratch)) {
+            err.println("note: the tenants' PM files are in " + scratch + ", not on /dev/shm: where that is a disk,"
+                    + " each persist of a PM range is an msync that writes to it, which no PM model charges for");
         }
         err.printf(Locale.ROOT, "nyx-share %s: %d tenants on %s x%s and %s x%s (%s of flash)%n", s.mode().name(),
                 s.tenants().size(), s.pmProfile(), Units.round(s.scale(), 2), s.deviceProfile(),
@@ -109,7 +111,7 @@ public final class SharingBench {
                     bandwidth = new BandwidthLimit(bandwidthLimits(loads, pmProfile));
                 }
                 loadAll(loads);
-                return new Window(s, pm, shared, loads).run();
+                return new Window(s, pm, shared, loads, scratch).run();
             } finally {
                 // every throttle lifted first: a cache's close flushes through its tenant's throttles
                 if (bandwidth != null) {
@@ -126,9 +128,7 @@ public final class SharingBench {
             Thread.currentThread().interrupt();
             throw new BenchException("interrupted while measuring " + WORKLOAD, e);
         } finally {
-            if (ownScratch) {
-                ScratchFiles.deleteTree(scratch);
-            }
+            ScratchFiles.deleteTree(scratch);
         }
     }
 
@@ -170,6 +170,16 @@ public final class SharingBench {
         }
     }
 
+    private static Path freshDirectory(Path parent) {
+        try {
+            Path dir = java.nio.file.Files.createTempDirectory(parent, "most-nyx-");
+            ScratchFiles.remember(dir);
+            return dir;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create a directory in " + parent + ": " + e.getMessage(), e);
+        }
+    }
+
     private static long roundUp(long bytes) {
         return (bytes + MIB - 1) / MIB * MIB;
     }
@@ -180,14 +190,16 @@ public final class SharingBench {
         private final EmulatedPm pm;
         private final SharedTenants shared;
         private final List<TenantLoad> loads;
+        private final Path pmDirectory;
         private final List<Map<String, Object>> timeline = new ArrayList<>();
         private final int[] throttledSamples;
         private final double[] minCap;
         private int measuredSamples;
         private long qosTargetNanos;
 
-        Window(SharingSettings s, EmulatedPm pm, SharedTenants shared, List<TenantLoad> loads) {
+        Window(SharingSettings s, EmulatedPm pm, SharedTenants shared, List<TenantLoad> loads, Path pmDirectory) {
             this.s = s;
+            this.pmDirectory = pmDirectory;
             this.pm = pm;
             this.shared = shared;
             this.loads = loads;
@@ -350,6 +362,7 @@ public final class SharingBench {
             f.put("pm_profile", s.pmProfile());
             f.put("device_profile", s.deviceProfile());
             f.put("scale", s.scale());
+            f.put("pm_on_tmpfs", ScratchFiles.onShm(pmDirectory));
             f.put("tenant_spec", loads.stream().map(l -> l.plan.name() + "=" + l.plan.mix().name()).toList());
             f.put("threads", loads.stream().mapToInt(l -> l.plan.threads()).sum());
             f.put("warmup_s", Units.seconds(s.warmupNanos()));
