@@ -29,7 +29,7 @@ public record SharingSpec(List<SharingSettings> items, RunMethod method, Optiona
     static final long DEFAULT_DURATION = 10_000_000_000L;
     static final long DEFAULT_WARMUP = 2_000_000_000L;
     static final long DEFAULT_INTERVAL = 250_000_000L;
-    static final long DEFAULT_DATA = 4L << 20;
+    static final long DEFAULT_DATA = 2L << 20;
     /** Options of run that only nyx-share takes. */
     static final List<String> SHARING_ONLY = List.of("tenants", "scale", "interval");
     private static final List<String> NOT_FOR_SHARING = List.of("hierarchy", "engines", "intensity", "block-size",

@@ -20,7 +20,7 @@ import java.util.Map;
  * 3 M 4 KiB loads per second become 29 k), so a PM access is a parked wait of 50 us or more that two
  * cores can keep dozens of in flight, rather than a spin of a microsecond that would leave the CPU,
  * not the device, as the resource the tenants contend for; tenants run 1 to 3 threads (thesis: up to
- * 8 per cache, 16 cores); each tenant's data set is 4 MiB (thesis: 10 GB), held in PM; runs last
+ * 8 per cache, 16 cores); each tenant's data set is 2 MiB (thesis: 10 GB), held in PM; runs last
  * seconds (thesis: tens of seconds). Overhead is the exception: it runs the devices at the thesis'
  * speed, since what it measures is CPU per access.
  */
@@ -113,7 +113,7 @@ abstract class NyxExperiment implements Experiment {
                 + (quick ? "Quick: " + QUICK_WARMUP + " warm-up, " + QUICK_DURATION + " measured, 64 keys per tenant:"
                         + " a smoke test, not a result."
                         : "Scale: devices " + (int) SCALE + "x slower than the thesis' (29 k 4 KiB loads/s instead of"
-                        + " 2.9 M), 1-3 threads per tenant (thesis up to 8 on 16 cores), 4 MiB of data per tenant"
+                        + " 2.9 M), 1-3 threads per tenant (thesis up to 8 on 16 cores), 2 MiB of data per tenant"
                         + " (thesis 10 GB), seconds per run (thesis tens of seconds).");
     }
 }

@@ -18,7 +18,7 @@ final class NyxFig5_6 extends NyxExperiment {
     static final double LIMIT = 0.42;
     /** Fig. 5.13: C2 capped at "1 M 4 KiB loads per second", a third of the two-DIMM device. */
     static final double C2_LIMIT = 0.34;
-    static final List<String> PATTERNS = List.of("get-64", "get-256", "get-4k", "write-64", "write-256", "write-4k");
+    static final List<String> PATTERNS = List.of("get-64", "get-4k", "write-64", "write-4k");
     /** A quick run's patterns, and its limit: low enough that L reaches it in the first epoch on any machine. */
     static final List<String> QUICK_PATTERNS = List.of("get-64", "get-4k", "write-256");
     static final double QUICK_LIMIT = 0.02;

@@ -85,10 +85,12 @@ public final class SharingBench {
             BandwidthLimit bandwidth = null;
             try {
                 long offset = 0;
+                List<CacheConfig> configs = new ArrayList<>();
+                List<Tenant> tenants = new ArrayList<>();
                 for (int i = 0; i < s.tenants().size(); i++) {
                     TenantPlan plan = s.tenants().get(i);
-                    CacheShape shape = shapes.get(i);
-                    CacheConfig.Builder b = shape.configure(CacheConfig.builder()).directory(scratch.resolve(plan.name()));
+                    CacheConfig.Builder b = shapes.get(i).configure(CacheConfig.builder())
+                            .directory(scratch.resolve(plan.name()));
                     Tenant tenant = null;
                     if (shared != null) {
                         double limit = s.mode().kind() == SharingMode.Kind.LIMIT ? plan.limit() : 0;
@@ -104,8 +106,22 @@ public final class SharingBench {
                                 .pmModel(pm);
                         offset += small + large;
                     }
-                    loads.add(new TenantLoad(plan, shape.keys(), MostCache.open(b.build()), tenant,
-                            s.seed() + 1_000_003L * i));
+                    configs.add(b.build());
+                    tenants.add(tenant);
+                }
+                // a new cache writes each bucket page once, one after the other: on the slowed-down flash that
+                // takes seconds per tenant, which the tenants then spend side by side
+                MostCache[] caches = new MostCache[configs.size()];
+                try {
+                    inParallel("opening a tenant's cache", java.util.stream.IntStream.range(0, caches.length)
+                            .<Runnable>mapToObj(i -> () -> caches[i] = MostCache.open(configs.get(i))).toList());
+                } finally {
+                    for (int i = 0; i < caches.length; i++) {
+                        if (caches[i] != null) {
+                            loads.add(new TenantLoad(s.tenants().get(i), shapes.get(i).keys(), caches[i],
+                                    tenants.get(i), s.seed() + 1_000_003L * i));
+                        }
+                    }
                 }
                 if (s.mode().kind() == SharingMode.Kind.BANDWIDTH_LIMIT) {
                     bandwidth = new BandwidthLimit(bandwidthLimits(loads, pmProfile));
@@ -148,14 +164,24 @@ public final class SharingBench {
     }
 
     private static void loadAll(List<TenantLoad> loads) throws InterruptedException {
+        inParallel("loading a tenant's keys", loads.stream().<Runnable>map(l -> () -> {
+            try {
+                l.load();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BenchException("interrupted while loading tenant " + l.plan.name(), e);
+            }
+        }).toList());
+    }
+
+    /** Runs each task on a thread of its own and waits for all; the first failure is thrown once all ended. */
+    private static void inParallel(String what, List<Runnable> tasks) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-        for (TenantLoad l : loads) {
-            threads.add(Thread.ofPlatform().name("nyx-load-" + l.plan.name()).start(() -> {
+        List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (Runnable task : tasks) {
+            threads.add(Thread.ofPlatform().name("nyx-setup").start(() -> {
                 try {
-                    l.load();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    task.run();
                 } catch (RuntimeException e) {
                     failures.add(e);
                 }
@@ -165,8 +191,7 @@ public final class SharingBench {
             t.join();
         }
         if (!failures.isEmpty()) {
-            throw new BenchException("loading a tenant's keys failed: " + RunResult.describe(failures.getFirst()),
-                    failures.getFirst());
+            throw new BenchException(what + " failed: " + RunResult.describe(failures.getFirst()), failures.getFirst());
         }
     }
 

@@ -26,7 +26,7 @@ public record SharingSettings(List<TenantPlan> tenants, SharingMode mode, String
     /** Fewest keys of a tenant: enough that uniform requests spread over many buckets. */
     static final long MIN_KEYS = 64;
     /** Most keys of a tenant by default: loading them stays a second or two on two cores. */
-    static final long MAX_DEFAULT_KEYS = 8000;
+    static final long MAX_DEFAULT_KEYS = 4000;
 
     public SharingSettings {
         tenants = List.copyOf(tenants);
