@@ -35,6 +35,29 @@ public final class ScratchFiles {
         }
     }
 
+    /**
+     * A fresh directory for PM files, deleted at exit if still there: under /dev/shm when this machine has
+     * a writable one (tmpfs: persisting a PM range is an msync, nearly free there as a flush is on real PM,
+     * where on a disk-backed file it is a write to the disk that no PM model charges for), else under the
+     * system temporary directory.
+     */
+    public static Path createPmDirectory(String prefix) {
+        Path shm = Path.of("/dev/shm");
+        try {
+            Path dir = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, prefix)
+                    : Files.createTempDirectory(prefix);
+            remember(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a directory for PM files: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether {@code dir} is on tmpfs under /dev/shm, where persisting PM costs nearly nothing. */
+    public static boolean onShm(Path dir) {
+        return dir.toAbsolutePath().startsWith(Path.of("/dev/shm"));
+    }
+
     /** Deletes {@code path} at exit unless {@link #forget} or {@link #deleteTree} ran first. */
     public static synchronized void remember(Path path) {
         if (!hookInstalled) {

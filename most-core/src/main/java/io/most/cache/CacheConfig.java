@@ -2,6 +2,7 @@ package io.most.cache;
 
 import io.most.errors.ConfigurationException;
 import io.most.device.BlockDevice;
+import io.most.device.EmulatedPm;
 import io.most.sharing.Tenant;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +60,9 @@ import java.util.Objects;
  *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames
  *                           remain, and all of it beyond one frame per bucket page
  * @param tenant             the tenant of a shared device set the cache runs as, or null
+ * @param pmModel            the emulated PM device the PM frames' loads and stores pay through, or
+ *                           null: a tenant's cache pays through its set's PM (this is then null or that
+ *                           device); any other cache with null uses its PM file as it is
  */
 public record CacheConfig(
         Path directory,
@@ -79,7 +83,8 @@ public record CacheConfig(
         double dirtyRatio,
         long largeItemFrontBytes,
         long smallItemFrontBytes,
-        Tenant tenant) {
+        Tenant tenant,
+        EmulatedPm pmModel) {
 
     /** The small-item (bucket page) file in the directory. */
     public static final String SMALL_ITEM_FILE = "small-items.most";
@@ -169,6 +174,7 @@ public record CacheConfig(
         private long largeItemFrontBytes;
         private long smallItemFrontBytes = -1; // -1: derived from dramBytes
         private Tenant tenant;
+        private EmulatedPm pmModel;
 
         private Builder() {
         }
@@ -315,6 +321,17 @@ public record CacheConfig(
             return this;
         }
 
+        /**
+         * The PM frames' loads and stores pay through {@code device} (shared with whatever else is given
+         * the same instance), without the cache being a tenant: what a cache on emulated PM costs with
+         * no sharing mechanism in its path. Needs {@link #pmBytes}. A tenant's cache pays through its
+         * set's PM already; it may name that device only.
+         */
+        public Builder pmModel(EmulatedPm device) {
+            this.pmModel = Objects.requireNonNull(device, "device");
+            return this;
+        }
+
         /** The time source of expiry. */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -335,6 +352,15 @@ public record CacheConfig(
                                 : " (a tenant's cache keeps its PM file there)"));
             }
             checkTenant();
+            if (pmModel != null && pmBytes == 0) {
+                throw new ConfigurationException("a PM model (" + pmModel.profile().name() + ") is set but pmBytes is 0:"
+                        + " give the cache PM frames with pmBytes, or drop the PM model");
+            }
+            if (pmModel != null && tenant != null && pmModel != tenant.pm().device()) {
+                throw new ConfigurationException("the cache runs as tenant '" + tenant.name() + "', whose PM is its"
+                        + " set's " + tenant.pm().device() + ", but another PM model is set: drop pmModel (a tenant's"
+                        + " PM accesses go through its set's device)");
+            }
             if (dramBytes % pageSize != 0 || dramBytes / pageSize < MIN_PAGE_FRAMES) {
                 throw new ConfigurationException("dramBytes " + dramBytes + " must be a multiple of the page size "
                         + pageSize + " and hold at least 16 pages");
@@ -411,7 +437,7 @@ public record CacheConfig(
             }
             return new CacheConfig(directory, smallItemDevice, largeItemDevice, pageSize, dramBytes, pmBytes,
                     smallItemBytes, largeItemBytes, regionSize, threshold, maxKeyBytes, maxValue, expireAfterWrite,
-                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front, tenant);
+                    expireAfterAccess, clock, dirtyRatio, largeItemFrontBytes, front, tenant, pmModel);
         }
 
         /** A tenant's cache needs a block device in its set and devices that are its own spaces. */

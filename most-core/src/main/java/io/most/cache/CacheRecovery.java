@@ -48,6 +48,8 @@ final class CacheRecovery {
                     .dramBytes(config.pageFrameBytes()).dirtyRatio(config.dirtyRatio()).blockDevice(smallDevice);
             if (config.tenant() != null) {
                 pages.tenant(config.tenant());
+            } else if (config.pmModel() != null) {
+                pages.pmModel(config.pmModel());
             }
             if (config.pmBytes() > 0) {
                 pages.pm(config.directory().resolve(CacheConfig.PM_FILE), config.pmBytes());

@@ -42,6 +42,18 @@ public abstract sealed class SharingPolicy
     }
 
     /**
+     * QoS as {@link #qos}, but the best-effort tenant capped a step further is always the one using the
+     * most of the device (Caladan's choice, "Nyx-Caladan" in thesis Fig. 5.8), with no interference
+     * analysis: the baseline that shows what the analysis buys, since on PM a low-bandwidth writer can
+     * hurt the latency-critical tenant more than a high-bandwidth reader.
+     *
+     * @throws IllegalArgumentException if the target is not positive
+     */
+    public static SharingPolicy qosHeaviestFirst(String latencyCritical, Duration p99Target) {
+        return new QosPolicy(latencyCritical, p99Target.toNanos(), 500_000_000, 0.04, 100_000_000, false);
+    }
+
+    /**
      * Fair slowdown: equalizes the tenants' slowdowns (standalone over shared throughput, standalone
      * measured by pausing the others for 1 ms every second) by capping the least slowed tenant and
      * relaxing the most slowed one while their ratio exceeds 1.05.

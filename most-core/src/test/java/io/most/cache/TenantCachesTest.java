@@ -185,6 +185,43 @@ class TenantCachesTest {
         }
     }
 
+    @Test
+    void aCacheThatIsNoTenantPaysAGivenPmModelDirectly() {
+        EmulatedPm pm = new EmulatedPm(PmProfiles.get("optane-pm-2dimm", 1));
+        try (MemoryDevice flash = new MemoryDevice(16 * MIB)) {
+            CacheConfig config = CacheConfig.builder().directory(dir).dramBytes(16 * 4096).smallItemFrontBytes(0)
+                    .pmBytes(64 * 4096).smallItemBytes(32 * 4096).largeItemBytes(0).pmModel(pm)
+                    .smallItemDevice(new io.most.device.DeviceSlice(flash, 0, 4 * MIB, "small")).build();
+            assertEquals(pm, config.pmModel());
+            try (MostCache cache = MostCache.open(config)) {
+                for (int i = 0; i < 200; i++) {
+                    cache.put(key("k" + i), key("v" + i));
+                }
+                long before = pm.consumedPicos();
+                for (int i = 0; i < 200; i++) {
+                    assertArrayEquals(key("v" + i), cache.get(key("k" + i)));
+                }
+                assertTrue(pm.consumedPicos() > before, "gets of bucket pages in PM paid the model");
+            }
+        }
+    }
+
+    @Test
+    void aPmModelNeedsPmAndATenantsCacheTakesOnlyItsSetsModel() {
+        EmulatedPm pm = new EmulatedPm(PmProfiles.get("optane-pm-2dimm", 1));
+        ConfigurationException noPm = assertThrows(ConfigurationException.class,
+                () -> CacheConfig.builder().directory(dir).pmModel(pm).build());
+        assertTrue(noPm.getMessage().contains("pmBytes is 0"), noPm.getMessage());
+        try (MemoryDevice flash = new MemoryDevice(16 * MIB)) {
+            Tenant t = new SharedDevices(pm, flash, SSD).join("t");
+            ConfigurationException other = assertThrows(ConfigurationException.class, () -> cache(t).directory(dir)
+                    .pmBytes(32 * 4096).pmModel(new EmulatedPm(PmProfiles.get("optane-pm-2dimm", 1))).build());
+            assertTrue(other.getMessage().contains("drop pmModel"), other.getMessage());
+            assertEquals(pm, cache(t).directory(dir).pmBytes(32 * 4096).pmModel(pm).build().pmModel(),
+                    "naming the set's own device is allowed");
+        }
+    }
+
     /** Waits until {@code thread} waits in a throttle (a stall), however the machine schedules it. */
     private static void awaitHeldByThrottle(Thread thread) throws InterruptedException {
         while (true) {

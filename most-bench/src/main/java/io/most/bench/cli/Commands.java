@@ -130,7 +130,17 @@ final class Commands {
                     + " (restart_hit_ratio; the run's hit_ratio is the steady state), e.g. 10s; most-rand-*,"
                     + " most-burst: close each volume cleanly, reopen it and report throughput per second over the"
                     + " first D (restart_timeline), then the same for a fresh volume after the fill (cold_timeline),"
-                    + " e.g. 30s"));
+                    + " e.g. 30s"),
+            new Opt("tenants", "T", "nyx-share: the tenants, NAME=MIX[/threads=N][/keys=N][/rate=R][/burst=D]"
+                    + "[/weight=W][/limit=X] separated by commas, e.g. lc=get-256/rate=500,be=write-1k/threads=2;"
+                    + " MIX one of twitter-s1, twitter-c1, twitter-c2 (thesis Table 5.3), get-SIZE, write-SIZE,"
+                    + " mix-PCT-SIZE; rate: requests/s (default closed loop); burst: closed loop from D into the"
+                    + " measured window; weight: proportional; limit: a fraction of the device (limit,"
+                    + " bandwidth-limit)"),
+            new Opt("scale", "X", "nyx-share: how many times slower than the papers' devices the PM (--pm-profile,"
+                    + " default optane-pm-2dimm) and flash (nvme-pcie4) models run (default 100: waits park instead of"
+                    + " spinning, so two cores drive the device to saturation)"),
+            new Opt("interval", "D", "nyx-share: one timeline sample (default 250ms)"));
 
     private static final List<Opt> REPRODUCE = List.of(
             new Opt("out", "DIR", "where the files go (default repro-out; created if missing)"),
@@ -296,6 +306,10 @@ final class Commands {
         list(s, Arrays.stream(StreamsWorkload.values()).map(w -> new Entry(w.id(), w.description())).toList());
         s.append("Kafka Streams engines (streams workloads; MOST and bounded RocksDB get --dram):\n");
         list(s, Arrays.stream(StreamsEngine.values()).map(e -> new Entry(e.id(), e.description())).toList());
+        s.append("multi-tenant sharing (run --workload nyx-share --tenants ... --policies ...; no --hierarchy):\n");
+        list(s, List.of(new Entry("nyx-share", "MOST caches as tenants of one emulated PM and one flash device"
+                + " (NyxCache, thesis ch. 5); policies: " + String.join(", ",
+                io.most.bench.sharing.SharingMode.forms()))));
         s.append("experiments (reproduce; 'all' runs each, sharing identical runs):\n");
         list(s, Experiments.registry().all());
         s.append("policies (block layer):\n");

@@ -45,6 +45,8 @@ public final class Main {
             return switch (options.command()) {
                 case "run" -> StreamsSpec.isStreams(options)
                         ? new StreamsCommand(out, err).execute(StreamsSpec.parse(options))
+                        : SharingSpec.isSharing(options)
+                        ? new SharingCommand(out, err).execute(SharingSpec.parse(options))
                         : new RunCommand(out, err).execute(RunSpec.parse(options));
                 case "reproduce" -> new ReproduceCommand(out, err).execute(options);
                 case "demo" -> new DemoCommand(out, err).execute(options);

@@ -218,10 +218,7 @@ public final class RunCommand {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", Machine.fields());
         if (method != null) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("fork", method.fork());
-            m.put("repeat", method.repeat());
-            m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+            Map<String, Object> m = method.fields();
             if (method.fork()) {
                 m.put("child_max_heap_bytes", method.heapBytes().isPresent() ? method.heapBytes().getAsLong()
                         : Runtime.getRuntime().maxMemory());

@@ -43,6 +43,15 @@ record RunMethod(boolean fork, int repeat, long loadWaitNanos, OptionalLong heap
         return new RunMethod(fork, repeat, loadWaitNanos, heap);
     }
 
+    /** The method as a report states it: {@code fork}, {@code repeat}, {@code load_wait_s}. */
+    java.util.Map<String, Object> fields() {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("fork", fork);
+        m.put("repeat", repeat);
+        m.put("load_wait_s", io.most.bench.Units.round(loadWaitNanos / 1e9, 1));
+        return m;
+    }
+
     /** Whether this is today's single in-process pass: nothing forked, nothing repeated. */
     boolean singlePass() {
         return !fork && repeat == 1;

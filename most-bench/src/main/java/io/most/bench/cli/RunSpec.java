@@ -93,6 +93,13 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                         + line.value("workload").orElse("?") + "'");
             }
         }
+        for (String option : SharingSpec.SHARING_ONLY) {
+            if (line.value(option).isPresent()) {
+                throw new UsageException("--" + option + " is an option of the multi-tenant workload "
+                        + io.most.bench.sharing.SharingBench.WORKLOAD + ", not of '" + line.value("workload").orElse("?")
+                        + "'");
+            }
+        }
         Workload<?> workload = Workloads.registry().get(
                 line.required("workload", "(one of: " + String.join(", ", Workloads.registry().names()) + ")"));
         Hierarchy hierarchy = Hierarchies.resolve(

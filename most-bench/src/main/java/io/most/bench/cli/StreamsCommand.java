@@ -140,10 +140,7 @@ public final class StreamsCommand {
     static String report(List<RunResult> results, RunMethod method) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", Machine.fields());
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("fork", method.fork());
-        m.put("repeat", method.repeat());
-        m.put("load_wait_s", Units.round(method.loadWaitNanos() / 1e9, 1));
+        Map<String, Object> m = method.fields();
         m.put("statistic", "median; spread has min and max; vs_rocksdb is a ratio of medians");
         root.put("method", m);
         root.put("runs", results.stream().map(RunResult::fields).toList());

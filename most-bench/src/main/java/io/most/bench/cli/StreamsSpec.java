@@ -45,7 +45,7 @@ public record StreamsSpec(List<StreamsSettings> items, RunMethod method, Optiona
     /** Options of run that the streams workloads do not take. */
     private static final List<String> NOT_FOR_STREAMS = List.of("hierarchy", "policies", "intensity", "size",
             "block-size", "pm", "epoch", "queue-depth", "pm-profile", "working-set", "fields", "field-length",
-            "restart-window", "chart", "warmup", "duration");
+            "restart-window", "chart", "warmup", "duration", "tenants", "scale", "interval");
 
     /** Whether {@code line} runs the streams workloads (its --workload names one). */
     public static boolean isStreams(Options line) {

@@ -270,15 +270,7 @@ final class MostCacheEngine implements CacheEngine {
 
     /** A fresh directory on /dev/shm for the PM file (tmpfs: persisting is nearly free, as on real PM). */
     private static Path pmDirectory() {
-        Path shm = Path.of("/dev/shm");
-        try {
-            Path dir = Files.isDirectory(shm) ? Files.createTempDirectory(shm, "most-bench-cache-pm-")
-                    : Files.createTempDirectory("most-bench-cache-pm-");
-            ScratchFiles.remember(dir);
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a directory for the cache's PM file: " + e.getMessage(), e);
-        }
+        return ScratchFiles.createPmDirectory("most-bench-cache-pm-");
     }
 
     private static Path create(Path file) {

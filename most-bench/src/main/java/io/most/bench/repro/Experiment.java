@@ -54,6 +54,13 @@ public interface Experiment extends Named {
                     && io.most.bench.streams.StreamsWorkload.find(runArgs.get(at + 1)).isPresent();
         }
 
+        /** Whether this step runs the multi-tenant sharing scenario ({@code nyx-share}), whose items are modes. */
+        boolean sharing() {
+            int at = runArgs.indexOf("--workload");
+            return at >= 0 && at + 1 < runArgs.size()
+                    && runArgs.get(at + 1).equals(io.most.bench.sharing.SharingBench.WORKLOAD);
+        }
+
         /** The option naming the step's items: {@code --engines} for the Kafka Streams workloads. */
         String itemOption() {
             return streams() ? "--engines" : "--policies";

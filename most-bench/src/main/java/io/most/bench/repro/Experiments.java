@@ -27,6 +27,11 @@ public final class Experiments {
         REGISTRY.register(new SpitfireFig9());
         REGISTRY.register(new SpitfireFig10());
         REGISTRY.register(new StreamsMatrix());
+        REGISTRY.register(new NyxOverhead());
+        REGISTRY.register(new NyxFig5_6());
+        REGISTRY.register(new NyxFig5_8());
+        REGISTRY.register(new NyxFig5_9());
+        REGISTRY.register(new NyxFig5_10());
     }
 
     private Experiments() {

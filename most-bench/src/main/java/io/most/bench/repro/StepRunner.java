@@ -3,6 +3,8 @@ package io.most.bench.repro;
 import io.most.bench.cli.Options;
 import io.most.bench.cli.RunCommand;
 import io.most.bench.cli.RunSpec;
+import io.most.bench.cli.SharingCommand;
+import io.most.bench.cli.SharingSpec;
 import io.most.bench.cli.StreamsCommand;
 import io.most.bench.cli.StreamsSpec;
 import io.most.bench.driver.RunResult;
@@ -62,6 +64,9 @@ public final class StepRunner {
             if (step.streams()) {
                 results = new StreamsCommand(out, err).measure(StreamsSpec.parse(options));
                 out.print(StreamsCommand.table(results));
+            } else if (step.sharing()) {
+                results = new SharingCommand(out, err).measure(SharingSpec.parse(options));
+                out.print(SharingCommand.table(results));
             } else {
                 RunSpec spec = RunSpec.parse(options);
                 results = new RunCommand(out, err).measure(spec);

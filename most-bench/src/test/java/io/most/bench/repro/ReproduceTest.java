@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.most.bench.cli.Cli;
 import io.most.bench.cli.Options;
 import io.most.bench.cli.RunSpec;
+import io.most.bench.cli.SharingSpec;
 import io.most.bench.cli.StreamsSpec;
 import io.most.bench.report.MiniJson;
 import io.most.bench.workload.TierWorkload;
@@ -140,6 +141,11 @@ class ReproduceTest {
                     if (s.streams()) {
                         StreamsSpec spec = StreamsSpec.parse(Options.ofRun(s.commandLine()));
                         assertEquals(s.policies(), spec.items().stream().map(i -> i.engine().id()).toList(), e.name());
+                        continue;
+                    }
+                    if (s.sharing()) {
+                        SharingSpec spec = SharingSpec.parse(Options.ofRun(s.commandLine()));
+                        assertEquals(s.policies(), spec.items().stream().map(i -> i.mode().name()).toList(), e.name());
                         continue;
                     }
                     RunSpec spec = RunSpec.parse(Options.ofRun(s.commandLine()));
