@@ -400,6 +400,23 @@ final class BucketStore {
         return count;
     }
 
+    /**
+     * Whether {@code hash}'s bucket may hold a key of that hash, by its filter (built from the page the
+     * first time: a page read then, none after). Counts no filter reject: this is no get.
+     */
+    boolean mightHold(long hash) {
+        long bucket = KeyHash.bucket(hash, buckets);
+        if (!filters.isBuilt(bucket)) {
+            buildFilter(bucket);
+        }
+        return filters.mightContain(bucket, hash);
+    }
+
+    /** On a freshly formatted store, where every bucket is empty: every filter is built (empty) without a page read. */
+    void filtersOfEmptyBuckets() {
+        filters.markAllEmpty();
+    }
+
     private boolean mayHold(long bucket, long hash) {
         if (!filters.isBuilt(bucket)) {
             buildFilter(bucket);
