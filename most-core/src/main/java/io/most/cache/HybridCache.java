@@ -608,15 +608,20 @@ final class HybridCache implements MostCache {
     }
 
     /**
-     * Writes back the dirty copies the front evicted, each under its key's lock (taken here: the caller
-     * holds none), unless a write of the key replaced it meanwhile. Runs after every operation that may
-     * have admitted a copy, in the thread that did, as CacheLib's allocator evicts in the allocating thread.
+     * Writes back the dirty copies this thread's admissions evicted from the front, each under its key's
+     * lock (taken here: the caller holds none), unless a write of the key replaced it meanwhile. Runs
+     * after every operation that may have admitted a copy, in the thread that did, as CacheLib's
+     * allocator evicts in the allocating thread.
      */
     private void writeBackEvicted() {
-        if (smallFront == null || !smallFront.hasEvicted()) {
-            return;
+        if (smallFront != null) {
+            writeBack(smallFront.takeEvictedHere());
         }
-        for (ItemFront.Entry e : smallFront.evicted()) {
+    }
+
+    /** Writes back {@code evicted}, each under its key's lock, if still waiting (no later write replaced it). */
+    private void writeBack(List<ItemFront.Entry> evicted) {
+        for (ItemFront.Entry e : evicted) {
             ByteKey k = e.key();
             stripes.locked(k.hash, () -> {
                 if (smallFront.isEvicted(k, e)) {
@@ -645,13 +650,18 @@ final class HybridCache implements MostCache {
                         smallFront.invalidate(k);
                     } else {
                         writeBack(k, e, now);
-                        smallFront.markClean(k, e);
+                        if (!smallFront.markClean(k, e)) {
+                            // evicted meanwhile (evictions take no key lock): it waits among the evicted,
+                            // but its write is below now, and a later write of the key must find it there
+                            smallFront.writeBackDone(k, e);
+                        }
                     }
                 }
                 return null;
             });
         }
-        writeBackEvicted();
+        smallFront.takeEvictedHere(); // those of this thread are among all the evicted, written back next
+        writeBack(smallFront.evicted());
     }
 
     private boolean removeLocked(byte[] key, long h, long now) {
@@ -843,7 +853,18 @@ final class HybridCache implements MostCache {
      */
     private <R> R withKey(long h, java.util.function.Supplier<R> body) {
         checkOpen();
-        R result = stripes.locked(h, body);
+        R result;
+        try {
+            result = stripes.locked(h, body);
+        } catch (RuntimeException | Error e) {
+            // what the body's admissions evicted before it failed is still this thread's to store
+            try {
+                writeBackEvicted();
+            } catch (RuntimeException | Error also) {
+                e.addSuppressed(also);
+            }
+            throw e;
+        }
         writeBackEvicted();
         return result;
     }

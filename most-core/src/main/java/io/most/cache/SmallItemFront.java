@@ -93,6 +93,12 @@ final class SmallItemFront {
      */
     private final ConcurrentHashMap<ByteKey, ItemFront.Entry> evicted = new ConcurrentHashMap<>();
     private final AtomicLong evictedBytes = new AtomicLong();
+    /**
+     * The copies each thread's admissions evicted, for that thread to write back once it holds no key
+     * lock ({@link #takeEvictedHere}): each eviction is written back once, by the thread that caused
+     * it, rather than by every thread that finds the evicted map non-empty.
+     */
+    private final ThreadLocal<ArrayList<ItemFront.Entry>> evictedHere = ThreadLocal.withInitial(ArrayList::new);
 
     /**
      * A front of at most {@code capacity} bytes.
@@ -103,6 +109,7 @@ final class SmallItemFront {
         this.front = new ItemFront(capacity, SKETCH_BYTES_PER_KEY, ENTRY_OVERHEAD, victim -> {
             evicted.put(victim.key(), victim);
             evictedBytes.addAndGet(victim.bytes());
+            evictedHere.get().add(victim); // the sink runs in the admitting thread
         });
     }
 
@@ -256,6 +263,20 @@ final class SmallItemFront {
         return evicted.isEmpty() ? List.of() : new ArrayList<>(evicted.values());
     }
 
+    /**
+     * The copies the calling thread's admissions evicted since it last asked (their write-back is its
+     * job); a copy a failed write-back leaves behind stays among the evicted, for the next flush or close.
+     */
+    List<ItemFront.Entry> takeEvictedHere() {
+        ArrayList<ItemFront.Entry> mine = evictedHere.get();
+        if (mine.isEmpty()) {
+            return List.of();
+        }
+        List<ItemFront.Entry> taken = new ArrayList<>(mine);
+        mine.clear();
+        return taken;
+    }
+
     /** Whether {@code entry} is still {@code key}'s evicted copy waiting for its write-back. */
     boolean isEvicted(ByteKey key, ItemFront.Entry entry) {
         return evicted.get(key) == entry;
@@ -266,11 +287,6 @@ final class SmallItemFront {
         if (evicted.remove(key, entry)) {
             evictedBytes.addAndGet(-entry.bytes());
         }
-    }
-
-    /** Whether evicted dirty copies wait for their write-back. */
-    boolean hasEvicted() {
-        return !evicted.isEmpty();
     }
 
     /** Bytes the copies take (values, keys and overhead). */
