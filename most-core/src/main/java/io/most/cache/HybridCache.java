@@ -181,10 +181,17 @@ final class HybridCache implements MostCache {
             }
             BucketStore.Item item = small.getItem(key, h, now);
             if (item == null) {
+                R value = lookupRegions(key, h, now, reader);
+                if (value != null) {
+                    return value;
+                }
+                // missed everywhere: a key that moved to the front meanwhile (from its page or from the
+                // regions, whose copy goes after the generation's second raise) is found by another look
                 if (attempt < LOOKS && smallFront.generation(h) != generation) {
                     continue;
                 }
-                return lookupLarge(key, h, now, reader);
+                counters.misses.increment();
+                return null;
             }
             counters.hits.increment();
             counters.smallItemHits.increment();
@@ -219,6 +226,15 @@ final class HybridCache implements MostCache {
     }
 
     private <R> R lookupLarge(byte[] key, long h, long now, RegionStore.ValueReader<R> reader) {
+        R value = lookupRegions(key, h, now, reader);
+        if (value == null) {
+            counters.misses.increment();
+        }
+        return value;
+    }
+
+    /** {@link #lookupLarge} that counts a hit but not a miss (the caller may look again). */
+    private <R> R lookupRegions(byte[] key, long h, long now, RegionStore.ValueReader<R> reader) {
         R value;
         if (large != null) {
             long renew = config.expireAfterAccess() != null ? renewedDeadline(now) : 0;
@@ -239,7 +255,6 @@ final class HybridCache implements MostCache {
                 return value;
             }
         }
-        counters.misses.increment();
         return null;
     }
 

@@ -107,8 +107,8 @@ final class SmallItemFront {
      */
     SmallItemFront(long capacity) {
         this.front = new ItemFront(capacity, SKETCH_BYTES_PER_KEY, ENTRY_OVERHEAD, victim -> {
-            evicted.put(victim.key(), victim);
-            evictedBytes.addAndGet(victim.bytes());
+            ItemFront.Entry older = evicted.put(victim.key(), victim);
+            evictedBytes.addAndGet(victim.bytes() - (older == null ? 0 : older.bytes()));
             evictedHere.get().add(victim); // the sink runs in the admitting thread
         });
     }
@@ -247,10 +247,10 @@ final class SmallItemFront {
 
     /**
      * The caller (holding {@code key}'s lock) stored {@code entry}'s write below: the copy is clean from
-     * now on, if still the key's.
+     * now on, if still the key's in the front (returns whether it was: an evicted one is not).
      */
-    void markClean(ByteKey key, ItemFront.Entry entry) {
-        front.markClean(key, entry);
+    boolean markClean(ByteKey key, ItemFront.Entry entry) {
+        return front.markClean(key, entry);
     }
 
     /** Runs {@code action} on each dirty copy the front holds (weakly consistent). */
