@@ -405,11 +405,7 @@ final class BucketStore {
      * first time: a page read then, none after). Counts no filter reject: this is no get.
      */
     boolean mightHold(long hash) {
-        long bucket = KeyHash.bucket(hash, buckets);
-        if (!filters.isBuilt(bucket)) {
-            buildFilter(bucket);
-        }
-        return filters.mightContain(bucket, hash);
+        return filterAdmits(KeyHash.bucket(hash, buckets), hash);
     }
 
     /** On a freshly formatted store, where every bucket is empty: every filter is built (empty) without a page read. */
@@ -418,14 +414,18 @@ final class BucketStore {
     }
 
     private boolean mayHold(long bucket, long hash) {
-        if (!filters.isBuilt(bucket)) {
-            buildFilter(bucket);
-        }
-        if (filters.mightContain(bucket, hash)) {
+        if (filterAdmits(bucket, hash)) {
             return true;
         }
         counters.filterRejects.increment();
         return false;
+    }
+
+    private boolean filterAdmits(long bucket, long hash) {
+        if (!filters.isBuilt(bucket)) {
+            buildFilter(bucket);
+        }
+        return filters.mightContain(bucket, hash);
     }
 
     private void buildFilter(long bucket) {

@@ -22,6 +22,17 @@ import java.util.function.Consumer;
  * to it (about 130,000 items of 100 bytes with 16-byte keys at 64 MiB), the other half to bucket pages,
  * which a miss, a write-back or the invalidation of an older copy reads and modifies.
  *
+ * <p><b>Policy.</b> An {@link ItemFront}: a size-aware TinyLFU admission by the {@link FrequencySketch}
+ * of every read (a full front admits an item only if its key was read more often per byte than the
+ * victims it displaces), eviction of the entry read least per byte among a sample (Redis's approximated
+ * LFU). The sampled LFU rather than W-TinyLFU's LRU window or S3-FIFO's queues: those evict by
+ * recency and count entries, while the front is sized in bytes for values of any size up to the large-
+ * item threshold, where reads per byte is what a byte of DRAM earns. A data set that fits is never
+ * refused (admission only compares when the front is full), so once loaded it is served from DRAM
+ * whatever the flash size. Entries are on the heap; each counts its key, value and
+ * {@value #ENTRY_OVERHEAD} bytes of overhead against the budget. Dirty copies compete for room as
+ * clean ones do (a write of a key the front holds counts the old copy's bytes as free).
+ *
  * <p><b>Writes are absorbed.</b> As CacheLib's DRAM cache sits above its flash engines, a write of a
  * small item goes to the front alone, as a <em>dirty</em> copy: the only copy of that write, with no
  * copy of the key below it (no bucket page, no region). It reaches its bucket page (or, the bucket full
