@@ -99,6 +99,16 @@ final class BucketFilters {
         }
     }
 
+    /** Marks every filter built and empty: the buckets of a freshly formatted store, which hold nothing. */
+    void markAllEmpty() {
+        for (int w = 0; w < bits.length(); w++) {
+            bits.set(w, 0);
+        }
+        for (int v = 0; v < valid.length(); v++) {
+            valid.set(v, -1L);
+        }
+    }
+
     /** Whether the built filter of {@code bucket} has no bit set (the bucket is empty). */
     boolean isEmpty(long bucket) {
         int base = (int) bucket * words;

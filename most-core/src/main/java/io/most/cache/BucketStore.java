@@ -400,15 +400,32 @@ final class BucketStore {
         return count;
     }
 
+    /**
+     * Whether {@code hash}'s bucket may hold a key of that hash, by its filter (built from the page the
+     * first time: a page read then, none after). Counts no filter reject: this is no get.
+     */
+    boolean mightHold(long hash) {
+        return filterAdmits(KeyHash.bucket(hash, buckets), hash);
+    }
+
+    /** On a freshly formatted store, where every bucket is empty: every filter is built (empty) without a page read. */
+    void filtersOfEmptyBuckets() {
+        filters.markAllEmpty();
+    }
+
     private boolean mayHold(long bucket, long hash) {
-        if (!filters.isBuilt(bucket)) {
-            buildFilter(bucket);
-        }
-        if (filters.mightContain(bucket, hash)) {
+        if (filterAdmits(bucket, hash)) {
             return true;
         }
         counters.filterRejects.increment();
         return false;
+    }
+
+    private boolean filterAdmits(long bucket, long hash) {
+        if (!filters.isBuilt(bucket)) {
+            buildFilter(bucket);
+        }
+        return filters.mightContain(bucket, hash);
     }
 
     private void buildFilter(long bucket) {

@@ -14,8 +14,9 @@ import java.util.Objects;
  * {@link ConfigurationException} that names the setting and says what to change.
  *
  * <p><b>Tiers.</b> {@code dramBytes} is the small items' DRAM budget: {@code smallItemFrontBytes} of
- * it hold copies of the hottest small items ({@link SmallItemFront}: a hit reads no page), the rest
- * are DRAM frames of bucket pages (what a write or a front miss reads). Small items live in bucket
+ * it hold the hottest small items ({@link SmallItemFront}: a hit reads no page, and a write changes
+ * the front alone until the item is evicted or flushed), the rest are DRAM frames of bucket pages
+ * (what a front miss or a write-back reads). Small items live in bucket
  * pages of a MOST page store: those DRAM frames, optionally {@code pmBytes} of persistent memory, and {@code smallItemBytes} of bucket pages
  * on the small-item device (the size bound of the small-item engine). Large items (key + value over
  * {@code largeItemThreshold}) live in {@code largeItemBytes} of log-structured regions on the
@@ -55,8 +56,9 @@ import java.util.Objects;
  * @param largeItemFrontBytes DRAM (heap) for copies of the most read large items, so that a hit on
  *                           one costs no device read; 0 for none (the default). It is DRAM besides
  *                           {@code dramBytes}: a caller with one DRAM budget splits it between the two
- * @param smallItemFrontBytes the part of {@code dramBytes} that holds copies of the hottest small
- *                           items (at item granularity) rather than bucket pages; 0 for none. Default
+ * @param smallItemFrontBytes the part of {@code dramBytes} that holds the hottest small items (at
+ *                           item granularity) rather than bucket pages; 0 for none. It is also the
+ *                           bound of small-item writes held in DRAM alone, which a crash loses. Default
  *                           half of {@code dramBytes} in whole pages, as far as 16 pages of frames
  *                           remain, and all of it beyond one frame per bucket page
  * @param tenant             the tenant of a shared device set the cache runs as, or null

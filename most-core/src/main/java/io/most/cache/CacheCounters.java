@@ -20,4 +20,7 @@ final class CacheCounters {
     final LongAdder regionDeviceReads = new LongAdder();
     final LongAdder frontHits = new LongAdder();
     final LongAdder smallItemFrontHits = new LongAdder();
+    final LongAdder smallItemWritesAbsorbed = new LongAdder();
+    final LongAdder smallItemFrontInvalidations = new LongAdder();
+    final LongAdder smallItemWriteBacks = new LongAdder();
 }

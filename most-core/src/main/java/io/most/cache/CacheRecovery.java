@@ -81,6 +81,10 @@ final class CacheRecovery {
                 }
             }
             BucketStore buckets = new BucketStore(store, config.buckets(), counters);
+            if (fresh) {
+                // every bucket is empty: a first write of a key costs no page read to learn that
+                buckets.filtersOfEmptyBuckets();
+            }
             RegionStore regions = null;
             BlockDevice largeDevice = null;
             if (config.hasLargeItems()) {

@@ -9,7 +9,8 @@ import io.most.PageStoreStats;
  * or its block device: {@link #pageStore()} counts those page accesses ({@code dramHits},
  * {@code pmHits}, {@code misses}), misses of the per-bucket filter included, since the cache's
  * bucket-page accesses are the only ones of that store; a hit in the small items' DRAM front
- * ({@link #smallItemFrontHits}) reads no page. A large-item hit is served either from the
+ * ({@link #smallItemFrontHits}) reads no page, and a small-item write the front absorbs
+ * ({@link #smallItemWritesAbsorbed}) neither reads nor writes one. A large-item hit is served either from the
  * region being filled (DRAM, {@link #regionBufferHits}) or by a device read ({@link #regionDeviceReads}).
  *
  * @param hits               gets that returned a value
@@ -31,6 +32,16 @@ import io.most.PageStoreStats;
  * @param frontHits          large-item hits served from the item-level DRAM front (no device read)
  * @param smallItemFrontHits small-item hits served from the small items' DRAM front: no bucket page
  *                           read, in DRAM or on the device (counted in {@code smallItemHits} too)
+ * @param smallItemWritesAbsorbed small-item writes the DRAM front took alone: no bucket page was read or
+ *                           written for them (each saves a page read and a page write, less the
+ *                           {@code smallItemWriteBacks} that store the last of them later)
+ * @param smallItemFrontInvalidations small-item writes taken by the front that first removed an older copy
+ *                           of their key from its bucket page (one page access each, a device read if
+ *                           the page was not buffered)
+ * @param smallItemWriteBacks dirty small items the front wrote to their bucket page (or, their bucket
+ *                           full, to the regions): on eviction from the front, at a flush or a close
+ * @param smallItemDirtyBytes gauge: bytes of small-item writes held in DRAM alone (lost by a crash),
+ *                           at most the front's size
  * @param entries            gauge: entries stored (expired ones not yet dropped included)
  * @param smallItemEntries   gauge: entries in bucket pages
  * @param largeItemEntries   gauge: entries in regions
@@ -53,6 +64,10 @@ public record CacheStats(
         long regionDeviceReads,
         long frontHits,
         long smallItemFrontHits,
+        long smallItemWritesAbsorbed,
+        long smallItemFrontInvalidations,
+        long smallItemWriteBacks,
+        long smallItemDirtyBytes,
         long entries,
         long smallItemEntries,
         long largeItemEntries,

@@ -22,9 +22,14 @@ import java.util.function.UnaryOperator;
  * first) sees the old or the new value, never neither. Writers of a key serialize on one of
  * {@value #STRIPES} striped locks; the engines order different keys themselves.
  *
- * <p>With a {@link SmallItemFront}, a small-item get asks the front first; the front's copies follow
- * every change of a key made here (under the key's lock, after the bucket page changed), and those of
- * the items a full bucket evicts, so that no set, delete or expiry is shadowed by an older copy.
+ * <p>With a {@link SmallItemFront}, a small-item get asks the front first, and a small-item write goes
+ * to the front alone as a dirty copy (after removing an older copy of the key from its bucket page and
+ * the regions, if one may be there): it is written to its bucket page when the front evicts it (by the
+ * thread whose admission evicted it, once that thread holds no key lock: {@link #withKey}), at
+ * {@link #flush()} and at {@link #close()}. Clean copies follow every change of a key made here (under
+ * the key's lock, after the bucket page changed), and those of the items a full bucket evicts, so that
+ * no set, delete or expiry is shadowed by an older copy. {@link SmallItemFront} states the consistency
+ * rules and what a crash loses.
  *
  * <p>Why this class is large: it is MostCache's whole surface (gets, puts, conditional writes, removes, bulk
  * reads, key scans, expiry, flush, close), and each operation's cross-engine order (the new item first, then
@@ -33,6 +38,11 @@ import java.util.function.UnaryOperator;
  */
 final class HybridCache implements MostCache {
     private static final int STRIPES = 1024;
+    /**
+     * Looks of a lock-free reader at the front and the bucket page before it answers from the regions:
+     * each further look follows a write of the key (or of one sharing its generation) during the last.
+     */
+    private static final int LOOKS = 4;
 
     private final CacheConfig config;
     private final PageStore store;
@@ -53,7 +63,7 @@ final class HybridCache implements MostCache {
         this.small = small;
         this.smallFront = smallFront;
         if (smallFront != null) {
-            small.onEviction(smallFront::invalidate);
+            small.onEviction(smallFront::evictedBelow);
         }
         this.large = large;
         this.largeDevice = largeDevice;
@@ -156,25 +166,41 @@ final class HybridCache implements MostCache {
                                 Function<byte[], R> ofCopy) {
         checkOpen(); // the front would otherwise serve its copies after the close
         ByteKey k = new ByteKey(key, h);
-        byte[] held = smallFront.get(k, now);
-        if (held != null) {
+        for (int attempt = 1; ; attempt++) {
+            // noted before the front is asked: a write the front absorbs moves the key from the bucket
+            // page to the front (the front's copy first, then the page's removed, the generation raised
+            // in between), so a look that missed both saw a change, and looks again
+            long generation = smallFront.generation(h);
+            byte[] held = smallFront.get(k, now);
+            if (held != null) {
+                counters.hits.increment();
+                counters.smallItemHits.increment();
+                counters.smallItemFrontHits.increment();
+                renewOnAccess(k, now);
+                return reader.readShared(held);
+            }
+            BucketStore.Item item = small.getItem(key, h, now);
+            if (item == null) {
+                R value = lookupRegions(key, h, now, reader);
+                if (value != null) {
+                    return value;
+                }
+                // missed everywhere: a key that moved to the front meanwhile (from its page or from the
+                // regions, whose copy goes after the generation's second raise) is found by another look
+                if (attempt < LOOKS && smallFront.generation(h) != generation) {
+                    continue;
+                }
+                counters.misses.increment();
+                return null;
+            }
             counters.hits.increment();
             counters.smallItemHits.increment();
-            counters.smallItemFrontHits.increment();
+            boolean kept = smallFront.offer(k, generation, item.value(), item.deadline());
             renewOnAccess(k, now);
-            return reader.readShared(held);
+            writeBackEvicted(); // the admission may have evicted dirty copies
+            // a kept copy is the front's from now on: it goes out as the front's copies do, never to be changed
+            return kept || ofCopy == null ? reader.readShared(item.value()) : ofCopy.apply(item.value());
         }
-        long generation = smallFront.generation(h);
-        BucketStore.Item item = small.getItem(key, h, now);
-        if (item == null) {
-            return lookupLarge(key, h, now, reader);
-        }
-        counters.hits.increment();
-        counters.smallItemHits.increment();
-        boolean kept = smallFront.offer(k, generation, item.value(), item.deadline());
-        renewOnAccess(k, now);
-        // a kept copy is the front's from now on: it goes out as the front's copies do, never to be changed
-        return kept || ofCopy == null ? reader.readShared(item.value()) : ofCopy.apply(item.value());
     }
 
     /** With expire after access, a small item's read starts its lifetime again, in its page and its copy. */
@@ -182,6 +208,13 @@ final class HybridCache implements MostCache {
         if (config.expireAfterAccess() != null) {
             long renewed = renewedDeadline(now);
             withKey(k.hash, () -> {
+                ItemFront.Entry e = smallFront.entry(k);
+                if (e != null && e.dirty()) {
+                    // the front's copy is the only one: renewed there (an evicted copy keeps its deadline
+                    // until written back, so it may expire earlier, never later)
+                    smallFront.setDirtyDeadline(k, e, renewed);
+                    return null;
+                }
                 if (small.setDeadline(k.bytes, k.hash, renewed, now)) {
                     smallFront.deadlineChanged(k, renewed, now);
                 } else {
@@ -193,6 +226,15 @@ final class HybridCache implements MostCache {
     }
 
     private <R> R lookupLarge(byte[] key, long h, long now, RegionStore.ValueReader<R> reader) {
+        R value = lookupRegions(key, h, now, reader);
+        if (value == null) {
+            counters.misses.increment();
+        }
+        return value;
+    }
+
+    /** {@link #lookupLarge} that counts a hit but not a miss (the caller may look again). */
+    private <R> R lookupRegions(byte[] key, long h, long now, RegionStore.ValueReader<R> reader) {
         R value;
         if (large != null) {
             long renew = config.expireAfterAccess() != null ? renewedDeadline(now) : 0;
@@ -213,7 +255,6 @@ final class HybridCache implements MostCache {
                 return value;
             }
         }
-        counters.misses.increment();
         return null;
     }
 
@@ -226,6 +267,26 @@ final class HybridCache implements MostCache {
     }
 
     private boolean isLive(byte[] key, long h, long now) {
+        if (smallFront == null) {
+            return isLiveBelow(key, h, now);
+        }
+        ByteKey k = new ByteKey(key, h);
+        for (int attempt = 1; ; attempt++) {
+            long generation = smallFront.generation(h); // as lookupFronted: a move to the front is seen
+            ItemFront.Entry e = smallFront.entry(k);
+            if (e != null && (e.dirty() || !Deadlines.passed(e.deadline(), now))) {
+                return !Deadlines.passed(e.deadline(), now); // a dirty copy is the only one
+            }
+            if (isLiveBelow(key, h, now)) {
+                return true;
+            }
+            if (attempt >= LOOKS || smallFront.generation(h) == generation) {
+                return false;
+            }
+        }
+    }
+
+    private boolean isLiveBelow(byte[] key, long h, long now) {
         // the bucket again after the regions: see lookupLarge for the move this second look covers
         return small.contains(key, h, now)
                 || (large != null && (large.contains(new ByteKey(key, h), now) || small.contains(key, h, now)));
@@ -243,6 +304,10 @@ final class HybridCache implements MostCache {
 
     /** The deadline of a live {@code key} (0 = never), or -1 if it is absent or expired. */
     private long liveDeadline(byte[] key, long h, long now) {
+        ItemFront.Entry held = dirtyCopy(key, h);
+        if (held != null) {
+            return Deadlines.passed(held.deadline(), now) ? -1 : held.deadline();
+        }
         long deadline = small.deadline(key, h, now);
         if (deadline < 0 && large != null) {
             deadline = large.deadline(new ByteKey(key, h), now);
@@ -293,11 +358,27 @@ final class HybridCache implements MostCache {
 
     /** The live value of {@code key} without counting or renewing (under the key's lock). */
     private byte[] current(byte[] key, long h, long now) {
+        ItemFront.Entry held = dirtyCopy(key, h);
+        if (held != null) {
+            return Deadlines.passed(held.deadline(), now) ? null : held.value().clone();
+        }
         byte[] v = small.get(key, h, now);
         if (v == null && large != null) {
             v = large.get(new ByteKey(key, h), now, 0, SegmentReaders.BYTES);
         }
         return v;
+    }
+
+    /**
+     * The front's dirty copy of {@code key} (in the front or evicted, not yet written back), live or
+     * expired, or null: with one, nothing below holds the key. Under the key's lock.
+     */
+    private ItemFront.Entry dirtyCopy(byte[] key, long h) {
+        if (smallFront == null) {
+            return null;
+        }
+        ItemFront.Entry e = smallFront.entry(new ByteKey(key, h));
+        return e != null && e.dirty() ? e : null;
     }
 
     // ---- writes
@@ -432,6 +513,19 @@ final class HybridCache implements MostCache {
         return withKey(h, () -> {
             long now = now();
             long deadline = deadline(timeToLive, now);
+            ItemFront.Entry held = dirtyCopy(key, h);
+            if (held != null) {
+                if (Deadlines.passed(held.deadline(), now)) {
+                    return false;
+                }
+                if (smallFront.setDirtyDeadline(new ByteKey(key, h), held, deadline)) {
+                    return true;
+                }
+                // evicted, not yet written back: written back now, its deadline then changes below
+                ByteKey k = new ByteKey(key, h);
+                writeBack(k, held, now);
+                smallFront.writeBackDone(k, held);
+            }
             if (small.setDeadline(key, h, deadline, now)) {
                 if (smallFront != null) {
                     smallFront.deadlineChanged(new ByteKey(key, h), deadline, now);
@@ -458,6 +552,10 @@ final class HybridCache implements MostCache {
      * small-item miss anyway. Only without regions does a full bucket evict.
      */
     private void write(byte[] key, long h, ValueSource value, long deadline, long now) {
+        if (smallFront != null && isSmall(key.length, value.size()) && absorb(key, h, value, deadline, now)) {
+            counters.puts.increment();
+            return;
+        }
         if (isSmall(key.length, value.size()) && small.put(key, h, value, deadline, now, large == null)) {
             if (smallFront != null) {
                 smallFront.written(new ByteKey(key, h), value.toArray(), deadline);
@@ -478,7 +576,120 @@ final class HybridCache implements MostCache {
         counters.puts.increment();
     }
 
+    /**
+     * Gives a small item's write to the front alone, as a dirty copy: no bucket page is read or written
+     * unless an older copy of the key may be below, which is removed before this returns (so that a
+     * reader or a restart finds the new value or nothing, and the dirty copy's write-back needs no
+     * merge). Whether one may be below: a clean copy in the front says yes, a dirty one no, else the
+     * bucket's filter (no I/O once built; built empty on a new cache). The regions' index is asked too
+     * (DRAM). Returns false if the front refuses the copy (full of items read more per byte): the
+     * caller writes the item through. Under the key's lock.
+     */
+    private boolean absorb(byte[] key, long h, ValueSource value, long deadline, long now) {
+        ByteKey k = new ByteKey(key, h);
+        ItemFront.Entry held = smallFront.entry(k);
+        boolean below = held == null ? small.mightHold(h) : !held.dirty();
+        if (!smallFront.absorb(k, value.toArray(), deadline)) {
+            return false;
+        }
+        if (below) {
+            small.remove(key, h, now);
+            counters.smallItemFrontInvalidations.increment();
+        } else {
+            counters.smallItemWritesAbsorbed.increment();
+        }
+        if (large != null) {
+            large.remove(k, now); // an index look; a tombstone only if the regions hold the key
+        }
+        return true;
+    }
+
+    /**
+     * Stores the dirty copy {@code e} of {@code k} below, where no copy of the key is: its bucket page,
+     * or the regions if the bucket is full of live items (as {@link #write} does). An expired copy is
+     * dropped instead. Under the key's lock.
+     */
+    private void writeBack(ByteKey k, ItemFront.Entry e, long now) {
+        if (Deadlines.passed(e.deadline(), now)) {
+            counters.expirations.increment();
+            return;
+        }
+        ValueSource value = ValueSource.of(e.value());
+        if (!small.put(k.bytes, k.hash, value, e.deadline(), now, large == null)) {
+            counters.bucketOverflows.increment();
+            large.put(k, value, e.deadline());
+        }
+        counters.smallItemWriteBacks.increment();
+    }
+
+    /**
+     * Writes back the dirty copies this thread's admissions evicted from the front, each under its key's
+     * lock (taken here: the caller holds none), unless a write of the key replaced it meanwhile. Runs
+     * after every operation that may have admitted a copy, in the thread that did, as CacheLib's
+     * allocator evicts in the allocating thread.
+     */
+    private void writeBackEvicted() {
+        if (smallFront != null) {
+            writeBack(smallFront.takeEvictedHere());
+        }
+    }
+
+    /** Writes back {@code evicted}, each under its key's lock, if still waiting (no later write replaced it). */
+    private void writeBack(List<ItemFront.Entry> evicted) {
+        for (ItemFront.Entry e : evicted) {
+            ByteKey k = e.key();
+            stripes.locked(k.hash, () -> {
+                if (smallFront.isEvicted(k, e)) {
+                    writeBack(k, e, now());
+                    smallFront.writeBackDone(k, e);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** Writes back every dirty copy (the front's copies stay, clean), then the evicted ones: flush and close. */
+    private void writeBackAll() {
+        if (smallFront == null) {
+            return;
+        }
+        List<ItemFront.Entry> dirty = new ArrayList<>();
+        smallFront.forEachDirty(dirty::add);
+        for (ItemFront.Entry e : dirty) {
+            ByteKey k = e.key();
+            stripes.locked(k.hash, () -> {
+                if (e.dirty() && smallFront.entry(k) == e) {
+                    long now = now();
+                    if (Deadlines.passed(e.deadline(), now)) {
+                        counters.expirations.increment();
+                        smallFront.invalidate(k);
+                    } else {
+                        writeBack(k, e, now);
+                        if (!smallFront.markClean(k, e)) {
+                            // evicted meanwhile (evictions take no key lock): it waits among the evicted,
+                            // but its write is below now, and a later write of the key must find it there
+                            smallFront.writeBackDone(k, e);
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        smallFront.takeEvictedHere(); // those of this thread are among all the evicted, written back next
+        writeBack(smallFront.evicted());
+    }
+
     private boolean removeLocked(byte[] key, long h, long now) {
+        ItemFront.Entry held = dirtyCopy(key, h);
+        if (held != null) {
+            // the only copy: nothing below to remove but a leftover the regions may not have dropped
+            smallFront.invalidate(new ByteKey(key, h));
+            boolean removed = !Deadlines.passed(held.deadline(), now);
+            if (large != null) {
+                removed |= large.remove(new ByteKey(key, h), now);
+            }
+            return removed;
+        }
         boolean removed = small.remove(key, h, now);
         if (smallFront != null) {
             smallFront.invalidate(new ByteKey(key, h));
@@ -498,7 +709,18 @@ final class HybridCache implements MostCache {
     @Override
     public Iterator<CacheEntry> iterator() {
         checkOpen();
-        return new CacheEntryIterator(small, large, now());
+        long now = now();
+        List<CacheEntry> dirty = new ArrayList<>();
+        if (smallFront != null) {
+            java.util.function.Consumer<ItemFront.Entry> take = e -> {
+                if (!Deadlines.passed(e.deadline(), now)) {
+                    dirty.add(new CacheEntry(e.key().bytes.clone(), e.value().clone()));
+                }
+            };
+            smallFront.forEachDirty(take);
+            smallFront.evicted().forEach(take);
+        }
+        return new CacheEntryIterator(dirty, small, large, now);
     }
 
     @Override
@@ -521,6 +743,20 @@ final class HybridCache implements MostCache {
                 given++;
             }
         }
+        if (smallFront != null) {
+            // dirty copies are in no bucket page: given with their bucket's step, after the pages (a write
+            // moves a key from its page to the front, the front's copy first)
+            long from = cursor;
+            long to = bucket;
+            java.util.function.Consumer<ItemFront.Entry> give = e -> {
+                long b = KeyHash.bucket(e.key().hash, buckets);
+                if (b >= from && b < to && !Deadlines.passed(e.deadline(), now)) {
+                    action.accept(e.key().bytes.clone());
+                }
+            };
+            smallFront.forEachDirty(give);
+            smallFront.evicted().forEach(give);
+        }
         if (large != null) {
             // a large key belongs to the bucket of its hash as a small one would: the same cursor covers both
             for (byte[] key : large.keys()) {
@@ -536,7 +772,12 @@ final class HybridCache implements MostCache {
 
     @Override
     public long size() {
-        return small.entries() + (large == null ? 0 : large.entries());
+        return small.entries() + dirtyEntries() + (large == null ? 0 : large.entries());
+    }
+
+    /** Small items held in the front alone (dirty copies): in no bucket page. */
+    private long dirtyEntries() {
+        return smallFront == null ? 0 : smallFront.dirtyEntries();
     }
 
     @Override
@@ -558,6 +799,7 @@ final class HybridCache implements MostCache {
     @Override
     public void flush() {
         checkOpen();
+        writeBackAll();
         if (large != null) {
             large.flush();
         }
@@ -566,13 +808,15 @@ final class HybridCache implements MostCache {
 
     @Override
     public CacheStats stats() {
-        long smallEntries = small.entries();
+        long smallEntries = small.entries() + dirtyEntries();
         long largeEntries = large == null ? 0 : large.entries();
         return new CacheStats(counters.hits.sum(), counters.misses.sum(), counters.smallItemHits.sum(),
                 counters.largeItemHits.sum(), counters.filterRejects.sum(), counters.puts.sum(),
                 counters.removals.sum(), counters.evictions.sum(), counters.expirations.sum(),
                 counters.reinsertions.sum(), counters.bucketOverflows.sum(), counters.corruptItems.sum(), counters.regionBufferHits.sum(),
-                counters.regionDeviceReads.sum(), counters.frontHits.sum(), counters.smallItemFrontHits.sum(), smallEntries + largeEntries, smallEntries, largeEntries,
+                counters.regionDeviceReads.sum(), counters.frontHits.sum(), counters.smallItemFrontHits.sum(),
+                counters.smallItemWritesAbsorbed.sum(), counters.smallItemFrontInvalidations.sum(),
+                counters.smallItemWriteBacks.sum(), smallFront == null ? 0 : smallFront.dirtyBytes(), smallEntries + largeEntries, smallEntries, largeEntries,
                 store.stats());
     }
 
@@ -594,6 +838,7 @@ final class HybridCache implements MostCache {
             }
             closed = true;
             try {
+                writeBackAll(); // every dirty copy reaches its page before the pages are written
                 if (large != null) {
                     large.flush();
                     Path file = indexFile(config);
@@ -617,9 +862,26 @@ final class HybridCache implements MostCache {
 
     // ---- helpers
 
+    /**
+     * Runs {@code body} under the key's lock, then writes back the dirty copies its admissions evicted
+     * (with no key lock held: each write-back takes its own key's).
+     */
     private <R> R withKey(long h, java.util.function.Supplier<R> body) {
         checkOpen();
-        return stripes.locked(h, body);
+        R result;
+        try {
+            result = stripes.locked(h, body);
+        } catch (RuntimeException | Error e) {
+            // what the body's admissions evicted before it failed is still this thread's to store
+            try {
+                writeBackEvicted();
+            } catch (RuntimeException | Error also) {
+                e.addSuppressed(also);
+            }
+            throw e;
+        }
+        writeBackEvicted();
+        return result;
     }
 
     private void checkOpen() {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,17 +35,32 @@ import java.util.function.Supplier;
  * reader racing a writer is never returned for the newer value. The region store also removes a
  * key's copy whenever its index drops or replaces the key, to give the bytes back. Reads take no
  * lock; admissions and removals take the front's lock.
+ *
+ * <p><b>Dirty entries.</b> The small-item front also holds writes no one else holds ({@link
+ * SmallItemFront}): an entry admitted dirty is handed, when evicted, to the sink the front was made
+ * with, under the front's lock and before it leaves the map, so that it is always in one place or the
+ * other; the owner writes it back and marks it clean ({@link #markClean}). Dirty entries compete for
+ * room as clean ones do.
  */
 final class ItemFront {
     /** Heap bytes of an entry besides its value and key: the entry, its map node and its array header. */
     static final int ENTRY_OVERHEAD = 96;
 
-    private static final class Entry {
+    /**
+     * A copy held by the front. Its value never changes; its deadline and dirty mark change only under
+     * the front's lock (read without it: both are volatile).
+     */
+    static final class Entry {
         final ByteKey key;
         final Object version;
         final byte[] value;
         /** When the copy stops being served ({@link Deadlines#NEVER} for never): the small-item front's items expire. */
-        final long deadline;
+        volatile long deadline;
+        /**
+         * Whether the copy is the only one of its write (the small-item front's write-back): it must be
+         * handed to the eviction sink rather than dropped when evicted. Guarded by the front's lock for writes.
+         */
+        volatile boolean dirty;
         /**
          * The key's hash and the entry's bytes, kept here because the victim sampling reads them for
          * dozens of entries per admission: through the key and the value they were two more cache misses each.
@@ -54,17 +70,35 @@ final class ItemFront {
         /** Still in the map: a removed entry is skipped (and not counted again) when the queue's head reaches it. */
         boolean live = true; // guarded by the front's lock
 
-        Entry(ByteKey key, Object version, byte[] value, long deadline, int overhead) {
+        Entry(ByteKey key, Object version, byte[] value, long deadline, boolean dirty, int overhead) {
             this.key = key;
             this.version = version;
             this.value = value;
             this.deadline = deadline;
+            this.dirty = dirty;
             this.hash = key.hash;
             this.bytes = (long) value.length + key.bytes.length + overhead;
         }
 
         long bytes() {
             return bytes;
+        }
+
+        /** The copy's bytes (never to be changed). */
+        byte[] value() {
+            return value;
+        }
+
+        long deadline() {
+            return deadline;
+        }
+
+        boolean dirty() {
+            return dirty;
+        }
+
+        ByteKey key() {
+            return key;
         }
     }
 
@@ -94,6 +128,10 @@ final class ItemFront {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Entry> queue = new ArrayDeque<>(); // guarded by lock
     private long bytes; // guarded by lock: the live entries'
+    private long dirtyBytes; // guarded by lock: the live dirty entries'
+    private int dirtyEntries; // guarded by lock
+    /** Takes each dirty victim under the front's lock, before it leaves the map (null: no entry is ever dirty). */
+    private final Consumer<Entry> dirtyVictims;
 
     /**
      * A front of at most {@code capacity} bytes.
@@ -113,6 +151,17 @@ final class ItemFront {
      *                                  {@code overhead} is negative
      */
     ItemFront(long capacity, int bytesPerKey, int overhead) {
+        this(capacity, bytesPerKey, overhead, null);
+    }
+
+    /**
+     * {@link #ItemFront(long, int, int)} whose dirty entries ({@link #admit(ByteKey, Object, long, int,
+     * Supplier, BooleanSupplier, boolean)}) are handed to {@code dirtyVictims} when evicted, under the
+     * front's lock and before they leave the map, so that a reader that misses the map finds them where
+     * the sink put them.
+     */
+    ItemFront(long capacity, int bytesPerKey, int overhead, Consumer<Entry> dirtyVictims) {
+        this.dirtyVictims = dirtyVictims;
         if (capacity <= 0) {
             throw new IllegalArgumentException("an item front needs a positive capacity, got " + capacity);
         }
@@ -160,6 +209,20 @@ final class ItemFront {
      */
     Object admit(ByteKey key, Object version, long deadline, int size, Supplier<byte[]> copy,
                  BooleanSupplier stillCurrent) {
+        return admit(key, version, deadline, size, copy, stillCurrent, false);
+    }
+
+    /**
+     * {@link #admit(ByteKey, Object, long, int, Supplier, BooleanSupplier)} of a copy that is
+     * {@code dirty} (the only one of its write: evicted, it goes to the eviction sink). A copy replacing
+     * the key's current one counts that one's bytes as free and never takes it as a victim, so a write
+     * of a key the front holds is refused only if the front is full of entries read more per byte.
+     */
+    Object admit(ByteKey key, Object version, long deadline, int size, Supplier<byte[]> copy,
+                 BooleanSupplier stillCurrent, boolean dirty) {
+        if (dirty && dirtyVictims == null) {
+            throw new IllegalStateException("a front without an eviction sink cannot hold dirty entries");
+        }
         long need = (long) size + key.bytes.length + overhead;
         if (need > capacity) {
             return null;
@@ -170,6 +233,9 @@ final class ItemFront {
                 return null;
             }
             int frequency = sketch.frequency(key.hash);
+            Entry current = map.get(key);
+            long reclaim = current == null ? 0 : current.bytes();
+            boolean currentTaken = false;
             // the victims the queue offers until the candidate fits, taken off the queue meanwhile. The
             // candidate must serve more reads per byte than they do together (the greedy rule of a
             // knapsack): a large value displaces several small ones only if it serves more reads than
@@ -178,8 +244,12 @@ final class ItemFront {
             List<Entry> victims = new ArrayList<>();
             long freed = 0;
             long victimReads = 0;
-            while (bytes - freed + need > capacity) {
+            while (bytes - reclaim - freed + need > capacity) {
                 Entry victim = nextVictim();
+                if (victim == current) {
+                    currentTaken = true; // replaced anyway: its bytes were counted free
+                    continue;
+                }
                 victims.add(victim);
                 freed += victim.bytes();
                 if (!victim.key.equals(key)) {
@@ -190,19 +260,29 @@ final class ItemFront {
                 // the victims won: they move to the tail, as the other sampled entries did, so that the
                 // next candidates meet other victims rather than the same ones again
                 queue.addAll(victims);
+                if (currentTaken) {
+                    queue.addLast(current);
+                }
                 return null;
             }
             for (Entry victim : victims) {
+                if (victim.dirty) {
+                    dirtyVictims.accept(victim); // before it leaves the map: a reader finds it in one or the other
+                }
                 map.remove(victim.key, victim);
                 drop(victim);
             }
-            Entry entry = new Entry(key, version, copy.get(), deadline, overhead);
+            Entry entry = new Entry(key, version, copy.get(), deadline, dirty, overhead);
             Entry old = map.put(key, entry);
             if (old != null) {
                 drop(old);
             }
             queue.addLast(entry);
             bytes += entry.bytes();
+            if (dirty) {
+                dirtyBytes += entry.bytes();
+                dirtyEntries++;
+            }
             sketch.sampleSize(SAMPLES_PER_ENTRY * Math.max(MIN_WINDOW_ENTRIES, map.size()));
             if (queue.size() > 2 * map.size() + 64) {
                 queue.removeIf(e -> !e.live); // removals left dead entries behind: keep the queue bounded
@@ -220,6 +300,73 @@ final class ItemFront {
     byte[] getLive(ByteKey key, long now) {
         Entry e = map.get(key);
         return e == null || Deadlines.passed(e.deadline, now) ? null : e.value;
+    }
+
+    /** The entry of {@code key}, live or expired, or null. */
+    Entry entry(ByteKey key) {
+        return map.get(key);
+    }
+
+    /**
+     * Marks {@code entry} clean (its write is stored below now) if it is still {@code key}'s entry;
+     * returns whether it was.
+     */
+    boolean markClean(ByteKey key, Entry entry) {
+        lock.lock();
+        try {
+            if (map.get(key) != entry || !entry.dirty) {
+                return false;
+            }
+            entry.dirty = false;
+            dirtyBytes -= entry.bytes();
+            dirtyEntries--;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sets the deadline of {@code entry} if it is still {@code key}'s entry; returns whether it was. */
+    boolean setDeadline(ByteKey key, Entry entry, long deadline) {
+        lock.lock();
+        try {
+            if (map.get(key) != entry) {
+                return false;
+            }
+            entry.deadline = deadline;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code action} on each dirty entry the map holds (weakly consistent: as the map's iteration). */
+    void forEachDirty(Consumer<Entry> action) {
+        for (Entry e : map.values()) {
+            if (e.dirty) {
+                action.accept(e);
+            }
+        }
+    }
+
+    /** Bytes of the dirty entries. */
+    long dirtyBytes() {
+        lock.lock();
+        try {
+            return dirtyBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Dirty entries held. */
+    int dirtyEntries() {
+        lock.lock();
+        try {
+            return dirtyEntries;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -265,6 +412,8 @@ final class ItemFront {
             map.clear();
             queue.clear();
             bytes = 0;
+            dirtyBytes = 0;
+            dirtyEntries = 0;
         } finally {
             lock.unlock();
         }
@@ -322,6 +471,10 @@ final class ItemFront {
         if (e.live) {
             e.live = false;
             bytes -= e.bytes();
+            if (e.dirty) {
+                dirtyBytes -= e.bytes();
+                dirtyEntries--;
+            }
         }
     }
 }

@@ -49,7 +49,11 @@ import java.util.function.UnaryOperator;
  * checksummed; a torn or corrupt one reads as a miss); a key reads as its value at the last
  * completed {@link #flush()}, or a value written after it, or as a miss; and a key removed (or
  * cleared) before a completed {@code flush()} never comes back. A cache is a cache: entries written
- * since the last flush may be lost.
+ * since the last flush may be lost. Small-item writes are held in DRAM alone (the small items' front,
+ * {@link CacheConfig#smallItemFrontBytes()}) until the front evicts them or a flush or close writes
+ * them to their bucket pages, so a crash loses up to the front's size of recent small writes
+ * ({@link CacheStats#smallItemDirtyBytes()}); a key whose write is lost reads as its value at the last
+ * flush or as a miss, never an older value.
  *
  * <p><b>Errors.</b> Bad input is an {@link ItemTooLargeException} or {@link IllegalArgumentException};
  * files of another cache or format version a {@link CacheFormatException}; a corrupt bucket page or
@@ -195,8 +199,9 @@ public interface MostCache extends AutoCloseable, Iterable<CacheEntry> {
     void clear();
 
     /**
-     * Makes every change so far durable (see the class comment for what a crash keeps); waits for a
-     * large-item region being written in the background.
+     * Makes every change so far durable (see the class comment for what a crash keeps): writes the small
+     * items held in DRAM alone to their bucket pages, waits for a large-item region being written in the
+     * background, and flushes the pages and regions.
      *
      * @throws CacheWriteException if the large items cannot be written; they stay readable, and the
      *                             next flush tries again

@@ -1,6 +1,7 @@
 package io.most.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -18,6 +19,11 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code cache.engine.hits{engine=small-items|large-items}} – hits per engine</li>
  *   <li>{@code cache.front.hits{engine=small-items|large-items}} – those of them served from the
  *       engine's item-level DRAM front, without a page or device read</li>
+ *   <li>{@code cache.front.writes{engine=small-items, outcome=absorbed|invalidated}} – small-item writes
+ *       the DRAM front took alone (no bucket page touched), or after removing an older copy from the
+ *       key's bucket page; {@code cache.front.writebacks{engine=small-items}} – dirty items written to
+ *       their bucket page on eviction, flush or close; {@code cache.front.dirty{engine=small-items}} –
+ *       gauge, bytes of writes held in DRAM alone (what a crash loses)</li>
  *   <li>{@code cache.tier.accesses{engine=small-items, tier=dram|pm|flash}} – bucket-page accesses by
  *       the tier of the page store that served them (hits, filter false positives and writes alike)</li>
  *   <li>{@code cache.tier.accesses{engine=large-items, tier=dram|flash}} – large-item reads from the
@@ -105,6 +111,19 @@ public final class MostCacheMetrics extends CacheMeterBinder<MostCache> {
                 s -> s.smallItemFrontHits());
         counter(registry, "cache.front.hits", tags.and("engine", LARGE),
                 "large-item hits served from the item-level DRAM front (no device read)", s -> s.frontHits());
+        counter(registry, "cache.front.writes", small.and("outcome", "absorbed"),
+                "small-item writes the DRAM front took alone: no bucket page read or written", s -> s.smallItemWritesAbsorbed());
+        counter(registry, "cache.front.writes", small.and("outcome", "invalidated"),
+                "small-item writes the DRAM front took after removing an older copy from the bucket page",
+                s -> s.smallItemFrontInvalidations());
+        counter(registry, "cache.front.writebacks", small,
+                "dirty small items written to their bucket page (eviction from the front, flush, close)",
+                s -> s.smallItemWriteBacks());
+        Gauge.builder("cache.front.dirty", getCache(), c -> {
+            CacheStats s = stats();
+            return s == null ? 0 : s.smallItemDirtyBytes();
+        }).tags(small).baseUnit("bytes").description("bytes of small-item writes held in DRAM alone")
+                .register(registry);
         counter(registry, "cache.tier.accesses", small.and("tier", "dram"), "bucket-page accesses served from DRAM",
                 s -> s.pageStore().dramHits());
         counter(registry, "cache.tier.accesses", small.and("tier", "pm"), "bucket-page accesses served from PM",

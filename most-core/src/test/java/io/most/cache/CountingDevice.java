@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A device that forwards everything to another and counts the reads it forwards, and the batches;
+ * A device that forwards everything to another and counts the reads and writes it forwards, and the batches;
  * one made by {@link #keepingOpen} leaves closing to the test, which reopens a cache on it.
  */
 final class CountingDevice extends ForwardingDevice {
     private final AtomicLong reads = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
     private final AtomicLong singleReads = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final boolean closes;
@@ -37,6 +38,11 @@ final class CountingDevice extends ForwardingDevice {
         return reads.get();
     }
 
+    /** Writes forwarded so far (single and batched alike). */
+    long writes() {
+        return writes.get();
+    }
+
     /** Reads forwarded one at a time ({@link #read}) so far. */
     long singleReads() {
         return singleReads.get();
@@ -50,6 +56,7 @@ final class CountingDevice extends ForwardingDevice {
     /** Starts counting again from zero. */
     void reset() {
         reads.set(0);
+        writes.set(0);
         singleReads.set(0);
         batches.set(0);
     }
@@ -62,9 +69,16 @@ final class CountingDevice extends ForwardingDevice {
     }
 
     @Override
+    public void write(long offset, MemorySegment source) {
+        writes.incrementAndGet();
+        super.write(offset, source);
+    }
+
+    @Override
     public void transferAll(List<IoRequest> requests) {
         batches.incrementAndGet();
         reads.addAndGet(requests.stream().filter(r -> r.op() == IoOp.READ).count());
+        writes.addAndGet(requests.stream().filter(r -> r.op() == IoOp.WRITE).count());
         super.transferAll(requests);
     }
 

@@ -67,6 +67,12 @@ class MostCacheMetricsTest {
             assertEquals(5.0, registry.get("cache.engine.hits").tags("engine", "small-items").functionCounter().count());
             assertEquals(5.0, registry.get("cache.front.hits").tags("engine", "small-items").functionCounter().count());
             assertEquals(0.0, registry.get("cache.front.hits").tags("engine", "large-items").functionCounter().count());
+            assertEquals(5.0, registry.get("cache.front.writes").tags("engine", "small-items", "outcome", "absorbed")
+                    .functionCounter().count(), "each new key's write went to the front alone");
+            assertEquals(0.0, registry.get("cache.front.writes").tags("outcome", "invalidated").functionCounter().count());
+            assertEquals(0.0, registry.get("cache.front.writebacks").functionCounter().count());
+            assertEquals(cache.stats().smallItemDirtyBytes(), registry.get("cache.front.dirty").gauge().value());
+            assertTrue(registry.get("cache.front.dirty").gauge().value() >= 5 * 20, "the writes are held in DRAM");
         }
     }
 

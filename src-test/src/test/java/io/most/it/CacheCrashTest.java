@@ -39,17 +39,28 @@ class CacheCrashTest {
 
     @Test
     void flushedStateSurvivesKillsAndNothingTornOrRemovedComesBack() throws Exception {
-        killAndCheck(CacheCrashWorkload.BUCKETS, KILLS, 1414);
+        killAndCheck(CacheCrashWorkload.BUCKETS, 16, KILLS, 1414);
+    }
+
+    /**
+     * A small-item front that holds every small item: the writes since the last flush live in DRAM
+     * alone (dirty copies, their older copies removed from the bucket pages), so a kill loses them, and
+     * the reopened cache must still read each key as its flushed value, a later one or a miss, never
+     * an older one, nor a removed one.
+     */
+    @Test
+    void writesHeldInTheFrontAloneAreLostByAKillWithoutAnyStaleValue() throws Exception {
+        killAndCheck(CacheCrashWorkload.BUCKETS, 64, KILLS / 2, 1818);
     }
 
     /** Four buckets for 300 keys: most small items overflow to the regions, and moves between engines abound. */
     @Test
     void itemsOverflowingFullBucketsSurviveKillsTheSameWay() throws Exception {
-        killAndCheck(4, KILLS / 2, 1616);
+        killAndCheck(4, 16, KILLS / 2, 1616);
         assertTrue(overflowedFound > 0, "small items were found in the regions after restarts");
     }
 
-    private void killAndCheck(int buckets, int kills, long seed) throws Exception {
+    private void killAndCheck(int buckets, int frontPages, int kills, long seed) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         int flushes = 0;
         int recovered = 0;
@@ -57,7 +68,8 @@ class CacheCrashTest {
             String where = "generation " + generation;
             List<String> lines;
             try (ForkedJvm child = ForkedJvm.start(WriterKills.CHILD_JVM_OPTIONS, CacheWriterMain.class,
-                    List.of(dir.toString(), String.valueOf(generation), String.valueOf(buckets)))) {
+                    List.of(dir.toString(), String.valueOf(generation), String.valueOf(buckets),
+                            String.valueOf(frontPages)))) {
                 if (random.nextBoolean()) {
                     // at a random moment: mostly in the middle of a round
                     child.awaitLine("READY"::equals, WriterKills.PATIENCE);
@@ -75,7 +87,7 @@ class CacheCrashTest {
             }
             int completed = (int) lines.stream().filter(l -> l.startsWith("FLUSHED ")).count();
             flushes += completed;
-            recovered += verify(generation, completed, buckets, where);
+            recovered += verify(generation, completed, buckets, frontPages, where);
         }
         assertTrue(flushes > kills, "the children completed too few flushes to mean anything: " + flushes);
         assertTrue(recovered > 0, "no value ever survived a kill");
@@ -85,7 +97,7 @@ class CacheCrashTest {
      * Applies the completed rounds to the model, allows the round in flight any of its outcomes, then
      * checks the reopened cache key by key; the state read becomes the model of the next generation.
      */
-    private int verify(int generation, int completedRounds, int buckets, String where) {
+    private int verify(int generation, int completedRounds, int buckets, int frontPages, String where) {
         for (int round = 0; round < completedRounds; round++) {
             for (CacheCrashWorkload.Op op : CacheCrashWorkload.round(generation, round)) {
                 durable.put(op.key(), op.isRemove() ? ABSENT : op.version());
@@ -104,7 +116,7 @@ class CacheCrashTest {
         int present = 0;
         int largeValues = 0;
         List<String> problems = new ArrayList<>();
-        try (MostCache cache = MostCache.open(CacheCrashWorkload.config(dir, buckets))) {
+        try (MostCache cache = MostCache.open(CacheCrashWorkload.config(dir, buckets, frontPages))) {
             for (int key = 0; key < CacheCrashWorkload.KEYS; key++) {
                 byte[] value = cache.get(CacheCrashWorkload.key(key));
                 long expected = durable.getOrDefault(key, ABSENT);

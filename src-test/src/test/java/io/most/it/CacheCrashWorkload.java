@@ -37,13 +37,21 @@ final class CacheCrashWorkload {
      * run and, with few buckets, full buckets whose items overflow to the regions.
      */
     static CacheConfig config(Path dir, int buckets) {
+        return config(dir, buckets, 16);
+    }
+
+    /**
+     * {@link #config(Path, int)} with a small-item DRAM front of {@code frontPages} pages beside the 16
+     * frames of bucket pages. The front absorbs writes: a dirty copy reaches its bucket page when the
+     * front evicts it or at a flush, so what survives a kill is the pages' alone, and reads after the
+     * reopen load the front again. At 16 pages it holds most of the workload's small items; at 64, all.
+     */
+    static CacheConfig config(Path dir, int buckets, int frontPages) {
         return CacheConfig.builder()
                 .directory(dir)
                 .pageSize(4096)
-                // 16 frames of bucket pages and as much again for the small items' DRAM front, which is
-                // volatile: what survives a kill is the pages' alone, and reads after the reopen load it
-                .dramBytes(32L * 4096)
-                .smallItemFrontBytes(16L * 4096)
+                .dramBytes((16L + frontPages) * 4096)
+                .smallItemFrontBytes(frontPages * 4096L)
                 .smallItemBytes((long) buckets * 4096)
                 .largeItemBytes(8L * 64 * 1024)
                 .regionSize(64 * 1024)

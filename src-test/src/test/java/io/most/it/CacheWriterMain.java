@@ -4,7 +4,8 @@ import io.most.cache.MostCache;
 import java.nio.file.Path;
 
 /**
- * Child of {@link CacheCrashTest}: opens the cache in {@code args[0]} (of {@code args[2]} buckets) and runs
+ * Child of {@link CacheCrashTest}: opens the cache in {@code args[0]} (of {@code args[2]} buckets and a
+ * small-item front of {@code args[3]} pages) and runs
  * the rounds of generation {@code args[1]} ({@link CacheCrashWorkload#round}) until it is killed, flushing after
  * each round. Prints {@code READY} once open and {@code FLUSHED <round>} after each flush returned.
  */
@@ -17,7 +18,8 @@ public final class CacheWriterMain {
         Path dir = Path.of(args[0]);
         int generation = Integer.parseInt(args[1]);
         ForkedJvm.LineWriter out = ForkedJvm.lineWriter();
-        MostCache cache = MostCache.open(CacheCrashWorkload.config(dir, Integer.parseInt(args[2])));
+        MostCache cache = MostCache.open(CacheCrashWorkload.config(dir, Integer.parseInt(args[2]),
+                Integer.parseInt(args[3])));
         out.println("READY");
         for (int round = 0; ; round++) {
             for (CacheCrashWorkload.Op op : CacheCrashWorkload.round(generation, round)) {

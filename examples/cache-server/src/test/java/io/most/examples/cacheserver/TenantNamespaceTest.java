@@ -80,6 +80,10 @@ class TenantNamespaceTest {
                         && tenantInfo.contains("sharing_policy:proportional"), tenantInfo);
                 String tenantMost = clients.get(1).callText("INFO", "most");
                 assertTrue(tenantMost.contains("most_dram_bytes:" + (1 << 20) + "\r\n"), "a tenant's own cache: " + tenantMost);
+                for (String field : List.of("most_small_item_front_writes_absorbed:", "most_small_item_front_invalidations:",
+                        "most_small_item_front_writebacks:", "most_small_item_front_dirty_bytes:")) {
+                    assertTrue(tenantMost.contains("\r\n" + field), "the front's write counters: " + tenantMost);
+                }
                 String operatorInfo = clients.get(0).callText("INFO", "tenants");
                 for (String t : List.of("t0", "t1", "t2")) {
                     assertTrue(operatorInfo.contains("tenant_" + t + ":keys="), operatorInfo);

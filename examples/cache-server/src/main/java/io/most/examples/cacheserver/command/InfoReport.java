@@ -208,6 +208,12 @@ final class InfoReport {
         line(out, "most_large_item_hits", c.largeItemHits());
         line(out, "most_small_item_front_hits", c.smallItemFrontHits());
         line(out, "most_large_item_front_hits", c.frontHits());
+        // SETs the small items' DRAM front took alone (no page read or written), those that first removed
+        // an older copy from a bucket page, the dirty items written back, and the bytes a crash would lose
+        line(out, "most_small_item_front_writes_absorbed", c.smallItemWritesAbsorbed());
+        line(out, "most_small_item_front_invalidations", c.smallItemFrontInvalidations());
+        line(out, "most_small_item_front_writebacks", c.smallItemWriteBacks());
+        line(out, "most_small_item_front_dirty_bytes", c.smallItemDirtyBytes());
         line(out, "most_filter_rejects", c.filterRejects());
         line(out, "most_page_dram_hits", p.dramHits());
         line(out, "most_page_pm_hits", p.pmHits());
