@@ -50,8 +50,21 @@ final class Batches {
         }
     }
 
+    /**
+     * The checks of {@link IoQueue#submit}, in the order a caller should hear of them: the queue is
+     * closed, the request is bad, the device is closed, the queue is full.
+     */
+    static void checkSubmission(String device, int blockSize, long capacity, IoRequest request, boolean queueClosed,
+                                boolean deviceClosed, int depth, int outstanding) {
+        java.util.Objects.requireNonNull(request, "request");
+        checkQueueOpen(device, queueClosed, false);
+        checkAccess(device, blockSize, capacity, request.op(), request.offset(), request.length());
+        checkQueueOpen(device, false, deviceClosed);
+        checkRoom(device, depth, outstanding);
+    }
+
     /** Throws {@link IllegalStateException} if a queue of {@code depth} already has that many requests outstanding. */
-    static void checkRoom(String device, int depth, int outstanding) {
+    private static void checkRoom(String device, int depth, int outstanding) {
         if (outstanding >= depth) {
             throw new IllegalStateException("the queue of device '" + device + "' already holds its depth of " + depth
                     + " outstanding requests: await a completion before submitting another");

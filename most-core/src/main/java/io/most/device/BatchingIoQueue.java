@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The {@link IoQueue} of a device without a queue of its own: submitted requests wait here until
@@ -54,12 +53,8 @@ final class BatchingIoQueue implements IoQueue {
 
     @Override
     public synchronized void submit(IoRequest request, long tag) {
-        Objects.requireNonNull(request, "request");
-        ensureOpen();
-        Batches.checkAccess(device.name(), device.blockSize(), device.capacity(), request.op(), request.offset(),
-                request.length());
-        Batches.checkQueueOpen(device.name(), false, !device.isOpen());
-        Batches.checkRoom(device.name(), depth, outstanding);
+        Batches.checkSubmission(device.name(), device.blockSize(), device.capacity(), request, closed,
+                !device.isOpen(), depth, outstanding);
         if (pending.size() == pendingTags.length) {
             pendingTags = Arrays.copyOf(pendingTags, Math.min(depth, 2 * pendingTags.length));
         }

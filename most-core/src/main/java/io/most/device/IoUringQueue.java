@@ -3,7 +3,6 @@ package io.most.device;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -94,11 +93,7 @@ final class IoUringQueue implements IoQueue, IoUring.CompletionSink {
 
     @Override
     public synchronized void submit(IoRequest request, long tag) {
-        Objects.requireNonNull(request, "request");
-        ensureOpen();
-        Batches.checkAccess(device, blockSize, capacity, request.op(), request.offset(), request.length());
-        Batches.checkQueueOpen(device, false, deviceClosed);
-        Batches.checkRoom(device, depth, outstanding);
+        Batches.checkSubmission(device, blockSize, capacity, request, closed, deviceClosed, depth, outstanding);
         int slot = freeSlots[--freeCount];
         requests[slot] = request;
         tags[slot] = tag;

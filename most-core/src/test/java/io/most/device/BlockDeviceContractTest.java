@@ -438,21 +438,16 @@ public abstract class BlockDeviceContractTest {
         pool.shutdown();
     }
 
-    @Test
-    public void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
-        MemorySegment out = device.allocate(arena, 8 * BLOCK);
-        fill(out, 13);
+    /**
+     * Runs {@code body} on a thread interrupted before it starts (and once more while it runs), checks
+     * that the interrupt status survived it, and rethrows what it threw.
+     */
+    static void runInterrupted(Runnable body) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
             Thread.currentThread().interrupt();
-            try (Arena local = Arena.ofConfined()) {
-                MemorySegment in = device.allocate(local, 8 * BLOCK);
-                for (int i = 0; i < 20; i++) {
-                    device.transferAll(List.of(IoRequest.write(0, out.asSlice(0, 4 * BLOCK)),
-                            IoRequest.write(4 * BLOCK, out.asSlice(4 * BLOCK, 4 * BLOCK))));
-                    device.transferAll(List.of(IoRequest.read(0, in)));
-                    assertEquals(-1, out.mismatch(in));
-                }
+            try {
+                body.run();
                 assertTrue(Thread.currentThread().isInterrupted(), "interrupt status must be preserved");
             } catch (Throwable e) {
                 failure.set(e);
@@ -464,6 +459,23 @@ public abstract class BlockDeviceContractTest {
         if (failure.get() != null) {
             throw new AssertionError(failure.get());
         }
+    }
+
+    @Test
+    public void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
+        MemorySegment out = device.allocate(arena, 8 * BLOCK);
+        fill(out, 13);
+        runInterrupted(() -> {
+            try (Arena local = Arena.ofConfined()) {
+                MemorySegment in = device.allocate(local, 8 * BLOCK);
+                for (int i = 0; i < 20; i++) {
+                    device.transferAll(List.of(IoRequest.write(0, out.asSlice(0, 4 * BLOCK)),
+                            IoRequest.write(4 * BLOCK, out.asSlice(4 * BLOCK, 4 * BLOCK))));
+                    device.transferAll(List.of(IoRequest.read(0, in)));
+                    assertEquals(-1, out.mismatch(in));
+                }
+            }
+        });
         assertTrue(device.isOpen());
         MemorySegment in = device.allocate(arena, 8 * BLOCK);
         device.transferAll(List.of(IoRequest.read(0, in)));
@@ -692,9 +704,7 @@ public abstract class BlockDeviceContractTest {
     public void interruptedWaiterKeepsTheQueueAndTheDeviceUsable() throws Exception {
         MemorySegment out = device.allocate(arena, 8 * BLOCK);
         fill(out, 61);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            Thread.currentThread().interrupt();
+        runInterrupted(() -> {
             try (Arena local = Arena.ofConfined(); IoQueue queue = device.openQueue(8)) {
                 MemorySegment in = device.allocate(local, 8 * BLOCK);
                 for (int round = 0; round < 10; round++) {
@@ -712,17 +722,8 @@ public abstract class BlockDeviceContractTest {
                     }
                     assertEquals(-1, out.mismatch(in), "round " + round);
                 }
-                assertTrue(Thread.currentThread().isInterrupted(), "interrupt status must be preserved");
-            } catch (Throwable e) {
-                failure.set(e);
             }
         });
-        t.start();
-        t.interrupt();
-        t.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
         assertTrue(device.isOpen());
         MemorySegment in = device.allocate(arena, 8 * BLOCK);
         device.read(0, in);

@@ -2,6 +2,7 @@ package io.most.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -80,6 +81,33 @@ class IoQueueTest {
             device.read(0, in);
             assertEquals(-1, out.mismatch(in));
             assertEquals(1, device.rings(), "a queue's ring is its own, not one of the pool's");
+        }
+    }
+
+    @Test
+    void ioUringQueueResubmitsTheRestOfAShortCompletionAndFailsOnlyAtTheEndOfTheFile() throws Exception {
+        try (DirectFileDevice device = IoEngines.open(dir, IoEngine.IO_URING, DirectFileDevice.Options.defaults(),
+                IoUringEngine.DEFAULT_MAX_SQE_BYTES); Arena arena = Arena.ofConfined(); IoQueue queue = device.openQueue(4)) {
+            long capacity = device.capacity();
+            MemorySegment data = device.allocate(arena, capacity);
+            BlockDeviceContractTest.fill(data, 5);
+            device.write(0, data);
+            device.force();
+            BlockDeviceContractTest.truncate(IoEngines.file(dir, IoEngine.IO_URING), capacity - 2 * BLOCK);
+            MemorySegment tail = device.allocate(arena, 4 * BLOCK);
+            MemorySegment head = MemorySegment.ofArray(new byte[4 * BLOCK]); // through a bounce buffer
+            queue.submit(IoRequest.read(capacity - 4 * BLOCK, tail), 1);
+            queue.submit(IoRequest.read(0, head), 2);
+            IoCompletion first = queue.awaitCompletion();
+            IoCompletion second = queue.awaitCompletion();
+            IoCompletion failed = first.tag() == 1 ? first : second;
+            IoCompletion ok = first.tag() == 1 ? second : first;
+            assertTrue(ok.succeeded(), "" + ok.failure());
+            assertEquals(-1, head.mismatch(data.asSlice(0, 4 * BLOCK)), "a heap buffer gets its bytes");
+            DeviceIOException e = assertThrows(DeviceIOException.class, failed::requireSuccess);
+            assertTrue(e.getMessage().contains("end of file after 8192 bytes"), e.getMessage());
+            assertEquals(-1, tail.asSlice(0, 2 * BLOCK).mismatch(data.asSlice(capacity - 4 * BLOCK, 2 * BLOCK)),
+                    "the short completion's bytes landed where they belong");
         }
     }
 
