@@ -25,7 +25,8 @@ package io.most.device;
  * written bytes); requests in flight together have no order among themselves. A request's buffer
  * belongs to the device from {@code submit} until its completion is returned. Writes are durable
  * after a later {@link BlockDevice#force()}, as for {@link BlockDevice#write}. Each request is counted
- * in the device's {@link BlockDevice#stats() statistics}, with its latency from submit to completion.
+ * in the device's {@link BlockDevice#stats() statistics} (its latency there: from submit to completion on
+ * io_uring, the batch's elsewhere).
  *
  * <p><b>Threads.</b> A queue is meant for one thread. Its methods may be called from several, but they
  * are serialized: a second caller waits while the first is blocked in {@code awaitCompletion}.
