@@ -147,9 +147,9 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
                 // the whole process (driver threads, JIT, GC) per I/O, user + system: what fio's usr/sys_cpu count
                 fields.put("cpu_us_per_io", Units.round((cpuNow - cpuAtStart) / 1e3 / ios, 2));
             }
-            if (fields.get("throughput_ops") instanceof Number ios) {
+            if (fields.get("throughput_ops") instanceof Number perSecond) {
                 // an operation is one I/O at every depth; the field stays for the scripts that read it
-                fields.put("io_ops_s", Units.round(ios.doubleValue(), 1));
+                fields.put("io_ops_s", Units.round(perSecond.doubleValue(), 1));
             }
             if (setup.model().isPresent()) {
                 DeviceProfile p = setup.model().get();
