@@ -398,20 +398,31 @@ public abstract class BlockDeviceContractTest {
         assertEquals(0, device.stats().inFlight());
     }
 
-    @Test
-    public void concurrentBatchesKeepChecksums() throws Exception {
-        int threads = 4;
-        int blocksPerThread = (int) (capacity / BLOCK) / threads;
+    /** How one thread of {@link #checksummedRoundsOnThreads} runs its requests, and what it releases at the end. */
+    interface RequestRunner extends AutoCloseable {
+        void run(List<IoRequest> requests);
+
+        @Override
+        default void close() {
+        }
+    }
+
+    /**
+     * Runs {@code rounds} of checksummed writes and then reads of {@code blocksPerThread} blocks on each of
+     * {@code threads} threads, each on its own blocks with its own runner, and checks every block read.
+     */
+    void checksummedRoundsOnThreads(int threads, int blocksPerThread, int rounds, long seedBase,
+                                    java.util.function.Supplier<RequestRunner> runnerPerThread) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> results = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int first = t * blocksPerThread;
-            long threadSeed = 500 + t;
+            long threadSeed = seedBase + t;
             results.add(pool.submit(() -> {
-                try (Arena local = Arena.ofConfined()) {
+                try (Arena local = Arena.ofConfined(); RequestRunner runner = runnerPerThread.get()) {
                     MemorySegment out = device.allocate(local, (long) blocksPerThread * BLOCK);
                     MemorySegment in = device.allocate(local, (long) blocksPerThread * BLOCK);
-                    for (int round = 0; round < 5; round++) {
+                    for (int round = 0; round < rounds; round++) {
                         List<IoRequest> writes = new ArrayList<>();
                         List<IoRequest> reads = new ArrayList<>();
                         for (int b = 0; b < blocksPerThread; b++) {
@@ -421,8 +432,8 @@ public abstract class BlockDeviceContractTest {
                             writes.add(IoRequest.write((long) (first + b) * BLOCK, o));
                             reads.add(IoRequest.read((long) (first + b) * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)));
                         }
-                        device.transferAll(writes);
-                        device.transferAll(reads);
+                        runner.run(writes);
+                        runner.run(reads);
                         for (int b = 0; b < blocksPerThread; b++) {
                             assertTrue(checksumMatches(in.asSlice((long) b * BLOCK, BLOCK)), "block " + (first + b));
                         }
@@ -436,6 +447,12 @@ public abstract class BlockDeviceContractTest {
             f.get();
         }
         pool.shutdown();
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    public void concurrentBatchesKeepChecksums() throws Exception {
+        checksummedRoundsOnThreads(4, (int) (capacity / BLOCK) / 4, 5, 500, () -> device::transferAll);
     }
 
     /**
@@ -733,43 +750,20 @@ public abstract class BlockDeviceContractTest {
 
     @Test
     public void queuesOfSeveralThreadsKeepChecksums() throws Exception {
-        int threads = 3;
-        int blocksPerThread = 16;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<Future<?>> results = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int first = t * blocksPerThread;
-            long seed = 700 + t;
-            results.add(pool.submit(() -> {
-                try (Arena local = Arena.ofConfined(); IoQueue queue = device.openQueue(4)) {
-                    MemorySegment out = device.allocate(local, (long) blocksPerThread * BLOCK);
-                    MemorySegment in = device.allocate(local, (long) blocksPerThread * BLOCK);
-                    for (int round = 0; round < 4; round++) {
-                        List<IoRequest> writes = new ArrayList<>();
-                        List<IoRequest> reads = new ArrayList<>();
-                        for (int b = 0; b < blocksPerThread; b++) {
-                            MemorySegment o = out.asSlice((long) b * BLOCK, BLOCK);
-                            fill(o, seed * 1000 + round * 100 + b);
-                            stampChecksum(o);
-                            writes.add(IoRequest.write((long) (first + b) * BLOCK, o));
-                            reads.add(IoRequest.read((long) (first + b) * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)));
-                        }
-                        assertEachCompletedOnceAndSucceeded(writes, refillPerCompletion(queue, writes));
-                        assertEachCompletedOnceAndSucceeded(reads, refillPerCompletion(queue, reads));
-                        for (int b = 0; b < blocksPerThread; b++) {
-                            assertTrue(checksumMatches(in.asSlice((long) b * BLOCK, BLOCK)), "block " + (first + b));
-                        }
-                        assertEquals(-1, out.mismatch(in), "round " + round);
-                    }
+        checksummedRoundsOnThreads(3, 16, 4, 700, () -> {
+            IoQueue queue = device.openQueue(4);
+            return new RequestRunner() {
+                @Override
+                public void run(List<IoRequest> requests) {
+                    assertEachCompletedOnceAndSucceeded(requests, refillPerCompletion(queue, requests));
                 }
-                return null;
-            }));
-        }
-        for (Future<?> f : results) {
-            f.get();
-        }
-        pool.shutdown();
-        assertEquals(0, device.stats().inFlight());
+
+                @Override
+                public void close() {
+                    queue.close();
+                }
+            };
+        });
     }
 
     // ---------------------------------------------------------------- discard
