@@ -12,11 +12,10 @@
 # within each row and the rows repeat REPEAT times, interleaved, so a noisy neighbour hurts all alike;
 # the table shows each row's median. MOST runs forked (the bench's default: a JVM per run).
 #
-# Columns: IOPS; p50/p99 latency in us; CPU time per I/O in us (user + system, whole process). fio's
-# latency is each I/O's completion latency; MOST's at a queue depth above 1 is a batch's (the bench
-# submits QD I/Os together and waits for all of them), so compare latency at QD 1 and IOPS and CPU
-# everywhere. fio keeps QD in flight continuously; MOST's batch drains before the next one, so its
-# mean depth is lower: that gap is part of what the table shows.
+# Columns: IOPS; p50/p99 latency in us; CPU time per I/O in us (user + system, whole process). Both
+# keep QD I/Os in flight per thread continuously, a new one submitted as each completes (MOST through
+# an IoQueue: an io_uring ring per thread), and both report each I/O's latency from its submission to
+# its completion.
 #
 # DIR must be on a file system with O_DIRECT (ext4, xfs; not tmpfs). Default: a fresh directory under
 # /tmp, deleted afterwards. In a given DIR only the files this script creates are deleted.
@@ -137,6 +136,6 @@ done
 echo
 echo "Medians of $REPEAT interleaved rounds, ${RUNTIME} s each after a 2 s ramp/warm-up, $SIZE data set on $fstype," \
      "$(nproc) cores. fio: io_uring, O_DIRECT, --iodepth=QD per job, --numjobs=threads; its CPU per I/O is" \
-     "(usr_cpu + sys_cpu) x jobs x runtime / I/Os. MOST: DirectFileDevice, --queue-depth QD (one batch of QD" \
-     "I/Os per operation through BlockDevice.transferAll), forked JVM per run; CPU per I/O is the JVM's process" \
+     "(usr_cpu + sys_cpu) x jobs x runtime / I/Os. MOST: DirectFileDevice, --queue-depth QD (QD I/Os in flight" \
+     "per thread through an IoQueue, one submitted as each completes), forked JVM per run; CPU per I/O is the JVM's process" \
      "CPU time over the measured window / the device's I/Os. pread: the same with -Dmost.io.engine=pread."

@@ -161,6 +161,7 @@ public abstract class AbstractBlockDevice implements BlockDevice {
                 return;
             }
             closed = true;
+            closeQueues();
             while (stats.inFlight() > 0) {
                 LockSupport.parkNanos(100_000);
             }
@@ -182,6 +183,17 @@ public abstract class AbstractBlockDevice implements BlockDevice {
         } finally {
             stats.end(op, bytes, start, failed);
         }
+    }
+
+    /**
+     * Finishes the device's own {@link IoQueue}s: called once by {@link #close()} after new operations
+     * are refused and before it waits for those in flight, since a queue's requests count as in flight
+     * until their completions are reaped, and the thread closing the device may be a queue's owner. The
+     * default does nothing: the default queue ({@link BlockDevice#openQueue}) runs its requests as
+     * batches that close waits for like any other.
+     */
+    protected void closeQueues() {
+        // no queues of the device's own
     }
 
     /** Reads {@code destination.byteSize()} bytes at {@code offset}; arguments already checked. */

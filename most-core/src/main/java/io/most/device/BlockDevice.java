@@ -73,6 +73,23 @@ public interface BlockDevice extends AutoCloseable {
         });
     }
 
+    /**
+     * Opens a queue through which one thread keeps up to {@code depth} reads and writes in flight and
+     * learns of each as it finishes ({@link IoQueue}: submit, await a completion, submit the next): the
+     * completion-per-request form of {@link #transferAll}. A {@link DirectFileDevice} on io_uring gives
+     * the queue a ring of its own; the default queues the requests and runs them as
+     * {@link #transferAll} batches on the next wait, completing them in submission order, which is
+     * correct on every device and as parallel as its batches are.
+     *
+     * <p>Close the queue when done; closing the device finishes its open queues.
+     *
+     * @throws IllegalArgumentException if {@code depth} is outside 1..{@value IoQueue#MAX_DEPTH}
+     * @throws IllegalStateException    if the device is closed
+     */
+    default IoQueue openQueue(int depth) {
+        return new BatchingIoQueue(this, depth);
+    }
+
     /** Makes every completed write durable. */
     void force();
 

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p><b>I/O engine.</b> Where the kernel allows it, every read, write, batch and force goes through
  * io_uring ({@link IoUringEngine}): {@link #transferAll} keeps up to {@link Options#queueDepth} I/Os
- * in flight from one thread, which a fast SSD needs to reach its IOPS. Where io_uring is unavailable
+ * in flight from one thread, which a fast SSD needs to reach its IOPS, and {@link #openQueue} gives a
+ * thread a ring of its own to refill as each completion lands. Where io_uring is unavailable
  * (a kernel before 5.6, a seccomp filter such as a container runtime's default profile, the sysctl
  * {@code kernel.io_uring_disabled}) the device uses synchronous {@code pread}/{@code pwrite} and logs
  * why, once per JVM. {@link Options#engine} (default: the system property {@value IoEngine#PROPERTY})
@@ -70,9 +71,11 @@ public final class DirectFileDevice extends AbstractBlockDevice {
      *                              (default false: such a file was probably truncated)
      * @param engine                io_uring, pread, or io_uring where available (default: the system
      *                              property {@value IoEngine#PROPERTY}, else {@link IoEngine#AUTO})
-     * @param queueDepth            entries of each io_uring ring: the I/Os one batch keeps in flight
-     *                              (default {@value IoUringEngine#DEFAULT_ENTRIES}; a larger batch is
-     *                              split, the kernel rounds up to a power of two)
+     * @param queueDepth            entries of each io_uring ring: the I/Os one batch or one
+     *                              {@link IoQueue} keeps in the kernel at once (default
+     *                              {@value IoUringEngine#DEFAULT_ENTRIES}; a larger batch is split, a
+     *                              deeper queue holds the rest until entries free up; the kernel rounds
+     *                              up to a power of two)
      */
     public record Options(int blockSize, boolean allowBufferedFallback, boolean allowGrowth, IoEngine engine,
                           int queueDepth) {
@@ -400,6 +403,24 @@ public final class DirectFileDevice extends AbstractBlockDevice {
             uring.transferAll(requests);
         } else {
             super.doTransferAll(requests);
+        }
+    }
+
+    /**
+     * On io_uring, a queue with a ring of its own ({@link IoUringQueue}): completions as they land, in
+     * any order. On the pread fallback, the default queue of batches run one request at a time.
+     */
+    @Override
+    public IoQueue openQueue(int depth) {
+        Batches.checkDepth(name(), depth);
+        ensureOpen();
+        return uring != null ? uring.openQueue(depth, capacity(), stats()) : new BatchingIoQueue(this, depth);
+    }
+
+    @Override
+    protected void closeQueues() {
+        if (uring != null) {
+            uring.closeQueues();
         }
     }
 

@@ -4,14 +4,15 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * One positional transfer of a batch given to {@link BlockDevice#transferAll}: read
- * {@code buffer.byteSize()} bytes at {@code offset} into {@code buffer}, or write all of
- * {@code buffer} there. The same alignment rules as {@link BlockDevice#read} apply.
+ * One positional transfer of a batch given to {@link BlockDevice#transferAll} or of an
+ * {@link IoQueue}: read {@code buffer.byteSize()} bytes at {@code offset} into {@code buffer}, or write
+ * all of {@code buffer} there. The same alignment rules as {@link BlockDevice#read} apply.
  *
  * @param op     {@link IoOp#READ} or {@link IoOp#WRITE}
  * @param offset device offset, a multiple of the block size
  * @param buffer destination of a read or source of a write; the device may use it until
- *               {@code transferAll} returns, so it must not be touched meanwhile
+ *               {@code transferAll} returns (or the queue returns its completion), so it must not be
+ *               touched meanwhile
  */
 public record IoRequest(IoOp op, long offset, MemorySegment buffer) {
     /**

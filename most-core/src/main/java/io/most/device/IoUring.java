@@ -213,6 +213,11 @@ final class IoUring implements AutoCloseable {
         return entries - (sqTail - (int) INT.getAcquire(sqRing, sqHeadOff));
     }
 
+    /** SQEs written and not yet consumed by the kernel: what the next {@link #submitAndWait} submits. */
+    int unsubmitted() {
+        return sqTail - (int) INT.getAcquire(sqRing, sqHeadOff);
+    }
+
     /**
      * Writes an SQE for a read or write of {@code length} bytes at {@code address} and file
      * {@code offset}; {@code bufIndex} is the registered buffer for the _FIXED opcodes (else ignored).

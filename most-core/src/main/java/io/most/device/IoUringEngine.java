@@ -5,8 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -31,6 +33,10 @@ import java.util.concurrent.locks.LockSupport;
  * batches in flight at once (at most {@link #MAX_RINGS}; further callers wait for a ring) and keeps
  * idle rings for reuse; {@link #close()} unmaps them all. Each ring registers the device's descriptor
  * as fixed file 0 (no descriptor lookup per I/O).
+ *
+ * <p><b>Queues.</b> An {@link IoQueue} ({@link #openQueue}) is the exception: it keeps requests in flight
+ * across its owner's calls, so it owns a ring outside the pool for its whole life, and the device's
+ * close finishes the open queues ({@link #closeQueues}) before anything else.
  *
  * <p><b>Why no library.</b> liburing is C and not in the JDK; Netty's io_uring transport
  * ({@code netty-transport-native-io_uring}) is built around sockets and its own event loops, offers no
@@ -58,7 +64,7 @@ final class IoUringEngine implements AutoCloseable {
     /** Largest transfer of one SQE: the kernel caps one read/write at 2 GiB - 4 KiB anyway. */
     static final int DEFAULT_MAX_SQE_BYTES = 1 << 30;
     /** Resubmissions of one request after EAGAIN/EINTR completions before it is failed. */
-    private static final int MAX_RETRIES = 64;
+    static final int MAX_RETRIES = 64;
 
     private final IoUringSyscalls sys;
     private final int fileFd;
@@ -71,10 +77,17 @@ final class IoUringEngine implements AutoCloseable {
     private final List<IoUring> all = new ArrayList<>();
     private int maxRings = MAX_RINGS;
     private boolean closed;
-    /** The fixed buffers rings should have; guarded by this. */
-    private FixedBuffers fixed = FixedBuffers.NONE;
+    /**
+     * The fixed buffers rings should have; written under this monitor, volatile so that an
+     * {@link IoUringQueue} can check its ring against it on every submission without taking the lock.
+     */
+    private volatile FixedBuffers fixed = FixedBuffers.NONE;
     private int generations;
     private final LongAdder fixedTransfers = new LongAdder();
+    /** The open queues, each with a ring of its own (not in {@link #all}); guarded by this. */
+    private final Set<IoUringQueue> queues = new HashSet<>();
+    /** Set once the device began to close: no queue opens any more; guarded by this. */
+    private boolean queuesClosed;
     private static final System.Logger LOG = System.getLogger(IoUringEngine.class.getName());
 
     private IoUringEngine(IoUringSyscalls sys, int fileFd, String device, int blockSize, boolean direct,
@@ -281,17 +294,15 @@ final class IoUringEngine implements AutoCloseable {
         MemorySegment ioBuffer(int i) {
             if (io[i] == null) {
                 IoRequest r = requests.get(i);
-                MemorySegment b = r.buffer();
-                boolean usable = b.isNative() && (!direct || (b.address() & (blockSize - 1)) == 0);
-                if (usable) {
-                    io[i] = b;
+                if (usableAsIs(r.buffer())) {
+                    io[i] = r.buffer();
                 } else {
                     if (bounceArena == null) {
                         bounceArena = Arena.ofConfined();
                     }
-                    io[i] = bounceArena.allocate(b.byteSize(), blockSize);
+                    io[i] = bounceArena.allocate(r.length(), blockSize);
                     if (r.op() == IoOp.WRITE) {
-                        io[i].copyFrom(b);
+                        io[i].copyFrom(r.buffer());
                     }
                 }
             }
@@ -299,19 +310,7 @@ final class IoUringEngine implements AutoCloseable {
         }
 
         void prepare(int i) {
-            IoRequest r = requests.get(i);
-            MemorySegment buffer = ioBuffer(i);
-            int length = (int) Math.min(r.length() - done[i], maxSqeBytes);
-            long address = buffer.address() + done[i];
-            int fixedIndex = buffers.pieces.length == 0 ? -1 : buffers.indexOf(address, length);
-            byte opcode;
-            if (fixedIndex >= 0) {
-                opcode = r.op() == IoOp.READ ? IoUring.OP_READ_FIXED : IoUring.OP_WRITE_FIXED;
-                fixedTransfers.increment();
-            } else {
-                opcode = r.op() == IoOp.READ ? IoUring.OP_READ : IoUring.OP_WRITE;
-            }
-            ring.prepareTransfer(opcode, fileFd, r.offset() + done[i], address, length, Math.max(fixedIndex, 0), i);
+            prepareTransfer(ring, buffers, requests.get(i), ioBuffer(i), done[i], i);
         }
 
         @Override
@@ -326,16 +325,10 @@ final class IoUringEngine implements AutoCloseable {
                 } else if (r.op() == IoOp.READ && io[i] != r.buffer()) {
                     r.buffer().copyFrom(io[i]);
                 }
-            } else if (result == 0) {
-                failures.put(i, error(r, r.op() == IoOp.READ
-                        ? "end of file after " + done[i] + " bytes (the file is shorter than the device:"
-                        + " truncated behind the store's back?)"
-                        : "the kernel wrote 0 bytes after " + done[i], 0));
-            } else if ((result == -IoUringSyscalls.EAGAIN || result == -IoUringSyscalls.EINTR)
-                    && ++retries[i] <= MAX_RETRIES) {
+            } else if (retryable(result) && ++retries[i] <= MAX_RETRIES) {
                 enqueue(i);
             } else {
-                failures.put(i, error(r, null, -result));
+                failures.put(i, failure(r, done[i], result));
             }
         }
 
@@ -389,6 +382,112 @@ final class IoUringEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the kernel can transfer {@code buffer} as it is: native memory, aligned to the block size
+     * on an O_DIRECT file. Any other buffer goes through an aligned bounce copy.
+     */
+    boolean usableAsIs(MemorySegment buffer) {
+        return buffer.isNative() && (!direct || (buffer.address() & (blockSize - 1)) == 0);
+    }
+
+    /**
+     * Writes the SQE for the part of {@code r} after its first {@code done} bytes (at most
+     * {@code maxSqeBytes} of it) from or into {@code io}, the request's kernel-usable buffer: as
+     * READ_FIXED/WRITE_FIXED when {@code buffers} (the ring's registration) holds that memory.
+     */
+    void prepareTransfer(IoUring ring, FixedBuffers buffers, IoRequest r, MemorySegment io, long done, long userData) {
+        int length = (int) Math.min(r.length() - done, maxSqeBytes);
+        long address = io.address() + done;
+        int fixedIndex = buffers.pieces.length == 0 ? -1 : buffers.indexOf(address, length);
+        byte opcode;
+        if (fixedIndex >= 0) {
+            opcode = r.op() == IoOp.READ ? IoUring.OP_READ_FIXED : IoUring.OP_WRITE_FIXED;
+            fixedTransfers.increment();
+        } else {
+            opcode = r.op() == IoOp.READ ? IoUring.OP_READ : IoUring.OP_WRITE;
+        }
+        ring.prepareTransfer(opcode, fileFd, r.offset() + done, address, length, Math.max(fixedIndex, 0), userData);
+    }
+
+    /** Whether a completion's negative {@code result} is worth resubmitting (up to {@link #MAX_RETRIES} times). */
+    static boolean retryable(int result) {
+        return result == -IoUringSyscalls.EAGAIN || result == -IoUringSyscalls.EINTR;
+    }
+
+    /** The failure of {@code r} whose completion brought {@code result} (0 or minus errno) after {@code done} bytes. */
+    RuntimeException failure(IoRequest r, long done, int result) {
+        if (result == 0) {
+            return error(r, r.op() == IoOp.READ
+                    ? "end of file after " + done + " bytes (the file is shorter than the device:"
+                    + " truncated behind the store's back?)"
+                    : "the kernel wrote 0 bytes after " + done, 0);
+        }
+        return error(r, null, -result);
+    }
+
+    /** The fixed buffers every ring should have now. */
+    FixedBuffers fixedBuffers() {
+        return fixed;
+    }
+
+    /**
+     * Opens a queue of {@code depth} with a ring of its own, of {@code min(depth, entries)} entries: its
+     * requests never wait for a pooled ring, and the ring stays warm between its owner's calls.
+     *
+     * @throws IllegalStateException if the device is closed or closing
+     * @throws DeviceIOException     if the kernel refuses another ring (locked memory, descriptors)
+     */
+    IoQueue openQueue(int depth, long capacity, DeviceStats stats) {
+        synchronized (this) {
+            if (closed || queuesClosed) {
+                throw new IllegalStateException("device '" + device + "' is closed");
+            }
+        }
+        IoUring ring;
+        try {
+            ring = new IoUring(sys, Math.min(depth, entries));
+        } catch (NativeIO.NativeException e) {
+            throw new DeviceIOException("cannot set up an io_uring for a queue of depth " + depth + " on device '"
+                    + device + "': " + e.getMessage() + (e.errno == NativeIO.ENOMEM
+                    ? " (raise the locked-memory limit, ulimit -l, or close other queues)" : ""), e);
+        }
+        try {
+            ring.registerFile(fileFd);
+        } catch (NativeIO.NativeException e) {
+            // works without: SQEs then name the descriptor itself
+        }
+        IoUringQueue queue = new IoUringQueue(this, ring, device, blockSize, capacity, depth, stats);
+        synchronized (this) {
+            if (closed || queuesClosed) {
+                ring.close();
+                throw new IllegalStateException("device '" + device + "' is closed");
+            }
+            queues.add(queue);
+        }
+        return queue;
+    }
+
+    /** Forgets a queue that closed (its owner closed it, or the device did). */
+    synchronized void forget(IoUringQueue queue) {
+        queues.remove(queue);
+    }
+
+    /**
+     * Refuses new queues and finishes the open ones: each waits for its requests in flight, keeps
+     * their completions for its owner and releases its ring. Called first when the device closes,
+     * before it waits for its other operations: a queue's owner may be the very thread closing it.
+     */
+    void closeQueues() {
+        List<IoUringQueue> open;
+        synchronized (this) {
+            queuesClosed = true;
+            open = List.copyOf(queues);
+        }
+        for (IoUringQueue queue : open) {
+            queue.deviceClosing();
+        }
+    }
+
     private Map<Integer, RuntimeException> run(List<IoRequest> requests) {
         IoUring ring = lease();
         Batch batch = new Batch(requests, ring);
@@ -406,7 +505,7 @@ final class IoUringEngine implements AutoCloseable {
         return batch.failures;
     }
 
-    private RuntimeException error(IoRequest r, String call, int errno) {
+    RuntimeException error(IoRequest r, String call, int errno) {
         String what = r.op().tag() + " of " + r.length() + " bytes at offset " + r.offset() + " on device '"
                 + device + "' (io_uring): ";
         if (call == null) {
@@ -483,9 +582,14 @@ final class IoUringEngine implements AutoCloseable {
         notify();
     }
 
-    /** Unmaps every ring; called once no I/O is in flight. Idempotent. */
+    /** Finishes the queues and unmaps every ring; called once no other I/O is in flight. Idempotent. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        closeQueues();
+        closePool();
+    }
+
+    private synchronized void closePool() {
         closed = true;
         for (IoUring ring : all) {
             ring.close();

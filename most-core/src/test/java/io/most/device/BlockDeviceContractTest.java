@@ -12,7 +12,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
@@ -72,6 +74,25 @@ public abstract class BlockDeviceContractTest {
      */
     protected boolean closeCloses() {
         return true;
+    }
+
+    /**
+     * Makes every read that touches a byte at or beyond {@code offset} fail from now on, if the device
+     * under test can be made to (a file truncated behind the device's back, an armed fault), for the
+     * tests of failures per request; returns false where it cannot, and those tests are skipped.
+     */
+    protected boolean failReadsFrom(long offset) {
+        return false;
+    }
+
+    /** Truncates {@code file} to {@code size} bytes behind its device's back: reads beyond fail at end of file. */
+    protected static boolean truncate(Path file, long size) {
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(size);
+            return true;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Closes what {@link #open} opened, after each test (a view that does not close closes its owner here). */
@@ -377,20 +398,31 @@ public abstract class BlockDeviceContractTest {
         assertEquals(0, device.stats().inFlight());
     }
 
-    @Test
-    public void concurrentBatchesKeepChecksums() throws Exception {
-        int threads = 4;
-        int blocksPerThread = (int) (capacity / BLOCK) / threads;
+    /** How one thread of {@link #checksummedRoundsOnThreads} runs its requests, and what it releases at the end. */
+    interface RequestRunner extends AutoCloseable {
+        void run(List<IoRequest> requests);
+
+        @Override
+        default void close() {
+        }
+    }
+
+    /**
+     * Runs {@code rounds} of checksummed writes and then reads of {@code blocksPerThread} blocks on each of
+     * {@code threads} threads, each on its own blocks with its own runner, and checks every block read.
+     */
+    void checksummedRoundsOnThreads(int threads, int blocksPerThread, int rounds, long seedBase,
+                                    java.util.function.Supplier<RequestRunner> runnerPerThread) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> results = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int first = t * blocksPerThread;
-            long threadSeed = 500 + t;
+            long threadSeed = seedBase + t;
             results.add(pool.submit(() -> {
-                try (Arena local = Arena.ofConfined()) {
+                try (Arena local = Arena.ofConfined(); RequestRunner runner = runnerPerThread.get()) {
                     MemorySegment out = device.allocate(local, (long) blocksPerThread * BLOCK);
                     MemorySegment in = device.allocate(local, (long) blocksPerThread * BLOCK);
-                    for (int round = 0; round < 5; round++) {
+                    for (int round = 0; round < rounds; round++) {
                         List<IoRequest> writes = new ArrayList<>();
                         List<IoRequest> reads = new ArrayList<>();
                         for (int b = 0; b < blocksPerThread; b++) {
@@ -400,8 +432,8 @@ public abstract class BlockDeviceContractTest {
                             writes.add(IoRequest.write((long) (first + b) * BLOCK, o));
                             reads.add(IoRequest.read((long) (first + b) * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)));
                         }
-                        device.transferAll(writes);
-                        device.transferAll(reads);
+                        runner.run(writes);
+                        runner.run(reads);
                         for (int b = 0; b < blocksPerThread; b++) {
                             assertTrue(checksumMatches(in.asSlice((long) b * BLOCK, BLOCK)), "block " + (first + b));
                         }
@@ -415,23 +447,24 @@ public abstract class BlockDeviceContractTest {
             f.get();
         }
         pool.shutdown();
+        assertEquals(0, device.stats().inFlight());
     }
 
     @Test
-    public void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
-        MemorySegment out = device.allocate(arena, 8 * BLOCK);
-        fill(out, 13);
+    public void concurrentBatchesKeepChecksums() throws Exception {
+        checksummedRoundsOnThreads(4, (int) (capacity / BLOCK) / 4, 5, 500, () -> device::transferAll);
+    }
+
+    /**
+     * Runs {@code body} on a thread interrupted before it starts (and once more while it runs), checks
+     * that the interrupt status survived it, and rethrows what it threw.
+     */
+    static void runInterrupted(Runnable body) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
             Thread.currentThread().interrupt();
-            try (Arena local = Arena.ofConfined()) {
-                MemorySegment in = device.allocate(local, 8 * BLOCK);
-                for (int i = 0; i < 20; i++) {
-                    device.transferAll(List.of(IoRequest.write(0, out.asSlice(0, 4 * BLOCK)),
-                            IoRequest.write(4 * BLOCK, out.asSlice(4 * BLOCK, 4 * BLOCK))));
-                    device.transferAll(List.of(IoRequest.read(0, in)));
-                    assertEquals(-1, out.mismatch(in));
-                }
+            try {
+                body.run();
                 assertTrue(Thread.currentThread().isInterrupted(), "interrupt status must be preserved");
             } catch (Throwable e) {
                 failure.set(e);
@@ -443,10 +476,294 @@ public abstract class BlockDeviceContractTest {
         if (failure.get() != null) {
             throw new AssertionError(failure.get());
         }
+    }
+
+    @Test
+    public void interruptedThreadKeepsDeviceUsableForBatches() throws Exception {
+        MemorySegment out = device.allocate(arena, 8 * BLOCK);
+        fill(out, 13);
+        runInterrupted(() -> {
+            try (Arena local = Arena.ofConfined()) {
+                MemorySegment in = device.allocate(local, 8 * BLOCK);
+                for (int i = 0; i < 20; i++) {
+                    device.transferAll(List.of(IoRequest.write(0, out.asSlice(0, 4 * BLOCK)),
+                            IoRequest.write(4 * BLOCK, out.asSlice(4 * BLOCK, 4 * BLOCK))));
+                    device.transferAll(List.of(IoRequest.read(0, in)));
+                    assertEquals(-1, out.mismatch(in));
+                }
+            }
+        });
         assertTrue(device.isOpen());
         MemorySegment in = device.allocate(arena, 8 * BLOCK);
         device.transferAll(List.of(IoRequest.read(0, in)));
         assertEquals(-1, out.mismatch(in));
+    }
+
+    // ---------------------------------------------------------------- queue (IoQueue)
+
+    /** Runs {@code requests} through {@code queue} keeping it full: a new one is submitted as each completes. */
+    static List<IoCompletion> refillPerCompletion(IoQueue queue, List<IoRequest> requests) {
+        List<IoCompletion> completions = new ArrayList<>();
+        int next = 0;
+        while (next < requests.size() && queue.outstanding() < queue.depth()) {
+            queue.submit(requests.get(next), next);
+            next++;
+        }
+        while (queue.outstanding() > 0) {
+            completions.add(queue.awaitCompletion());
+            if (next < requests.size()) {
+                queue.submit(requests.get(next), next);
+                next++;
+            }
+        }
+        return completions;
+    }
+
+    /** Asserts that the completions name every request exactly once, by tag and identity, and all succeeded. */
+    static void assertEachCompletedOnceAndSucceeded(List<IoRequest> requests, List<IoCompletion> completions) {
+        assertEquals(requests.size(), completions.size(), "one completion per request");
+        boolean[] seen = new boolean[requests.size()];
+        for (IoCompletion c : completions) {
+            int i = (int) c.tag();
+            assertFalse(seen[i], "request " + i + " completed twice");
+            seen[i] = true;
+            assertTrue(c.request() == requests.get(i), "the completion carries the submitted request " + i);
+            if (!c.succeeded()) {
+                throw new AssertionError("request " + i + " failed", c.failure());
+            }
+        }
+    }
+
+    @Test
+    public void queueCompletesEveryRequestExactlyOnceAndRoundTrips() {
+        int n = 40;
+        MemorySegment out = device.allocate(arena, (long) n * BLOCK);
+        fill(out, 31);
+        List<IoRequest> writes = new ArrayList<>();
+        for (int b = 0; b < n; b++) {
+            writes.add(IoRequest.write((long) b * BLOCK, out.asSlice((long) b * BLOCK, BLOCK)));
+        }
+        long readsBefore = device.stats().ops(IoOp.READ);
+        long writesBefore = device.stats().ops(IoOp.WRITE);
+        List<MemorySegment> in = new ArrayList<>();
+        List<IoRequest> reads = new ArrayList<>();
+        for (int b = n - 1; b >= 0; b--) {
+            MemorySegment buf = switch (b % 3) {
+                case 0 -> device.allocate(arena, BLOCK);
+                case 1 -> MemorySegment.ofArray(new byte[BLOCK]);
+                default -> arena.allocate(BLOCK + 1, 1).asSlice(1, BLOCK);
+            };
+            in.add(0, buf);
+            reads.add(IoRequest.read((long) b * BLOCK, buf));
+        }
+        try (IoQueue queue = device.openQueue(8)) {
+            assertEquals(8, queue.depth());
+            assertEachCompletedOnceAndSucceeded(writes, refillPerCompletion(queue, writes));
+            assertEachCompletedOnceAndSucceeded(reads, refillPerCompletion(queue, reads));
+            assertEquals(0, queue.outstanding());
+        }
+        for (int b = 0; b < n; b++) {
+            assertEquals(-1, in.get(b).mismatch(out.asSlice((long) b * BLOCK, BLOCK)), "block " + b);
+        }
+        assertEquals(readsBefore + n, device.stats().ops(IoOp.READ), "each queued read is counted");
+        assertEquals(writesBefore + n, device.stats().ops(IoOp.WRITE), "each queued write is counted");
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    public void queueRequestSubmittedAfterACompletionSeesItsEffect() {
+        MemorySegment out = device.allocate(arena, BLOCK);
+        MemorySegment in = device.allocate(arena, BLOCK);
+        try (IoQueue queue = device.openQueue(4)) {
+            for (int round = 0; round < 12; round++) {
+                fill(out, 600 + round);
+                long offset = (long) (round % 3) * BLOCK;
+                queue.submit(IoRequest.write(offset, out));
+                queue.awaitCompletion().requireSuccess();
+                queue.submit(IoRequest.read(offset, in));
+                queue.awaitCompletion().requireSuccess();
+                assertEquals(-1, out.mismatch(in), "round " + round + ": a read after the write's completion");
+            }
+            // writes in flight together, then reads once every write completed: each read sees its write
+            MemorySegment blocks = device.allocate(arena, 4L * BLOCK);
+            fill(blocks, 650);
+            for (int b = 0; b < 4; b++) {
+                queue.submit(IoRequest.write((long) (10 + b) * BLOCK, blocks.asSlice((long) b * BLOCK, BLOCK)));
+            }
+            for (int b = 0; b < 4; b++) {
+                queue.awaitCompletion().requireSuccess();
+            }
+            // one read of all four blocks (several pieces where the device cuts transfers)
+            MemorySegment back = device.allocate(arena, 4L * BLOCK);
+            queue.submit(IoRequest.read(10L * BLOCK, back));
+            queue.flush();
+            queue.awaitCompletion().requireSuccess();
+            assertEquals(-1, blocks.mismatch(back));
+        }
+    }
+
+    @Test
+    public void queueFailsOnlyTheRequestsThatFail() {
+        int n = 16;
+        MemorySegment out = device.allocate(arena, (long) n * BLOCK);
+        fill(out, 41);
+        device.write(0, out);
+        device.force();
+        assumeTrue(failReadsFrom(8L * BLOCK), "this device cannot be made to fail reads");
+        long errorsBefore = device.stats().errors(IoOp.READ);
+        MemorySegment in = device.allocate(arena, (long) n * BLOCK);
+        Map<Long, IoCompletion> byTag = new HashMap<>();
+        try (IoQueue queue = device.openQueue(n)) {
+            for (int k = 0; k < n; k++) {
+                int b = k % 2 == 0 ? k / 2 : 8 + k / 2; // good and failing reads interleaved
+                queue.submit(IoRequest.read((long) b * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)), b);
+            }
+            while (queue.outstanding() > 0) {
+                IoCompletion c = queue.awaitCompletion();
+                assertEquals(null, byTag.put(c.tag(), c), "block " + c.tag() + " completed twice");
+            }
+            assertEquals(n, byTag.size());
+            for (long b = 0; b < n; b++) {
+                IoCompletion c = byTag.get(b);
+                if (b < 8) {
+                    assertTrue(c.succeeded(), "block " + b + ": " + c.failure());
+                    assertEquals(-1, in.asSlice(b * BLOCK, BLOCK).mismatch(out.asSlice(b * BLOCK, BLOCK)), "block " + b);
+                } else {
+                    assertFalse(c.succeeded(), "block " + b + " is beyond the failing offset");
+                    assertTrue(c.failure() instanceof DeviceIOException, "a device error: " + c.failure());
+                    long offset = b * BLOCK;
+                    DeviceIOException e = assertThrows(DeviceIOException.class, c::requireSuccess);
+                    assertTrue(e.getMessage().contains(String.valueOf(offset)), "names the offset: " + e.getMessage());
+                }
+            }
+            // the queue survives its failed requests
+            queue.submit(IoRequest.read(0, in.asSlice(0, BLOCK)));
+            assertTrue(queue.awaitCompletion().succeeded());
+        }
+        assertEquals(errorsBefore + 8, device.stats().errors(IoOp.READ), "each failed request counts as an error");
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    public void queueRefusesBadInputByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> device.openQueue(0));
+        assertTrue(e.getMessage().contains("queue depth 0") && e.getMessage().contains(String.valueOf(IoQueue.MAX_DEPTH)),
+                e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> device.openQueue(IoQueue.MAX_DEPTH + 1));
+        MemorySegment buf = device.allocate(arena, BLOCK);
+        IoQueue queue = device.openQueue(2);
+        e = assertThrows(IllegalArgumentException.class, () -> queue.submit(IoRequest.read(100, buf)));
+        assertTrue(e.getMessage().contains("100") && e.getMessage().contains("4096"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> queue.submit(IoRequest.read(capacity, buf)));
+        assertEquals(0, queue.outstanding(), "a refused request is not submitted");
+        IllegalStateException idle = assertThrows(IllegalStateException.class, queue::awaitCompletion);
+        assertTrue(idle.getMessage().contains("submit"), idle.getMessage());
+        queue.submit(IoRequest.read(0, buf));
+        queue.submit(IoRequest.read(BLOCK, device.allocate(arena, BLOCK)));
+        IllegalStateException full = assertThrows(IllegalStateException.class,
+                () -> queue.submit(IoRequest.read(2 * BLOCK, device.allocate(arena, BLOCK))));
+        assertTrue(full.getMessage().contains("depth of 2") && full.getMessage().contains("await"), full.getMessage());
+        assertEquals(2, queue.outstanding());
+        queue.awaitCompletion().requireSuccess();
+        queue.submit(IoRequest.read(2 * BLOCK, device.allocate(arena, BLOCK)));
+        queue.close();
+        queue.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> queue.submit(IoRequest.read(0, buf)));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        assertThrows(IllegalStateException.class, queue::awaitCompletion);
+        assertThrows(IllegalStateException.class, queue::flush);
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    public void closingAQueueOrItsDeviceFinishesTheRequestsInFlight() {
+        int n = 16;
+        MemorySegment out = device.allocate(arena, (long) n * BLOCK);
+        fill(out, 51);
+        IoQueue queue = device.openQueue(n);
+        for (int b = 0; b < n; b++) {
+            queue.submit(IoRequest.write((long) b * BLOCK, out.asSlice((long) b * BLOCK, BLOCK)));
+        }
+        queue.flush();
+        queue.close(); // waits for the writes: their buffers are the caller's again
+        assertEquals(0, device.stats().inFlight());
+        MemorySegment back = device.allocate(arena, (long) n * BLOCK);
+        device.read(0, back);
+        assertEquals(-1, out.mismatch(back), "every write submitted before close was carried out");
+
+        assumeTrue(closeCloses(), "a view that leaves closing to its owner keeps its queues open");
+        IoQueue open = device.openQueue(4);
+        List<IoRequest> inFlight = new ArrayList<>();
+        for (int b = 0; b < 4; b++) {
+            IoRequest r = IoRequest.write((long) (20 + b) * BLOCK, out.asSlice((long) b * BLOCK, BLOCK));
+            inFlight.add(r);
+            open.submit(r, b);
+        }
+        open.flush();
+        device.close(); // by the queue's own thread: must not wait for an await that never comes
+        assertEquals(0, device.stats().inFlight());
+        boolean[] seen = new boolean[4];
+        for (int k = 0; k < 4; k++) {
+            IoCompletion c = open.awaitCompletion();
+            assertFalse(seen[(int) c.tag()], "completed twice");
+            seen[(int) c.tag()] = true;
+            assertTrue(c.succeeded() || c.failure() instanceof IllegalStateException,
+                    "finished, or refused by the closed device: " + c.failure());
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> open.submit(IoRequest.read(0, out.asSlice(0, BLOCK))));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> device.openQueue(4));
+        open.close();
+    }
+
+    @Test
+    public void interruptedWaiterKeepsTheQueueAndTheDeviceUsable() throws Exception {
+        MemorySegment out = device.allocate(arena, 8 * BLOCK);
+        fill(out, 61);
+        runInterrupted(() -> {
+            try (Arena local = Arena.ofConfined(); IoQueue queue = device.openQueue(8)) {
+                MemorySegment in = device.allocate(local, 8 * BLOCK);
+                for (int round = 0; round < 10; round++) {
+                    for (int b = 0; b < 8; b++) {
+                        queue.submit(IoRequest.write((long) b * BLOCK, out.asSlice((long) b * BLOCK, BLOCK)));
+                    }
+                    for (int b = 0; b < 8; b++) {
+                        queue.awaitCompletion().requireSuccess();
+                    }
+                    for (int b = 0; b < 8; b++) {
+                        queue.submit(IoRequest.read((long) b * BLOCK, in.asSlice((long) b * BLOCK, BLOCK)));
+                    }
+                    for (int b = 0; b < 8; b++) {
+                        queue.awaitCompletion().requireSuccess();
+                    }
+                    assertEquals(-1, out.mismatch(in), "round " + round);
+                }
+            }
+        });
+        assertTrue(device.isOpen());
+        MemorySegment in = device.allocate(arena, 8 * BLOCK);
+        device.read(0, in);
+        assertEquals(-1, out.mismatch(in));
+        assertEquals(0, device.stats().inFlight());
+    }
+
+    @Test
+    public void queuesOfSeveralThreadsKeepChecksums() throws Exception {
+        checksummedRoundsOnThreads(3, 16, 4, 700, () -> {
+            IoQueue queue = device.openQueue(4);
+            return new RequestRunner() {
+                @Override
+                public void run(List<IoRequest> requests) {
+                    assertEachCompletedOnceAndSucceeded(requests, refillPerCompletion(queue, requests));
+                }
+
+                @Override
+                public void close() {
+                    queue.close();
+                }
+            };
+        });
     }
 
     // ---------------------------------------------------------------- discard
@@ -609,6 +926,11 @@ class DirectFileDeviceContractTest extends BlockDeviceContractTest {
     protected BlockDevice open(Path dir) {
         return DirectFileDevice.open(dir.resolve("device.dat"), CAPACITY);
     }
+
+    @Override
+    protected boolean failReadsFrom(long offset) {
+        return truncate(dir.resolve("device.dat"), offset);
+    }
 }
 
 class PmemDeviceContractTest extends BlockDeviceContractTest {
@@ -631,6 +953,12 @@ class FaultyDeviceContractTest extends BlockDeviceContractTest {
     protected BlockDevice open(Path dir) {
         return new FaultyDevice(DirectFileDevice.open(dir.resolve("faulty.dat"), CAPACITY));
     }
+
+    @Override
+    protected boolean failReadsFrom(long offset) {
+        ((FaultyDevice) device).failRange(IoOp.READ, offset, device.capacity());
+        return true;
+    }
 }
 
 class ForwardingDeviceContractTest extends BlockDeviceContractTest {
@@ -639,5 +967,10 @@ class ForwardingDeviceContractTest extends BlockDeviceContractTest {
         // a view that overrides nothing: every operation, the checks and the statistics are the inner device's
         return new ForwardingDevice(DirectFileDevice.open(dir.resolve("forwarded.dat"), CAPACITY)) {
         };
+    }
+
+    @Override
+    protected boolean failReadsFrom(long offset) {
+        return truncate(dir.resolve("forwarded.dat"), offset);
     }
 }

@@ -93,9 +93,10 @@ final class Commands {
             new Opt("epoch", "D", "adaptive policies: time per candidate policy (default 1s; the annealer needs"
                     + " about 154 epochs to cool down)"),
             new Opt("theta", "X", "zipfian workloads: skew within [0, 1) (default 0.99)"),
-            new Opt("queue-depth", "N", "device-rand-*: I/Os each thread issues as one batch"
-                    + " (BlockDevice.transferAll, io_uring on direct-file) and waits for; an operation is then a"
-                    + " batch and the report adds io_ops_s (default 1: one pread-like call per operation)"),
+            new Opt("queue-depth", "N", "device-rand-*: I/Os each thread keeps in flight, a new one submitted as"
+                    + " each completes, as fio's --iodepth (BlockDevice.openQueue: an io_uring ring per thread on"
+                    + " direct-file); an operation is one I/O, its latency from its submission; the report adds"
+                    + " io_ops_s (default 1: one pread-like call per operation)"),
             new Opt("pm-profile", "P", "page hierarchies with PM (dram-pm-ssd, pm-ssd, dram-pm-most, dram-pm-hemem):"
                     + " the PM model its loads and stores pay, one of " + String.join(", ", PmChoice.choices())
                     + " (default " + PmChoice.DEFAULT + ": Spitfire's 6-DIMM Optane DC PM; pmem is the same; none: no"

@@ -60,7 +60,7 @@ import java.util.Set;
  * @param tierRestartNanos tier workloads with a fill: after the measured run, reopen each volume and
  *                    measure the first this long against a cold start ({@code --restart-window}); empty
  *                    for none
- * @param queueDepth  device-rand-* workloads: I/Os per operation, issued as one batch ({@code --queue-depth})
+ * @param queueDepth  device-rand-* workloads: I/Os each thread keeps in flight ({@code --queue-depth})
  */
 public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> policies, int threads,
                long durationNanos, long warmupNanos, OptionalDouble intensity, long size, int blockSize,
@@ -74,8 +74,8 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
     static final int DEFAULT_REPEAT = 3;
 
     static final int MAX_THREADS = 1024;
-    /** Largest --queue-depth: the largest io_uring ring (a larger batch would be split anyway). */
-    static final int MAX_QUEUE_DEPTH = 32768;
+    /** Largest --queue-depth: the deepest {@link io.most.device.IoQueue}, the largest io_uring ring. */
+    static final int MAX_QUEUE_DEPTH = io.most.device.IoQueue.MAX_DEPTH;
     static final int MAX_BLOCK_SIZE = 16 << 20;
     static final long DEFAULT_DURATION_NANOS = 10_000_000_000L;
     static final long DEFAULT_WARMUP_NANOS = 2_000_000_000L;
@@ -334,7 +334,7 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
         return List.copyOf(names);
     }
 
-    /** {@code --queue-depth}: the device-rand-* workloads only, closed loop only (an operation is a batch). */
+    /** {@code --queue-depth}: the device-rand-* workloads only, closed loop only (each thread refills its own queue). */
     private static int parseQueueDepth(Options line, Workload<?> workload, OptionalDouble intensity) {
         if (line.value("queue-depth").isEmpty()) {
             return 1;
@@ -344,7 +344,8 @@ public record RunSpec(Workload<?> workload, Hierarchy hierarchy, List<String> po
                     + " (device-rand-read, device-rand-write, device-rand-rw); '" + workload.name() + "' is not one");
         }
         if (intensity.isPresent()) {
-            throw new UsageException("--queue-depth runs closed loop (each thread waits for its batch); drop"
+            throw new UsageException("--queue-depth runs closed loop (each thread submits an I/O as one of its own"
+                    + " completes); drop"
                     + " --intensity, or drop --queue-depth for an open loop of single I/Os");
         }
         return (int) Units.parseWhole("--queue-depth", line.value("queue-depth").get(), 1, MAX_QUEUE_DEPTH);

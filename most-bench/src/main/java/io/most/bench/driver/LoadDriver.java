@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * latency with one {@link Latencies} per thread, merged at the end.
  *
  * <p><b>Closed loop:</b> each thread issues its next operation when the previous one completes;
- * latency is the operation's own time.
+ * latency is the operation's own time (for a client that keeps several in flight, from the submission
+ * of the one that completed: {@link Workload.Client#startOfCompleted()}).
  *
  * <p><b>Open loop:</b> thread {@code i} of {@code n} issues operations on a fixed schedule at
  * {@code rate / n}, staggered against the other threads. Latency is measured from the intended start,
@@ -228,7 +229,8 @@ public final class LoadDriver {
                 }
                 boolean ok = execute(client);
                 long done = System.nanoTime();
-                record(start, done, ok, measureFrom);
+                long began = client.startOfCompleted();
+                record(began == Workload.Client.STARTED_WITH_CALL ? start : began, done, ok, measureFrom);
             }
         }
 

@@ -6,14 +6,14 @@ import io.most.bench.hierarchy.Hierarchy;
 import io.most.device.BlockDevice;
 import io.most.device.DeviceProfile;
 import io.most.device.DeviceStats;
+import io.most.device.IoCompletion;
 import io.most.device.IoOp;
+import io.most.device.IoQueue;
 import io.most.device.IoRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.SplittableRandom;
@@ -24,10 +24,13 @@ import java.util.SplittableRandom;
  * Counts come from the device's {@link DeviceStats}, so they include what the device saw, not what
  * the bench thinks it issued.
  *
- * <p>With {@code --queue-depth N} above 1 an operation is a batch: each thread draws N offsets, hands
- * them to {@link BlockDevice#transferAll} at once (io_uring keeps them all in flight on a
- * {@code direct-file} device) and waits for all of them before the next batch. The driver's
- * throughput and latency are then per batch; {@code io_ops_s} in the report is the I/O rate.
+ * <p>With {@code --queue-depth N} above 1 each thread keeps N I/Os in flight through an
+ * {@link IoQueue} ({@link BlockDevice#openQueue}), as fio does at {@code --iodepth=N}: an operation is
+ * one completion, and the slot it frees is refilled with a new random I/O at once, so the device's
+ * queue never drains (on a {@code direct-file} device the queue is an io_uring ring of the thread's
+ * own; on others it runs its requests as {@link BlockDevice#transferAll} batches). An operation's
+ * latency counts from its I/O's submission ({@link Workload.Client#startOfCompleted()}), and the
+ * throughput is the I/O rate, also reported as {@code io_ops_s}.
  */
 public final class RandomBlockWorkload implements Workload<BlockDevice> {
     private final String name;
@@ -110,7 +113,7 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         public Client newClient(int thread) {
             SplittableRandom random = setup.randomFor(thread);
             Arena arena = Arena.ofConfined();
-            // a batch needs a buffer per request: reads of one batch must not land in the same memory
+            // a buffer per slot of the queue: reads in flight together must not land in the same memory
             MemorySegment buffer = device.allocate(arena, (long) setup.blockSize() * setup.queueDepth());
             for (long i = 0; i + Long.BYTES <= buffer.byteSize(); i += Long.BYTES) {
                 buffer.set(ValueLayout.JAVA_LONG_UNALIGNED, i, random.nextLong());
@@ -144,8 +147,9 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
                 // the whole process (driver threads, JIT, GC) per I/O, user + system: what fio's usr/sys_cpu count
                 fields.put("cpu_us_per_io", Units.round((cpuNow - cpuAtStart) / 1e3 / ios, 2));
             }
-            if (fields.get("throughput_ops") instanceof Number batches) {
-                fields.put("io_ops_s", Units.round(batches.doubleValue() * setup.queueDepth(), 1));
+            if (fields.get("throughput_ops") instanceof Number perSecond) {
+                // an operation is one I/O at every depth; the field stays for the scripts that read it
+                fields.put("io_ops_s", Units.round(perSecond.doubleValue(), 1));
             }
             if (setup.model().isPresent()) {
                 DeviceProfile p = setup.model().get();
@@ -172,7 +176,11 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
         private final long blockSize;
         private final double writeFraction;
         private final int queueDepth;
-        private final List<IoRequest> batch;
+        /** The thread's queue above depth 1, opened on the first operation; null before and at depth 1. */
+        private IoQueue queue;
+        /** When the I/O of each queue slot was submitted. */
+        private final long[] submittedAt;
+        private long startOfCompleted = STARTED_WITH_CALL;
 
         RandomBlockClient(BlockDevice device, SplittableRandom random, Arena arena, MemorySegment buffer,
                           long blocks, long blockSize, double writeFraction, int queueDepth) {
@@ -184,7 +192,7 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
             this.blockSize = blockSize;
             this.writeFraction = writeFraction;
             this.queueDepth = queueDepth;
-            this.batch = new ArrayList<>(queueDepth);
+            this.submittedAt = new long[queueDepth];
         }
 
         @Override
@@ -198,13 +206,31 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
                 }
                 return;
             }
-            batch.clear();
-            for (int i = 0; i < queueDepth; i++) {
-                long offset = random.nextLong(blocks) * blockSize;
-                MemorySegment slice = buffer.asSlice(i * blockSize, blockSize);
-                batch.add(isWrite() ? IoRequest.write(offset, slice) : IoRequest.read(offset, slice));
+            if (queue == null) {
+                queue = device.openQueue(queueDepth);
+                for (int slot = 0; slot < queueDepth; slot++) {
+                    submit(slot);
+                }
             }
-            device.transferAll(batch);
+            IoCompletion done = queue.awaitCompletion();
+            int slot = (int) done.tag();
+            startOfCompleted = submittedAt[slot];
+            submit(slot); // refill the slot before anything else: the device's queue stays full
+            done.requireSuccess();
+        }
+
+        /** Submits a new random I/O into {@code slot}'s buffer. */
+        private void submit(int slot) {
+            long offset = random.nextLong(blocks) * blockSize;
+            MemorySegment slice = buffer.asSlice(slot * blockSize, blockSize);
+            IoRequest request = isWrite() ? IoRequest.write(offset, slice) : IoRequest.read(offset, slice);
+            submittedAt[slot] = System.nanoTime();
+            queue.submit(request, slot);
+        }
+
+        @Override
+        public long startOfCompleted() {
+            return queueDepth == 1 ? STARTED_WITH_CALL : startOfCompleted;
         }
 
         private boolean isWrite() {
@@ -213,7 +239,13 @@ public final class RandomBlockWorkload implements Workload<BlockDevice> {
 
         @Override
         public void close() {
-            arena.close();
+            try {
+                if (queue != null) {
+                    queue.close(); // waits for the I/Os in flight: their buffers are freed next
+                }
+            } finally {
+                arena.close();
+            }
         }
     }
 }

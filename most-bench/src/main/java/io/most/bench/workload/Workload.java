@@ -88,8 +88,8 @@ public interface Workload<T> extends Named {
      * @param seed      base seed; each thread derives its own, so every policy sees the same requests
      * @param model     the hierarchy's service model, if emulated
      * @param theta     zipfian skew ({@code --theta}); empty = the workload's default
-     * @param queueDepth block workloads: I/Os each thread issues together as one batch and waits for
-     *                   ({@code --queue-depth}); 1 = one synchronous call per operation
+     * @param queueDepth block workloads: I/Os each thread keeps in flight, one submitted as each
+     *                   completes ({@code --queue-depth}); 1 = one synchronous call per operation
      */
     record Setup(long dataSize, int blockSize, long seed, Optional<DeviceProfile> model, OptionalDouble theta,
                  int queueDepth) {
@@ -146,8 +146,21 @@ public interface Workload<T> extends Named {
 
     /** The per-thread source of operations. */
     interface Client extends AutoCloseable {
+        /** {@link #startOfCompleted()}: the operation began when the call did. */
+        long STARTED_WITH_CALL = Long.MIN_VALUE;
+
         /** Performs the next operation; an exception counts as an error of that operation. */
         void next();
+
+        /**
+         * When the operation the last {@link #next()} completed began ({@link System#nanoTime()}), for a
+         * client that keeps several in flight: each call then finishes one submitted by an earlier call,
+         * and its latency counts from that submission, not from the call (as fio counts an I/O's
+         * completion latency). {@link #STARTED_WITH_CALL} (the default): the call's own start.
+         */
+        default long startOfCompleted() {
+            return STARTED_WITH_CALL;
+        }
 
         /** Releases per-thread resources. */
         @Override
