@@ -362,11 +362,12 @@ final class BTree {
             i = (at >= 0 ? at : -at - 1) - 1;
         }
         List<KeyValue> entries = new ArrayList<>();
+        int base = Node.slotBase(p);
         for (; i >= 0 && entries.size() < limit; i--) {
-            if (from != null && Node.compareKey(p, i, from) < 0) {
+            if (from != null && Node.compareLeafKey(p, base, i, from) < 0) {
                 return new DescendingChunk(entries, null, true, Node.count(p));
             }
-            entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
+            entries.add(Node.leafEntry(p, base, i));
         }
         byte[] low = Node.low(p);
         boolean done = low.length == 0 || (from != null && java.util.Arrays.compareUnsigned(low, from) <= 0);
@@ -410,11 +411,12 @@ final class BTree {
         }
         List<KeyValue> entries = new ArrayList<>();
         int n = Node.count(p);
+        int base = Node.slotBase(p);
         for (; i < n && entries.size() < limit; i++) {
-            if (to != null && Node.compareKey(p, i, to) >= 0) {
+            if (to != null && Node.compareLeafKey(p, base, i, to) >= 0) {
                 return new Chunk(entries, null, Node.NONE, true, n);
             }
-            entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
+            entries.add(Node.leafEntry(p, base, i));
         }
         byte[] high = Node.high(p);
         boolean done = entries.size() >= limit || (to != null && high != null && java.util.Arrays.compareUnsigned(high, to) >= 0);

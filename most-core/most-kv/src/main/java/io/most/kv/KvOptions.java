@@ -170,7 +170,7 @@ public final class KvOptions {
         }
 
         /**
-         * How many leaves a scan reads ahead (default 32): the leaf a scan starts in and the ones after it
+         * How many leaves a scan reads ahead (default 64): the leaf a scan starts in and the ones after it
          * (before it, descending) are taken from their parent node and loaded with one batch of device reads
          * ({@link io.most.PageStore#prefetch}), no more than the scan's limit needs, refilled as the scan
          * moves on. 0 turns read-ahead off: each leaf a scan misses is then read alone when the scan reaches

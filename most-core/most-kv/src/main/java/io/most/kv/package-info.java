@@ -11,7 +11,7 @@
  * scan over cold leaves waits about as long as for one read per batch. Leaves link only to their right
  * neighbour, so the leaves ahead are taken from their parent: the descent to the scan's first leaf
  * notes, at the level-1 node, the ids of that leaf and the next children (the previous ones for a
- * descending scan), at most {@link io.most.kv.KvOptions.Builder#scanPrefetchLeaves} of them (32 by
+ * descending scan), at most {@link io.most.kv.KvOptions.Builder#scanPrefetchLeaves} of them (64 by
  * default), no more than the scan's limit needs at the size of the leaves scans have seen, and none
  * past the scan's bound, and reads them in one batch before it visits the first leaf. When the scan
  * leaves that window, a new descent refills it.
