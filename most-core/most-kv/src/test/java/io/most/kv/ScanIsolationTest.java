@@ -31,7 +31,7 @@ class ScanIsolationTest {
     Path dir;
 
     private KvDatabase open(Duration lockTimeout) {
-        return KvDatabase.open(TestDatabases.small(dir).lockTimeout(lockTimeout).build());
+        return TestDatabases.open(dir, lockTimeout);
     }
 
     @Test
