@@ -50,6 +50,8 @@ final class LeafPrefetch {
      * first leaf alone (two or three 1 KiB records, say) would size its window a third off.
      */
     private static final int PRIOR_LEAVES = 4;
+    /** Until a scan of the tree has read a leaf: the fewest entries a full leaf holds, three maximal ones. */
+    private static final int UNKNOWN = 3 * SCALE;
 
     private final PageStore store;
     private final boolean descending;
@@ -69,8 +71,6 @@ final class LeafPrefetch {
 
     /** Entries per leaf the scan started with, in {@link #SCALE}ths (the tree's estimate), or 0 if none yet. */
     private final int prior;
-    /** Until a scan of the tree has read a leaf: the fewest entries a full leaf holds, three maximal ones. */
-    private static final int UNKNOWN = 3 * SCALE;
     /** Entries and leaves this scan has read. */
     private long entriesSeen;
     private int leavesSeen;
@@ -123,6 +123,7 @@ final class LeafPrefetch {
         leavesWanted = (int) Math.min(window.length, 1 + after);
         capturedSize = 0;
     }
+
     /** A visit of node {@code nodeId} did not validate: anything captured from its torn bytes is dropped. */
     void discard(long nodeId) {
         if (capturedFrom == nodeId) {
