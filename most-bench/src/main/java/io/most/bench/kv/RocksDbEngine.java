@@ -56,6 +56,13 @@ final class RocksDbEngine extends WholeRecordEngine {
     private final WriteOptions loadWriteOptions;
     /** Multi-gets: {@code async_io} on, so a build of RocksDB with io_uring reads a batch's blocks together. */
     private final ReadOptions multiGetOptions;
+    /**
+     * Scans: {@code async_io} on too, so the iterator's readahead of the next blocks (which RocksDB
+     * starts on its own after two sequential block reads) is in flight while the scan reads the current
+     * ones: RocksDB as its documentation tunes it for scans, where a default iterator would read ahead
+     * synchronously.
+     */
+    private final ReadOptions scanOptions;
     private final RocksDB db;
 
     private RocksDbEngine(KvSetup setup, boolean direct) {
@@ -82,6 +89,7 @@ final class RocksDbEngine extends WholeRecordEngine {
         this.writeOptions = new WriteOptions().setSync(false);
         this.loadWriteOptions = new WriteOptions().setSync(false).setDisableWAL(true);
         this.multiGetOptions = new ReadOptions().setAsyncIo(true);
+        this.scanOptions = new ReadOptions().setAsyncIo(true);
         try {
             this.db = RocksDB.open(options, directory.toString());
         } catch (RocksDBException e) {
@@ -162,7 +170,7 @@ final class RocksDbEngine extends WholeRecordEngine {
     @Override
     public int scan(String startKey, int count, RecordVisitor visitor) {
         int visited = 0;
-        try (RocksIterator it = db.newIterator()) {
+        try (RocksIterator it = db.newIterator(scanOptions)) {
             // YCSB keys are ASCII: RocksDB's bytewise order is the keys' string order
             for (it.seek(bytes(startKey)); visited < count && it.isValid(); it.next()) {
                 visitor.visit(new String(it.key(), StandardCharsets.UTF_8), it.value());
@@ -194,6 +202,7 @@ final class RocksDbEngine extends WholeRecordEngine {
         c.put("wal", "on, no sync per write (load: WAL off, then flush and full compaction)");
         c.put("update", "get, copy, put under a striped lock");
         c.put("multi_get", "MultiGet (multiGetAsList) with ReadOptions.async_io");
+        c.put("scan", "an iterator per scan with ReadOptions.async_io (RocksDB's automatic readahead)");
         c.put("sst_files", db.getLiveFilesMetaData().size());
         c.put("live_sst_bytes", property("rocksdb.live-sst-files-size"));
         return c;
@@ -222,6 +231,7 @@ final class RocksDbEngine extends WholeRecordEngine {
         writeOptions.close();
         loadWriteOptions.close();
         multiGetOptions.close();
+        scanOptions.close();
         options.close();
         filter.close();
         cache.close();

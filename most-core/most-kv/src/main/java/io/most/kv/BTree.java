@@ -96,9 +96,11 @@ final class BTree {
      */
     private int prefetchWindow = LeafPrefetch.DEFAULT_WINDOW;
     /**
-     * The entry count of the last leaf the last scan read: where a scan starts its estimate of how many
-     * leaves its limit needs. A hint shared by every scan without synchronisation (a lost or stale update
-     * only sizes one window), written once per scan so that concurrent scans do not bounce its cache line.
+     * Entries per leaf as the last scan estimated them, in {@link LeafPrefetch#SCALE}ths of an entry
+     * (leaves hold a fraction more or less than a whole number on average), 0 until a scan read a leaf:
+     * where a scan starts its estimate of how many leaves its limit needs. A hint shared by every scan
+     * without synchronisation (a lost or stale update only sizes one window), written at most once per
+     * scan so that concurrent scans do not bounce its cache line.
      */
     private int leafEntries;
 
@@ -126,8 +128,7 @@ final class BTree {
         this.payload = store.payloadSize();
         this.maxKey = maxKey;
         this.maxValue = maxValueSize(payload, maxKey);
-        // until a scan has seen a leaf: the fewest a full leaf holds, three maximal entries
-        this.leafEntries = 3;
+        this.leafEntries = 0; // none yet: LeafPrefetch starts from the fewest a full leaf holds
     }
 
     /**
@@ -246,7 +247,7 @@ final class BTree {
         return ((long) level << 48) | Node.childFor(p, key);
     }
 
-    /** One leaf's share of a scan; {@code count} is the leaf's entry count (for {@link #leafEntries}). */
+    /** One leaf's share of a scan; {@code count} is the leaf's entry count (for {@link LeafPrefetch#sawLeaf}). */
     private record Chunk(List<KeyValue> entries, byte[] high, long next, boolean done, int count) {
     }
 
@@ -291,7 +292,8 @@ final class BTree {
 
     /** Keeps the leaf size a scan saw for the next scans: one shared write per scan, not per leaf. */
     private void learnLeafSize(LeafPrefetch ahead) {
-        if (ahead != null && ahead.leafEntries() != leafEntries) {
+        // an eighth of an entry's change is not worth a write to a line every scanning thread reads
+        if (ahead != null && ahead.sawAny() && Math.abs(ahead.leafEntries() - leafEntries) >= LeafPrefetch.SCALE / 8) {
             leafEntries = ahead.leafEntries();
         }
     }
@@ -360,11 +362,12 @@ final class BTree {
             i = (at >= 0 ? at : -at - 1) - 1;
         }
         List<KeyValue> entries = new ArrayList<>();
+        int base = Node.slotBase(p);
         for (; i >= 0 && entries.size() < limit; i--) {
-            if (from != null && Node.compareKey(p, i, from) < 0) {
+            if (from != null && Node.compareLeafKey(p, base, i, from) < 0) {
                 return new DescendingChunk(entries, null, true, Node.count(p));
             }
-            entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
+            entries.add(Node.leafEntry(p, base, i));
         }
         byte[] low = Node.low(p);
         boolean done = low.length == 0 || (from != null && java.util.Arrays.compareUnsigned(low, from) <= 0);
@@ -408,11 +411,12 @@ final class BTree {
         }
         List<KeyValue> entries = new ArrayList<>();
         int n = Node.count(p);
+        int base = Node.slotBase(p);
         for (; i < n && entries.size() < limit; i++) {
-            if (to != null && Node.compareKey(p, i, to) >= 0) {
+            if (to != null && Node.compareLeafKey(p, base, i, to) >= 0) {
                 return new Chunk(entries, null, Node.NONE, true, n);
             }
-            entries.add(new KeyValue(Node.key(p, i), Node.value(p, i)));
+            entries.add(Node.leafEntry(p, base, i));
         }
         byte[] high = Node.high(p);
         boolean done = entries.size() >= limit || (to != null && high != null && java.util.Arrays.compareUnsigned(high, to) >= 0);

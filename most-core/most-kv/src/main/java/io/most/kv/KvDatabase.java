@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,6 +43,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * mechanisms behind it are their own classes (BTree, LockManager, WriteAheadLog, Recovery, Transaction).
  */
 public final class KvDatabase implements AutoCloseable {
+    /**
+     * Scans without locks before one in a transaction: a writer that came and went during the first
+     * (its lock held for one short change) is most likely gone for the second, which finds the leaves
+     * the first loaded still buffered; a writer that stays sends the scan to the locks at once.
+     */
+    private static final int OPTIMISTIC_SCANS = 2;
+
     private final DatabaseLock lock;
     final PageStore store;
     final WriteAheadLog wal;
@@ -341,8 +349,30 @@ public final class KvDatabase implements AutoCloseable {
         }
     }
 
-    /** {@link Transaction#scan} in a one-operation transaction. */
+    /**
+     * {@link Transaction#scan} in a one-operation transaction: the committed entries a transaction
+     * holding shared locks on its keys would return. While nobody holds an exclusive lock anywhere in
+     * the lock table, from before the tree's scan to after it, it reads without a transaction or locks.
+     */
     public List<KeyValue> scan(byte[] from, byte[] to, int limit) {
+        checkOpen();
+        // as get: no exclusive lock in any stripe during the scan means no key of the range changed and
+        // none held uncommitted data (nor was deleted by a transaction that may still abort), so the
+        // locks the transaction would take could not have waited. The transaction's lock-table entry
+        // per row, its key set and its lookup per row took half of the CPU of YCSB-E's scans.
+        if (!Transaction.checkScan(this, from, to, limit)) {
+            return new ArrayList<>();
+        }
+        for (int attempt = 0; attempt < OPTIMISTIC_SCANS; attempt++) {
+            long[] stamps = locks.readStamps();
+            if (stamps == null) {
+                break; // a writer holds a lock now: its keys may hold uncommitted data, wait for it
+            }
+            List<KeyValue> rows = tree.scan(from, to, limit);
+            if (locks.validateAll(stamps)) {
+                return rows;
+            }
+        }
         try (Transaction tx = begin()) {
             List<KeyValue> rows = tx.scan(from, to, limit);
             tx.commit();

@@ -170,8 +170,8 @@ public final class KvOptions {
         }
 
         /**
-         * How many leaves a scan reads ahead (default 16): the leaves after the one a scan starts in (before
-         * it, descending) are taken from their parent node and loaded with one batch of device reads
+         * How many leaves a scan reads ahead (default 64): the leaf a scan starts in and the ones after it
+         * (before it, descending) are taken from their parent node and loaded with one batch of device reads
          * ({@link io.most.PageStore#prefetch}), no more than the scan's limit needs, refilled as the scan
          * moves on. 0 turns read-ahead off: each leaf a scan misses is then read alone when the scan reaches
          * it (for comparison, or on a device where a batch gains nothing). Results are the same either way.

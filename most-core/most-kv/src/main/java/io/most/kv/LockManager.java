@@ -160,6 +160,39 @@ final class LockManager {
         return stamp >= 0 && st.exclusiveHeld == 0 && st.exclusiveGrants == stamp;
     }
 
+    /**
+     * {@link #readStamp} of every stripe at once, for a read without locks of a key range (a scan): the
+     * stamps to {@link #validateAll}, or null if someone holds an exclusive lock in any stripe now. Every
+     * stripe, not just those of the keys the read returns: a key another transaction deleted and has not
+     * committed is absent from the tree, so only its exclusive lock, in a stripe nobody can name in
+     * advance, shows that the read must wait for it.
+     */
+    long[] readStamps() {
+        long[] stamps = new long[STRIPES];
+        for (int i = 0; i < STRIPES; i++) {
+            stamps[i] = readStamp(i);
+            if (stamps[i] < 0) {
+                return null;
+            }
+        }
+        return stamps;
+    }
+
+    /**
+     * Whether no exclusive lock was held in any stripe at any time since {@link #readStamps} returned
+     * {@code stamps}: then no key anywhere changed meanwhile and every key held committed data, so a
+     * read of a whole range in that time saw what a transaction holding shared locks on all its keys
+     * would have seen ({@link #validate}, for every stripe).
+     */
+    boolean validateAll(long[] stamps) {
+        for (int i = 0; i < STRIPES; i++) {
+            if (!validate(i, stamps[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Acquires (or upgrades to) {@code mode} on {@code key} for {@code tx}, waiting if needed. */
     void lock(Txn tx, byte[] key, Mode mode) {
         Stripe stripe = stripeOf(key);

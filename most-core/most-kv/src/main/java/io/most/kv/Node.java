@@ -178,6 +178,24 @@ final class Node {
         return out;
     }
 
+    /**
+     * Leaf entry {@code i}'s key and value, copied, with the slot array at {@code base} ({@link #slotBase}):
+     * a scan copies every entry of a leaf, and locating the cell once per entry, rather than once for the
+     * key, once for the value's offset and once for its length (each also reading the fences' lengths
+     * from the header), leaves the two copies as the entry's cost.
+     */
+    static KeyValue leafEntry(MemorySegment p, int base, int i) {
+        int cell = u16(p, base + 2L * i);
+        int keyLength = u16(p, cell);
+        return new KeyValue(bytes(p, cell + 4, keyLength), bytes(p, cell + 4L + keyLength, u16(p, cell + 2)));
+    }
+
+    /** {@link #compareKey} of leaf entry {@code i} with the slot array at {@code base}. */
+    static int compareLeafKey(MemorySegment p, int base, int i, byte[] key) {
+        int cell = u16(p, base + 2L * i);
+        return compare(p, cell + 4, u16(p, cell), key);
+    }
+
     /** Unsigned lexicographic comparison of entry {@code i}'s key with {@code key}. */
     static int compareKey(MemorySegment p, int i, byte[] key) {
         return compare(p, keyStart(p, i), keyLength(p, i), key);

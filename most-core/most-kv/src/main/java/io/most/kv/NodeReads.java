@@ -64,7 +64,8 @@ final class NodeReads {
 
     /**
      * {@link #findLeaf(byte[])} that also {@linkplain LeafPrefetch#capture captures}, at the
-     * level-1 node of the descent, the leaves a scan reads after that one into {@code ahead}.
+     * level-1 node of the descent, the leaf and the leaves a scan reads after it into {@code ahead},
+     * which prefetches them before the leaf is visited ({@link LeafPrefetch#descendingTo}).
      */
     long findLeaf(byte[] key, LeafPrefetch ahead) {
         return descend(key, false, null, ahead);
@@ -90,6 +91,9 @@ final class NodeReads {
                 }
                 expected = (int) (r >>> 48) - 1;
                 id = r & 0xFFFF_FFFF_FFFFL;
+                if (expected == 0 && ahead != null) {
+                    ahead.descendingTo(id); // the leaf and the ones after it in one batch, before the leaf's visit
+                }
             }
         }
     }

@@ -126,12 +126,8 @@ public final class Transaction implements AutoCloseable {
      */
     public List<KeyValue> scan(byte[] from, byte[] to, int limit) {
         checkActive();
-        db.checkKey(from);
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must not be negative, got " + limit);
-        }
         List<KeyValue> out = new ArrayList<>();
-        if (to != null && Arrays.compareUnsigned(from, to) >= 0) {
+        if (!checkScan(db, from, to, limit)) {
             return out;
         }
         byte[] cursor = from;
@@ -146,22 +142,58 @@ public final class Transaction implements AutoCloseable {
             }
             // keys others write or deleted are not (all) in the tree: wait for their outcome too
             keys.addAll(db.locks.exclusiveKeys(cursor, upper, locks));
-            for (byte[] key : keys) {
-                if (out.size() == limit) {
-                    break;
-                }
-                db.locks.lock(locks, key, LockManager.Mode.SHARED);
-                byte[] value = db.tree.get(key);
-                if (value != null) {
-                    out.add(new KeyValue(key, value));
-                }
-            }
+            readLocked(new ArrayList<>(keys), limit, out);
             if (exhausted) {
                 break;
             }
             cursor = upper;
         }
         return out;
+    }
+
+    /**
+     * Checks a scan's arguments; false if its range [from, to) is empty.
+     *
+     * @throws KeyTooLargeException     if {@code from} is longer than the database's longest key
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    static boolean checkScan(KvDatabase db, byte[] from, byte[] to, int limit) {
+        db.checkKey(from);
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        return to == null || Arrays.compareUnsigned(from, to) < 0;
+    }
+
+    /**
+     * Locks {@code keys} (ascending) shared in order and adds the present ones with their values to
+     * {@code out}, up to {@code limit} rows: locks as many keys as the rows still wanted, then reads them
+     * with one scan of the tree between the first and last of them (their values are committed now, as
+     * nobody else can hold them exclusively), and locks further keys only if some were gone. A lookup per
+     * key would descend from the root for every row, where this reads each leaf once more (buffered,
+     * as the scan before the locks just read it).
+     */
+    private void readLocked(List<byte[]> keys, int limit, List<KeyValue> out) {
+        int next = 0;
+        while (next < keys.size() && out.size() < limit) {
+            int end = next + Math.min(keys.size() - next, limit - out.size());
+            for (int i = next; i < end; i++) {
+                db.locks.lock(locks, keys.get(i), LockManager.Mode.SHARED);
+            }
+            // the range is bounded by the last locked key: keys inserted meanwhile (phantoms, unlocked) are skipped
+            List<KeyValue> read = db.tree.scan(keys.get(next), successor(keys.get(end - 1)), Integer.MAX_VALUE);
+            int k = next;
+            for (KeyValue kv : read) {
+                while (k < end && Arrays.compareUnsigned(keys.get(k), kv.key()) < 0) {
+                    k++; // locked, but gone: deleted and committed before the lock was granted
+                }
+                if (k < end && Arrays.equals(keys.get(k), kv.key())) {
+                    out.add(kv);
+                    k++;
+                }
+            }
+            next = end;
+        }
     }
 
     private static byte[] successor(byte[] key) {

@@ -10,10 +10,11 @@
  * it) instead of one read per leaf as it reaches each: on an SSD the batch is in flight at once, so a
  * scan over cold leaves waits about as long as for one read per batch. Leaves link only to their right
  * neighbour, so the leaves ahead are taken from their parent: the descent to the scan's first leaf
- * notes, at the level-1 node, the ids of the next children (the previous ones for a descending scan),
- * at most {@link io.most.kv.KvOptions.Builder#scanPrefetchLeaves} of them (16 by default), no more than
- * the scan's limit needs at the size of the leaves scans have seen, and none past the scan's bound.
- * When the scan leaves that window, a new descent refills it.
+ * notes, at the level-1 node, the ids of that leaf and the next children (the previous ones for a
+ * descending scan), at most {@link io.most.kv.KvOptions.Builder#scanPrefetchLeaves} of them (64 by
+ * default), no more than the scan's limit needs at the size of the leaves scans have seen, and none
+ * past the scan's bound, and reads them in one batch before it visits the first leaf. When the scan
+ * leaves that window, a new descent refills it.
  *
  * <p>The read-ahead is a hint: the scan still reads and checks every leaf as it would without it, so
  * a leaf that split or merged meanwhile costs only a wasted read, and a page the batch failed to read is

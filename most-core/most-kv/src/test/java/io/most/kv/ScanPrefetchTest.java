@@ -157,8 +157,7 @@ class ScanPrefetchTest {
             assertSameRows(without, with);
             assertTrue(device.largestBatch.get() > 1, "leaves read in batches");
             assertTrue(device.largestBatch.get() <= LeafPrefetch.DEFAULT_WINDOW, "at most a window per batch");
-            // the root and the first leaf alone, then one batch per window of 16 leaves (plus one
-            // descent's leaf per window, which is not in the window it refills)
+            // the root alone, then one batch per window, each with the leaf its descent reached
             assertTrue(device.operations() * 4 <= operationsWithout,
                     device.operations() + " device reads with read-ahead, " + operationsWithout + " without");
             assertTrue(device.pagesRead() <= operationsWithout, "no page read twice: " + device.pagesRead());
@@ -198,6 +197,21 @@ class ScanPrefetchTest {
             assertAll(rows, 1000, 1);
             // the start leaf, then the leaves 40 entries need at about 30 a leaf: two, not a window of 16
             assertTrue(device.pagesRead() <= 4, "pages read: " + device.pagesRead());
+        }
+    }
+
+    @Test
+    void aScansFirstLeafIsReadInOneBatchWithTheLeavesAfterIt() {
+        fill();
+        try (KvDatabase db = open(LeafPrefetch.DEFAULT_WINDOW)) {
+            db.scan(TestDatabases.key(0), null, 1); // the root (the leaves' parent) and a leaf: the tree learns the leaf size
+            device.reset();
+            List<KeyValue> rows = db.scan(TestDatabases.key(1000), null, 40);
+            assertEquals(40, rows.size());
+            assertAll(rows, 1000, 1);
+            // one device round trip: the cold start leaf is not read alone before the batch is issued
+            assertEquals(0, device.singleReads.get(), "leaves read alone");
+            assertEquals(1, device.readBatches.get(), "read batches");
         }
     }
 

@@ -17,6 +17,11 @@ final class TestDatabases {
         return KvDatabase.open(small(dir).build());
     }
 
+    /** A small database whose transactions wait at most {@code lockTimeout} for a lock. */
+    static KvDatabase open(Path dir, Duration lockTimeout) {
+        return KvDatabase.open(small(dir).lockTimeout(lockTimeout).build());
+    }
+
     static byte[] key(int i) {
         return String.format("key%08d", i).getBytes();
     }

@@ -22,7 +22,7 @@ class TransactionTest {
     Path dir;
 
     private KvDatabase open(Duration lockTimeout) {
-        return KvDatabase.open(TestDatabases.small(dir).lockTimeout(lockTimeout).build());
+        return TestDatabases.open(dir, lockTimeout);
     }
 
     @Test
