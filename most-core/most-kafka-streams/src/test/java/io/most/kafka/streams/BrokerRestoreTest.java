@@ -172,7 +172,7 @@ class BrokerRestoreTest {
      * commits the store after every transaction with the changelog offsets that transaction wrote, the
      * store checkpoints some of those commits, reopens at its last checkpoint (data and offsets of a
      * committed transaction) and the restart restores only the changelog after it, read committed:
-     * far less than the killed instance wrote, and the counts are exact.
+     * less than the killed instance wrote, and the counts are exact.
      */
     @Test
     void killNineUnderExactlyOnceWithTransactionalStoresRestoresOnlyTheTail() throws Exception {
@@ -181,13 +181,12 @@ class BrokerRestoreTest {
         System.out.println("exactly_once_v2, transactional state stores: the restart restored " + run.restored()
                 + " changelog records after " + run.seen() + " counts");
         assertEquals(run.want(), run.last(), "the last count of every key, read committed");
-        assertTrue(run.restored() < run.seen() / 2, "the restart restored " + run.restored() + " changelog records"
-                + " of the " + run.seen() + "+ the killed instance wrote: only the tail after the store's last checkpoint");
+        assertOnlyTheTail(run);
     }
 
     /**
      * The same crash at least once: the store reopens at its last checkpoint, so the restart restores only
-     * the changelog's tail after it, far less than the killed instance wrote; counts may exceed the
+     * the changelog's tail after it, less than the killed instance wrote; counts may exceed the
      * exact ones (records processed again), never fall short.
      */
     @Test
@@ -198,7 +197,16 @@ class BrokerRestoreTest {
         for (Map.Entry<String, Long> w : run.want().entrySet()) {
             assertTrue(run.last().getOrDefault(w.getKey(), 0L) >= w.getValue(), "count of " + w.getKey());
         }
-        assertTrue(run.restored() < run.seen() / 2, "the restart restored " + run.restored() + " changelog records"
+        assertOnlyTheTail(run);
+    }
+
+    /**
+     * A restore from the changelog's start replays at least every count the killed instance wrote; one from
+     * the store's last checkpoint replays less. How much less depends on how many checkpoints the killed
+     * instance took before the kill, which depends on the machine's speed: not asserted.
+     */
+    private static void assertOnlyTheTail(CrashRun run) {
+        assertTrue(run.restored() < run.seen(), "the restart restored " + run.restored() + " changelog records"
                 + " of the " + run.seen() + "+ the killed instance wrote: only the tail after the store's last checkpoint");
     }
 
