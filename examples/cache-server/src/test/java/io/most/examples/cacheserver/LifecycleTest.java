@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +63,7 @@ class LifecycleTest {
         int port = RedisTools.freePort();
         Process p = startProcess(data, port);
         try {
-            try (RespClient c = await(port, p)) {
+            try (RespClient c = TestServers.await(port, p)) {
                 assertEquals("+OK\r\n", c.callText("SET", "survivor", "yes"));
                 assertEquals("+OK\r\n", c.callText("CLIENT", "SETNAME", "lifecycle"));
             }
@@ -76,7 +75,7 @@ class LifecycleTest {
             p.destroyForcibly();
         }
         Process again = startProcess(data, port);
-        try (RespClient c = await(port, again)) {
+        try (RespClient c = TestServers.await(port, again)) {
             assertEquals("$3\r\nyes\r\n", c.callText("GET", "survivor"));
             c.send(RespClient.encode("SHUTDOWN"));
             assertTrue(c.isClosedByServer());
@@ -89,7 +88,7 @@ class LifecycleTest {
 
     @Test
     void badOptionsAreNamed() throws Exception {
-        Process p = new ProcessBuilder(javaCommand(List.of("--dir", dir.toString(), "--dram", "lots")))
+        Process p = new ProcessBuilder(TestServers.javaCommand(List.of("--dir", dir.toString(), "--dram", "lots")))
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -101,13 +100,13 @@ class LifecycleTest {
     void aBadAclFileStopsTheCommandLineServerNamingFileAndLine() throws Exception {
         Path acl = dir.resolve("users.acl");
         java.nio.file.Files.writeString(acl, "user app on >pw ~app:* +@read\nuser ops on >pw +nosuchcommand\n");
-        Process p = new ProcessBuilder(javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
+        Process p = new ProcessBuilder(TestServers.javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
                 "--aclfile", acl.toString()))).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertTrue(out.contains(acl.toString() + " line 2") && out.contains("+nosuchcommand"), out);
         assertTrue(p.exitValue() != 0);
-        Process both = new ProcessBuilder(javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
+        Process both = new ProcessBuilder(TestServers.javaCommand(List.of("--dir", dir.resolve("data").toString(), "--port", "0",
                 "--aclfile", acl.toString(), "--requirepass", "x"))).redirectErrorStream(true).start();
         out = new String(both.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(both.waitFor(60, TimeUnit.SECONDS));
@@ -120,9 +119,9 @@ class LifecycleTest {
         int port = RedisTools.freePort();
         Path config = dir.resolve("server.properties");
         Files.writeString(config, "port=" + port + "\ndir=" + data + "\ndram=4m\nssd=16m\nregions=8m\n");
-        Process p = new ProcessBuilder(javaCommand(List.of("--config", config.toString())))
+        Process p = new ProcessBuilder(TestServers.javaCommand(List.of("--config", config.toString())))
                 .redirectErrorStream(true).start();
-        try (RespClient c = await(port, p)) {
+        try (RespClient c = TestServers.await(port, p)) {
             String dirReply = c.callText("CONFIG", "GET", "dir");
             assertTrue(dirReply.contains(data.toString()), dirReply);
             assertEquals("*2\r\n$9\r\nmaxmemory\r\n$7\r\n4194304\r\n", c.callText("CONFIG", "GET", "maxmemory"));
@@ -135,32 +134,7 @@ class LifecycleTest {
     }
 
     private static Process startProcess(Path data, int port) throws IOException {
-        return new ProcessBuilder(javaCommand(List.of("--dir", data.toString(), "--port", Integer.toString(port),
+        return new ProcessBuilder(TestServers.javaCommand(List.of("--dir", data.toString(), "--port", Integer.toString(port),
                 "--dram", "4m", "--ssd", "16m", "--regions", "8m"))).redirectErrorStream(true).start();
-    }
-
-    /** The server's main class in a forked JVM on this test's class path (the jar is built after the tests). */
-    private static List<String> javaCommand(List<String> args) {
-        List<String> cmd = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), CacheServerMain.class.getName()));
-        cmd.addAll(args);
-        return cmd;
-    }
-
-    private static RespClient await(int port, Process p) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                return new RespClient(port);
-            } catch (ConnectException notYet) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    throw new IOException("the server did not start: "
-                            + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8), notYet);
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 }

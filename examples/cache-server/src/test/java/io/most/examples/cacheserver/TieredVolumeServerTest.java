@@ -9,11 +9,9 @@ import io.most.cache.CacheConfig;
 import io.most.cache.CacheVolumeLayout;
 import io.most.errors.ConfigurationException;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -118,7 +116,7 @@ class TieredVolumeServerTest {
         Path data = dir.resolve("data");
         int port = RedisTools.freePort();
         Process p = start(data, port);
-        try (RespClient c = await(port, p)) {
+        try (RespClient c = TestServers.await(port, p)) {
             for (int i = 0; i < 300; i++) {
                 assertEquals("+OK\r\n", c.callText("SET", "k" + i, value(i, i % 10 == 0 ? 40_000 : 100)));
             }
@@ -131,7 +129,7 @@ class TieredVolumeServerTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         }
         Process again = start(data, port);
-        try (RespClient c = await(port, again)) {
+        try (RespClient c = TestServers.await(port, again)) {
             int found = 0;
             for (int i = 0; i < 2000; i++) {
                 byte[] reply = c.call("GET", "k" + i);
@@ -153,28 +151,9 @@ class TieredVolumeServerTest {
     }
 
     private Process start(Path data, int port) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), CacheServerMain.class.getName(),
-                "--dir", data.toString(), "--port", Integer.toString(port), "--dram", "4m", "--ssd", "16m",
-                "--regions", "8m", "--performance", dir.resolve("perf.dev") + ":16m",
-                "--capacity", dir.resolve("cap.dev") + ":64m"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
-    private static RespClient await(int port, Process p) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                return new RespClient(port);
-            } catch (ConnectException notYet) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    throw new IOException("the server did not start: "
-                            + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8), notYet);
-                }
-                Thread.sleep(100);
-            }
-        }
+        return new ProcessBuilder(TestServers.javaCommand(List.of("--dir", data.toString(), "--port",
+                Integer.toString(port), "--dram", "4m", "--ssd", "16m", "--regions", "8m", "--performance",
+                dir.resolve("perf.dev") + ":16m", "--capacity", dir.resolve("cap.dev") + ":64m")))
+                .redirectErrorStream(true).start();
     }
 }
