@@ -17,6 +17,11 @@ import org.rocksdb.WriteBufferManager;
  * index and filter blocks ({@link #INDEX_FILTER_RATIO}); each store's write buffer is its share of the
  * memtables' quarter ({@value #STORES} stores), three of them at most (Kafka Streams' default count).
  *
+ * <p>Reads and flushes bypass the OS page cache ({@code use_direct_reads},
+ * {@code use_direct_io_for_flush_and_compaction}), as MOST's O_DIRECT files do: otherwise the page cache,
+ * outside both the budget and the process's resident memory, would serve RocksDB's misses for free and the
+ * budget would bound only part of what RocksDB caches.
+ *
  * <p>The cache and the manager are static, as in the documentation: shared by every store of the JVM,
  * created by the first store with the budget it finds, never closed by a store.
  */
@@ -56,6 +61,8 @@ public final class BoundedRocksDbConfigSetter implements RocksDBConfigSetter {
         options.setMaxWriteBufferNumber(MAX_WRITE_BUFFERS);
         options.setWriteBufferSize(Math.max(1L << 20, memtables / stores));
         options.setTableFormatConfig(table);
+        options.setUseDirectReads(true);
+        options.setUseDirectIoForFlushAndCompaction(true);
     }
 
     @Override

@@ -64,6 +64,7 @@ public enum StreamsEngine {
             return String.format(Locale.ROOT, "rocksdb.config.setter=BoundedRocksDbConfigSetter: one LRUCache(%s,"
                     + " high-priority pool %.0f%%) for all %d stores, WriteBufferManager(%s) charged to it, index and"
                     + " filter blocks cached (high priority, top level pinned), write buffer %s x %d per store;"
+                    + " direct reads and direct flush/compaction I/O (misses pay the device, as MOST's do);"
                     + " rocksdbjni %s", Units.formatBytes(budget), BoundedRocksDbConfigSetter.INDEX_FILTER_RATIO * 100,
                     stores, Units.formatBytes(memtables), Units.formatBytes(Math.max(1L << 20, memtables / stores)),
                     BoundedRocksDbConfigSetter.MAX_WRITE_BUFFERS, ArtifactVersion.of("rocksdb"));
